@@ -1,0 +1,4 @@
+import type { RootHookObject } from 'mocha';
+
+/** Root hooks: shared real services are started lazily by test/helpers/harness.ts and stopped here. */
+export const mochaHooks: RootHookObject = {};

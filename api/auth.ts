@@ -1,0 +1,58 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { Db } from '../db/database';
+import { findApiTokenByHash, findRole } from '../db/tenancy.repository';
+import { roleAllows, type Permission } from '../domain/permissions';
+import { hashToken } from '../lib/api-tokens';
+import { HttpError } from './http-error';
+
+/** Who is calling, and in which workspace. */
+export interface AuthContext {
+  userId: string;
+  tokenId: string;
+  workspaceId: string;
+  role: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const unauthorized = (message: string): HttpError => new HttpError(401, 'unauthorized', message);
+
+/** Resolves a bearer token and the current workspace (X-Workspace-Id, else the token's default). */
+export async function authenticate(db: Db, authorization: string | undefined, workspaceHeader: string | undefined): Promise<AuthContext> {
+  const match = /^Bearer ([A-Za-z0-9_\-.~+/]+=*)$/.exec(authorization ?? '');
+  if (!authorization) throw unauthorized('missing Authorization header');
+  if (!match) throw unauthorized('Authorization header must be "Bearer <token>"');
+  const token = await findApiTokenByHash(db, hashToken(match[1]));
+  if (!token) throw unauthorized('unknown token');
+  if (token.revoked_at) throw unauthorized('token revoked');
+  if (token.expires_at && token.expires_at.getTime() <= Date.now()) throw unauthorized('token expired');
+  const workspaceId = workspaceHeader ?? token.default_workspace_id;
+  if (!UUID.test(workspaceId)) throw new HttpError(400, 'invalid_header', 'X-Workspace-Id must be a UUID', { field: 'X-Workspace-Id' });
+  const role = await findRole(db, workspaceId, token.user_id);
+  if (!role) throw new HttpError(403, 'forbidden', 'not a member of this workspace');
+  return { userId: token.user_id, tokenId: token.id, workspaceId, role };
+}
+
+/** Express middleware: authenticates every request that reaches it. */
+export function authMiddleware(db: Db) {
+  return async (req: Request, _res: Response, next: NextFunction): Promise<void> => {
+    req.auth = await authenticate(db, req.get('authorization'), req.get('x-workspace-id'));
+    next();
+  };
+}
+
+/** Throws 403 unless the caller's role grants `permission`. */
+export function requirePermission(auth: AuthContext, permission: Permission): void {
+  if (!roleAllows(auth.role, permission)) {
+    throw new HttpError(403, 'forbidden', `missing permission ${permission}`, { permission });
+  }
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      auth?: AuthContext;
+      requestId?: string;
+    }
+  }
+}

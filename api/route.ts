@@ -1,0 +1,87 @@
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import type { Request, Response, Router } from 'express';
+import { z } from 'zod';
+import type { Permission } from '../domain/permissions';
+import { requirePermission, type AuthContext } from './auth';
+import { HttpError } from './http-error';
+import type { AppDeps } from './app-deps';
+
+/** What a handler gets: the parsed body, path params, the caller and the app's dependencies. */
+export interface RouteContext<B> {
+  body: B;
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  auth: AuthContext;
+  deps: AppDeps;
+  req: Request;
+  res: Response;
+}
+
+/** One endpoint: mounted on express and described in OpenAPI from the same definition. */
+export interface RouteSpec<S extends z.ZodType = z.ZodType<unknown>> {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  path: string;
+  summary: string;
+  tag: string;
+  permission: Permission;
+  body?: S;
+  status?: number;
+  response?: z.ZodType;
+  headers?: z.ZodObject;
+  handler: (ctx: RouteContext<z.infer<S>>) => Promise<unknown>;
+}
+
+/** Identity helper that keeps the body type of a route definition. */
+export function route<S extends z.ZodType = z.ZodType<unknown>>(spec: RouteSpec<S>): RouteSpec<S> {
+  return spec;
+}
+
+/** Turns zod issues into a 422 that names the offending field. */
+export function validationError(error: z.ZodError): HttpError {
+  const details = error.issues.map((issue) => ({ field: issue.path.join('.') || '(body)', message: issue.message }));
+  return new HttpError(422, 'validation_failed', `${details[0].field}: ${details[0].message}`, details);
+}
+
+/** Parses `value` with `schema` or throws the 422. */
+export function parseOr422<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw validationError(parsed.error);
+  return parsed.data;
+}
+
+const openApiPath = (path: string): string => path.replace(/:([A-Za-z_]+)/g, '{$1}');
+
+/** Mounts routes on a router and registers them in the OpenAPI registry. */
+export function mountRoutes(router: Router, registry: OpenAPIRegistry, deps: AppDeps, routes: RouteSpec[]): void {
+  for (const spec of routes) {
+    const params = [...spec.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]);
+    registry.registerPath({
+      method: spec.method,
+      path: openApiPath(spec.path),
+      summary: spec.summary,
+      tags: [spec.tag],
+      security: [{ bearerAuth: [] }],
+      description: `Requires permission \`${spec.permission}\`.`,
+      request: {
+        ...(params.length ? { params: z.object(Object.fromEntries(params.map((p) => [p, z.string()]))) } : {}),
+        ...(spec.headers ? { headers: spec.headers } : {}),
+        ...(spec.body ? { body: { content: { 'application/json': { schema: spec.body } } } } : {}),
+      },
+      responses: {
+        [spec.status ?? 200]: {
+          description: 'Success',
+          ...(spec.response ? { content: { 'application/json': { schema: spec.response } } } : {}),
+        },
+      },
+    });
+    router[spec.method](spec.path, async (req: Request, res: Response) => {
+      const auth = req.auth as AuthContext;
+      requirePermission(auth, spec.permission);
+      const body = spec.body ? parseOr422(spec.body, req.body ?? {}) : undefined;
+      const params = req.params as Record<string, string>;
+      const result = await spec.handler({ body, params, query: req.query, auth, deps, req, res });
+      if (result === undefined) res.status(spec.status ?? 204).end();
+      else res.status(spec.status ?? 200).json(result);
+    });
+  }
+}

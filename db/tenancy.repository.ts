@@ -1,0 +1,67 @@
+import type { Db } from './database';
+import type { ApiToken } from './tables/tenancy.table';
+
+/** Creates a workspace. */
+export async function createWorkspace(db: Db, name: string): Promise<{ id: string; name: string }> {
+  return db.insertInto('workspaces').values({ name }).returning(['id', 'name']).executeTakeFirstOrThrow();
+}
+
+/** Finds a user by e-mail, creating it when missing. */
+export async function ensureUser(db: Db, email: string, name: string): Promise<{ id: string }> {
+  return db
+    .insertInto('users')
+    .values({ email, name })
+    .onConflict((oc) => oc.column('email').doUpdateSet({ name }))
+    .returning(['id'])
+    .executeTakeFirstOrThrow();
+}
+
+/** Gives a user a role in a workspace (replacing any earlier role). */
+export async function upsertMembership(db: Db, workspaceId: string, userId: string, role: string): Promise<void> {
+  await db
+    .insertInto('memberships')
+    .values({ workspace_id: workspaceId, user_id: userId, role })
+    .onConflict((oc) => oc.columns(['workspace_id', 'user_id']).doUpdateSet({ role }))
+    .execute();
+}
+
+/** The user's role in a workspace, or undefined when not a member. */
+export async function findRole(db: Db, workspaceId: string, userId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('memberships')
+    .select('role')
+    .where('workspace_id', '=', workspaceId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row?.role;
+}
+
+/** Stores a token hash. */
+export async function insertApiToken(
+  db: Db,
+  token: { user_id: string; default_workspace_id: string; name: string; token_hash: string; prefix: string; expires_at: Date | null },
+): Promise<{ id: string }> {
+  return db.insertInto('api_tokens').values(token).returning(['id']).executeTakeFirstOrThrow();
+}
+
+/** Looks a token up by its hash. */
+export async function findApiTokenByHash(db: Db, tokenHash: string): Promise<ApiToken | undefined> {
+  return db.selectFrom('api_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+}
+
+/** Revokes a token of a user; returns whether one was revoked. */
+export async function revokeApiToken(db: Db, userId: string, tokenId: string): Promise<boolean> {
+  const result = await db
+    .updateTable('api_tokens')
+    .set({ revoked_at: new Date() })
+    .where('id', '=', tokenId)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** The first workspace, used by `assay start` to find its default workspace again. */
+export async function findFirstWorkspace(db: Db): Promise<{ id: string; name: string } | undefined> {
+  return db.selectFrom('workspaces').select(['id', 'name']).orderBy('created_at').limit(1).executeTakeFirst();
+}

@@ -1,0 +1,35 @@
+import { isCriterionError, type CriterionError, type CriterionResult } from './criteria';
+
+/** The status of one case in a run. */
+export type CaseStatus = 'passed' | 'failed' | 'error';
+
+/** The outcome of one case: its status, the criteria that were scored, and why it errored if it did. */
+export interface CaseOutcome {
+  status: CaseStatus;
+  criteria: CriterionResult[];
+  error: string | null;
+}
+
+/** What scoring produced for a case: per-criterion entries, or an error that stopped scoring altogether. */
+export type CaseScoring = ReadonlyArray<CriterionResult | CriterionError> | { error: string };
+
+/**
+ * Decides a case: `error` when scoring failed or any criterion could not be scored (never a silent pass or fail),
+ * otherwise `passed` when every applied criterion passed, else `failed`.
+ */
+export function decideCaseOutcome(scoring: CaseScoring): CaseOutcome {
+  if (isScoringFailure(scoring)) return { status: 'error', criteria: [], error: scoring.error };
+  const criteria = scoring.filter((entry): entry is CriterionResult => !isCriterionError(entry));
+  const errors = scoring.filter(isCriterionError);
+  if (errors.length > 0) {
+    return { status: 'error', criteria, error: errors.map((e) => `${e.criterion}: ${e.error}`).join('; ') };
+  }
+  if (criteria.length === 0) return { status: 'error', criteria, error: 'no criterion was scored' };
+  const passed = criteria.every((result) => !result.applicable || result.passed);
+  return { status: passed ? 'passed' : 'failed', criteria, error: null };
+}
+
+// Array.isArray does not narrow a union with a readonly array, hence the explicit guard.
+function isScoringFailure(scoring: CaseScoring): scoring is { error: string } {
+  return !Array.isArray(scoring);
+}

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+
+/** Every criterion a case can be scored on, in report order. */
+export const CRITERION_KEYS = ['tool_trajectory_avg_score', 'final_response_match', 'rubric_based', 'safety'] as const;
+
+/** A criterion key as it appears in case results and in the run summary. */
+export type CriterionKey = (typeof CRITERION_KEYS)[number];
+
+/** The criteria that carry a configurable minimum score (safety is binary and has none). */
+export const MIN_SCORE_KEYS = ['tool_trajectory_avg_score', 'final_response_match', 'rubric_based'] as const;
+
+/** A criterion key that has a configurable minimum score. */
+export type MinScoreKey = (typeof MIN_SCORE_KEYS)[number];
+
+/** Minimum score per configurable criterion, each in [0, 1]. */
+export type MinScores = Record<MinScoreKey, number>;
+
+/** The spec's defaults, used where neither the eval set nor the run sets a minimum. */
+export const DEFAULT_MIN_SCORES: Readonly<MinScores> = Object.freeze({
+  tool_trajectory_avg_score: 1.0,
+  final_response_match: 0.8,
+  rubric_based: 0.7,
+});
+
+const minScore = z.number().min(0).max(1);
+
+/** Validates a partial minimum-scores object (eval-set defaults or a per-run override); unknown keys are rejected. */
+export const minScoresOverrideSchema = z
+  .object({
+    tool_trajectory_avg_score: minScore.optional(),
+    final_response_match: minScore.optional(),
+    rubric_based: minScore.optional(),
+  })
+  .strict();
+
+/** The score entry of one criterion for one case. */
+export interface CriterionResult<D = unknown> {
+  criterion: CriterionKey;
+  score: number;
+  min_score: number | null;
+  passed: boolean;
+  applicable: boolean;
+  detail: D;
+}
+
+/** Detail of a criterion that did not apply to the case (it counts as passed with score 1.0). */
+export interface NotApplicableDetail {
+  reason: string;
+}
+
+/** A criterion that could not be scored (for instance the judge gave no usable verdict); the case becomes `error`. */
+export interface CriterionError {
+  criterion: CriterionKey;
+  error: string;
+}
+
+/** Tells a scored criterion from one that could not be scored. */
+export function isCriterionError(entry: CriterionResult | CriterionError): entry is CriterionError {
+  return 'error' in entry;
+}
+
+/** Merges the spec defaults, then the eval set's defaults, then the run's override; absent keys fall through. */
+export function resolveMinScores(
+  setDefaults?: Partial<MinScores> | null,
+  runOverride?: Partial<MinScores> | null,
+): MinScores {
+  const resolved: MinScores = { ...DEFAULT_MIN_SCORES };
+  for (const layer of [setDefaults, runOverride]) {
+    for (const key of MIN_SCORE_KEYS) {
+      const value = layer?.[key];
+      if (typeof value === 'number') resolved[key] = value;
+    }
+  }
+  return resolved;
+}
+
+/** Builds the result of a criterion that did not apply: passed, score 1.0, flagged not applicable. */
+export function notApplicable(
+  criterion: CriterionKey,
+  minScore: number | null,
+  reason: string,
+): CriterionResult<NotApplicableDetail> {
+  return { criterion, score: 1, min_score: minScore, passed: true, applicable: false, detail: { reason } };
+}
+
+/** Builds the result of an applied criterion; it passes when the score reaches the minimum. */
+export function scored<D>(criterion: CriterionKey, score: number, minScore: number, detail: D): CriterionResult<D> {
+  return { criterion, score, min_score: minScore, passed: score >= minScore, applicable: true, detail };
+}

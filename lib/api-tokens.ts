@@ -1,0 +1,33 @@
+import crypto from 'node:crypto';
+import type { Db } from '../db/database';
+import { insertApiToken } from '../db/tenancy.repository';
+
+const PREFIX = 'assay_';
+
+/** A new personal API token: 32 random bytes, shown once; only its SHA-256 hash is stored. */
+export function generateToken(): { token: string; hash: string; prefix: string } {
+  const token = PREFIX + crypto.randomBytes(32).toString('base64url');
+  return { token, hash: hashToken(token), prefix: token.slice(0, PREFIX.length + 6) };
+}
+
+/** The stored form of a token. */
+export function hashToken(token: string): string {
+  return crypto.createHash('sha256').update(token).digest('hex');
+}
+
+/** Issues a personal API token for a user; the plain token is returned once and never stored. */
+export async function issueToken(
+  db: Db,
+  input: { userId: string; workspaceId: string; name: string; expiresAt?: Date | null },
+): Promise<{ id: string; token: string }> {
+  const { token, hash, prefix } = generateToken();
+  const { id } = await insertApiToken(db, {
+    user_id: input.userId,
+    default_workspace_id: input.workspaceId,
+    name: input.name,
+    token_hash: hash,
+    prefix,
+    expires_at: input.expiresAt ?? null,
+  });
+  return { id, token };
+}

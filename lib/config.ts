@@ -1,0 +1,55 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const optionalUrl = z.string().url().optional();
+const port = z.coerce.number().int().min(0).max(65535);
+
+const envSchema = z.object({
+  ASSAY_HOST: z.string().min(1).default('127.0.0.1'),
+  ASSAY_PORT: port.default(3000),
+  ASSAY_PUBLIC_URL: optionalUrl,
+  ASSAY_DATA_DIR: z.string().min(1).default('.data'),
+  ASSAY_MASTER_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes, base64-encoded')
+    .optional(),
+  DATABASE_URL: optionalUrl,
+  PG_PORT: port.default(54329),
+  TEMPORAL_ADDRESS: z.string().regex(/^[^:\s]+:\d+$/, 'must be host:port').optional(),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('assay'),
+  TEMPORAL_PORT: port.default(7233),
+  TEMPORAL_UI_PORT: port.default(8233),
+  TEMPORAL_UI_URL: optionalUrl,
+  VAULT_ADDR: optionalUrl,
+  VAULT_TOKEN: z.string().min(1).optional(),
+  VAULT_KV_MOUNT: z.string().regex(/^[a-z0-9_-]+$/i, 'must be a mount name').default('secret'),
+  BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'must look like 1mb or 512kb').default('1mb'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  EGRESS_ALLOWLIST: z.string().default(''),
+  EVAL_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
+});
+
+export type Config = z.infer<typeof envSchema> & { dataDir: string };
+
+/** Raised when an environment variable is invalid; names the variable. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    reason: string,
+  ) {
+    super(`invalid configuration: ${variable} ${reason}`);
+  }
+}
+
+/** Reads and validates the whole configuration from an environment. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(String(issue.path[0]), issue.message);
+  }
+  if (parsed.data.VAULT_ADDR && !parsed.data.VAULT_TOKEN) throw new ConfigError('VAULT_TOKEN', 'is required with VAULT_ADDR');
+  return { ...parsed.data, dataDir: path.resolve(parsed.data.ASSAY_DATA_DIR) };
+}

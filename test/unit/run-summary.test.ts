@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { notApplicable, scored } from '../../domain/criteria';
+import { summarizeRun } from '../../domain/run-summary';
+import { scoreSafety } from '../../domain/safety';
+
+const safe = scoreSafety([]);
+
+describe('run summary', () => {
+  it('computes the pass rate over all cases, errors included in the total', () => {
+    const summary = summarizeRun([
+      { status: 'passed', criteria: [safe] },
+      { status: 'failed', criteria: [safe] },
+      { status: 'error', criteria: [] },
+      { status: 'passed', criteria: [safe] },
+    ]);
+    assert.equal(summary.pass_rate, 0.5);
+    assert.deepEqual(summary.counts, { total: 4, passed: 2, failed: 1, error: 1 });
+  });
+
+  it('averages each criterion only over the cases where it applied', () => {
+    const summary = summarizeRun([
+      { status: 'passed', criteria: [scored('final_response_match', 1, 0.8, {}), safe] },
+      { status: 'failed', criteria: [scored('final_response_match', 0.5, 0.8, {}), safe] },
+      { status: 'passed', criteria: [notApplicable('final_response_match', 0.8, 'none'), safe] },
+    ]);
+    assert.equal(summary.avg_score.final_response_match, 0.75);
+    assert.equal(summary.avg_score.safety, 1);
+  });
+
+  it('leaves out criteria that errored and omits a criterion that never applied', () => {
+    const summary = summarizeRun([
+      { status: 'error', criteria: [scored('tool_trajectory_avg_score', 0.5, 1, {}), safe] },
+      {
+        status: 'passed',
+        criteria: [scored('tool_trajectory_avg_score', 1, 1, {}), notApplicable('rubric_based', 0.7, 'none'), safe],
+      },
+    ]);
+    assert.deepEqual(summary.avg_score, { tool_trajectory_avg_score: 0.75, safety: 1 });
+    assert.equal('rubric_based' in summary.avg_score, false);
+  });
+
+  it('does not round the averages', () => {
+    const summary = summarizeRun([
+      { status: 'failed', criteria: [scored('rubric_based', 1 / 3, 0.7, {})] },
+      { status: 'failed', criteria: [scored('rubric_based', 0, 0.7, {})] },
+    ]);
+    assert.equal(summary.avg_score.rubric_based, 1 / 6);
+    assert.equal(summary.pass_rate, 0);
+  });
+
+  it('reports a zero pass rate and no averages for a run without cases', () => {
+    assert.deepEqual(summarizeRun([]), {
+      pass_rate: 0,
+      avg_score: {},
+      counts: { total: 0, passed: 0, failed: 0, error: 0 },
+    });
+  });
+});

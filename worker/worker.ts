@@ -1,0 +1,47 @@
+import { NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { DataConverter } from '@temporalio/common';
+import { installTemporalRuntime } from './temporal-runtime';
+import { createPlatformActivities } from '../activities/platform.activities';
+import type { Db } from '../db/database';
+import type { Config } from '../lib/config';
+import type { Logger } from '../lib/logger';
+import type { CredentialVault } from '../lib/vault/credential-vault';
+
+/** What the activities need from the outside world. */
+export interface WorkerDeps {
+  db: Db;
+  vault: CredentialVault;
+  logger: Logger;
+  config: Config;
+}
+
+export interface WorkerOptions {
+  address: string;
+  namespace: string;
+  taskQueue: string;
+  dataConverter: DataConverter;
+  workflowBundle: WorkflowBundleWithSourceMap;
+  deps: WorkerDeps;
+}
+
+/** A created worker and the native connection it owns. */
+export interface AssayWorker {
+  worker: Worker;
+  close(): Promise<void>;
+}
+
+/** Creates the worker with every activity wired to real dependencies. */
+export async function createAssayWorker(options: WorkerOptions): Promise<AssayWorker> {
+  installTemporalRuntime(options.deps.logger);
+  const connection = await NativeConnection.connect({ address: options.address });
+  const worker = await Worker.create({
+    connection,
+    namespace: options.namespace,
+    taskQueue: options.taskQueue,
+    workflowBundle: options.workflowBundle,
+    dataConverter: options.dataConverter,
+    activities: { ...createPlatformActivities() },
+    shutdownGraceTime: '10 seconds',
+  });
+  return { worker, close: () => connection.close() };
+}

@@ -1,0 +1,1 @@
+export { pingWorkflow } from './ping.workflow';

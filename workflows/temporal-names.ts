@@ -1,0 +1,25 @@
+import { defineSearchAttributeKey } from '@temporalio/common';
+
+/** Search attributes Assay sets on its workflows, so runs can be found in the Temporal Web UI. */
+export const WorkspaceIdKey = defineSearchAttributeKey('WorkspaceId', 'KEYWORD');
+export const AgentIdKey = defineSearchAttributeKey('AgentId', 'KEYWORD');
+export const EvalSetIdKey = defineSearchAttributeKey('EvalSetId', 'KEYWORD');
+export const EvalRunStatusKey = defineSearchAttributeKey('EvalRunStatus', 'KEYWORD');
+export const McpServerIdKey = defineSearchAttributeKey('McpServerId', 'KEYWORD');
+
+/** Every search attribute with its Temporal type, for registering them on a dev server or cluster. */
+export const SEARCH_ATTRIBUTES: Record<string, 'Keyword'> = {
+  WorkspaceId: 'Keyword',
+  AgentId: 'Keyword',
+  EvalSetId: 'Keyword',
+  EvalRunStatus: 'Keyword',
+  McpServerId: 'Keyword',
+};
+
+/** Workflow ids come from business keys. */
+export const workflowIds = {
+  ping: (id: string): string => `ping:${id}`,
+  evalRun: (runId: string): string => `eval-run:${runId}`,
+  mcpToolSync: (serverId: string): string => `mcp-tool-sync:${serverId}`,
+  flowRun: (runId: string): string => `flow-run:${runId}`,
+};

@@ -1,19 +1,10 @@
 import { NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { DataConverter } from '@temporalio/common';
 import { installTemporalRuntime } from './temporal-runtime';
-import { createPlatformActivities } from '../activities/platform.activities';
-import type { Db } from '../db/database';
-import type { Config } from '../lib/config';
-import type { Logger } from '../lib/logger';
-import type { CredentialVault } from '../lib/vault/credential-vault';
+import { createActivities, type ActivityDeps } from '../activities';
 
 /** What the activities need from the outside world. */
-export interface WorkerDeps {
-  db: Db;
-  vault: CredentialVault;
-  logger: Logger;
-  config: Config;
-}
+export type WorkerDeps = ActivityDeps;
 
 export interface WorkerOptions {
   address: string;
@@ -40,7 +31,7 @@ export async function createAssayWorker(options: WorkerOptions): Promise<AssayWo
     taskQueue: options.taskQueue,
     workflowBundle: options.workflowBundle,
     dataConverter: options.dataConverter,
-    activities: { ...createPlatformActivities() },
+    activities: createActivities(options.deps),
     shutdownGraceTime: '10 seconds',
   });
   return { worker, close: () => connection.close() };

@@ -1,0 +1,19 @@
+import type { Db } from '../db/database';
+import type { Config } from '../lib/config';
+import type { Logger } from '../lib/logger';
+import type { CredentialVault } from '../lib/vault/credential-vault';
+import { createPlatformActivities } from './platform.activities';
+
+/** What activities are built from: real connections, never fakes. */
+export interface ActivityDeps {
+  db: Db;
+  vault: CredentialVault;
+  logger: Logger;
+  config: Config;
+}
+
+/** Every activity the worker registers, each group built from the same dependencies. */
+export function createActivities(deps: ActivityDeps): object {
+  void deps;
+  return { ...createPlatformActivities() };
+}

@@ -1,7 +1,11 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import { Pool } from 'pg';
 import type { AgentTable, AgentVersionTable } from './tables/agent.table';
+import type { ConversationTable } from './tables/conversation.table';
 import type { CredentialTable } from './tables/credential.table';
+import type { CaseResultTable, EvalRunTable } from './tables/eval-run.table';
+import type { EvalCaseTable, EvalSetTable } from './tables/eval-set.table';
+import type { IntegrationTable, WorkspaceSettingsTable } from './tables/workspace-settings.table';
 import type { ApiTokenTable, MembershipTable, UserTable, WorkspaceTable } from './tables/tenancy.table';
 
 /** Every table Assay keeps in Postgres. */
@@ -13,11 +17,21 @@ export interface Database {
   agents: AgentTable;
   agent_versions: AgentVersionTable;
   credentials: CredentialTable;
+  conversations: ConversationTable;
+  eval_sets: EvalSetTable;
+  eval_cases: EvalCaseTable;
+  eval_runs: EvalRunTable;
+  case_results: CaseResultTable;
+  workspace_settings: WorkspaceSettingsTable;
+  integrations: IntegrationTable;
 }
 
 export type Db = Kysely<Database>;
 
 /** Opens a pooled Kysely instance on a Postgres URL. */
 export function createDb(url: string, max = 10): Db {
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: new Pool({ connectionString: url, max }) }) });
+  const pool = new Pool({ connectionString: url, max });
+  // An idle client dropped by the server (restart, failover) is discarded by the pool; without a listener it would crash us.
+  pool.on('error', () => undefined);
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }

@@ -32,8 +32,11 @@ export async function openRuntime(config: Config): Promise<Runtime> {
     temporalAddress: config.TEMPORAL_ADDRESS,
     dataConverter,
     async close() {
-      await temporal.close();
-      await db.destroy();
+      try {
+        await temporal.close();
+      } finally {
+        await db.destroy();
+      }
     },
   };
 }

@@ -10,7 +10,8 @@ export interface PostgresCluster {
   stop(): Promise<void>;
 }
 
-function binDir(): string {
+/** The bin directory of the newest installed PostgreSQL (initdb, postgres, pg_dump). */
+export function postgresBinDir(): string {
   const versions = fs.existsSync('/usr/lib/postgresql') ? fs.readdirSync('/usr/lib/postgresql').sort() : [];
   const found = versions.reverse().find((v) => fs.existsSync(`/usr/lib/postgresql/${v}/bin/initdb`));
   if (!found) throw new Error('PostgreSQL server binaries not found; run scripts/provision.sh');
@@ -29,7 +30,7 @@ function ownByPostgres(dir: string): void {
 
 /** Initialises (first time) and starts a cluster in `dataDir`, returning a URL to database `assay`. */
 export async function startPostgresCluster(dataDir: string, port: number): Promise<PostgresCluster> {
-  const bin = binDir();
+  const bin = postgresBinDir();
   const pgdata = path.join(dataDir, 'pgdata');
   fs.mkdirSync(dataDir, { recursive: true });
   if (!fs.existsSync(path.join(pgdata, 'PG_VERSION'))) {
@@ -49,7 +50,12 @@ export async function startPostgresCluster(dataDir: string, port: number): Promi
     return canConnect(adminUrl);
   });
   await ensureDatabase(adminUrl, 'assay');
-  return { url: `postgres://assay@127.0.0.1:${port}/assay`, stop: () => server.stop('SIGINT') };
+  return { url: embeddedDatabaseUrl(port), stop: () => server.stop('SIGINT') };
+}
+
+/** The URL of database `assay` in the embedded cluster (what `assay start` uses when DATABASE_URL is unset). */
+export function embeddedDatabaseUrl(port: number): string {
+  return `postgres://assay@127.0.0.1:${port}/assay`;
 }
 
 async function canConnect(url: string): Promise<boolean> {

@@ -1,0 +1,67 @@
+import { createApp } from '../api/app';
+import { migrateToLatest } from '../db/migrate';
+import type { Config } from '../lib/config';
+import type { Logger } from '../lib/logger';
+import type { Runtime } from '../lib/runtime';
+import { createAssayWorker } from '../worker/worker';
+import { bundleWorkflows } from '../worker/workflow-bundle';
+import { listen } from './http-server';
+
+/** A running part of Assay that can be stopped. */
+export interface Service {
+  name: string;
+  stop(): Promise<void>;
+}
+
+/** Runs migrations; every process that owns the schema calls this before serving. */
+export async function prepareDatabase(runtime: Runtime): Promise<void> {
+  await migrateToLatest(runtime.db);
+}
+
+/** Starts the HTTP api (and its WebSocket endpoint) on the configured host and port. */
+export async function startApi(config: Config, runtime: Runtime, logger: Logger): Promise<Service & { url: string }> {
+  const app = createApp({ config, db: runtime.db, vault: runtime.vault, temporal: runtime.temporal.client, logger });
+  const http = await listen(app, config.ASSAY_HOST, config.ASSAY_PORT);
+  const address = http.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.ASSAY_PORT;
+  return { name: 'api', url: config.ASSAY_PUBLIC_URL ?? `http://${config.ASSAY_HOST}:${port}`, stop: http.close };
+}
+
+/** Starts a worker on the configured task queue; stop() drains it gracefully. */
+export async function startWorker(config: Config, runtime: Runtime, logger: Logger): Promise<Service> {
+  const worker = await createAssayWorker({
+    address: runtime.temporalAddress,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    dataConverter: runtime.dataConverter,
+    workflowBundle: await bundleWorkflows(),
+    deps: { db: runtime.db, vault: runtime.vault, logger, config },
+  });
+  const running = worker.worker.run();
+  return {
+    name: 'worker',
+    async stop() {
+      if (worker.worker.getState() === 'RUNNING') worker.worker.shutdown();
+      await running;
+      await worker.close();
+    },
+  };
+}
+
+/** Stops services in reverse order on the first SIGINT or SIGTERM, then exits 0. */
+export function stopOnSignal(services: Service[], logger: Logger, after: () => Promise<void> = async () => undefined): void {
+  let stopping = false;
+  const stop = async (signal: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    for (const service of [...services].reverse()) {
+      logger.info({ component: service.name }, 'stopping');
+      await service.stop().catch((error: unknown) => logger.error({ component: service.name, err: String(error) }, 'stop failed'));
+    }
+    await after();
+    process.exit(0);
+  };
+  process.on('SIGINT', (signal) => void stop(signal));
+  process.on('SIGTERM', (signal) => void stop(signal));
+}

@@ -1,0 +1,74 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadConfig, type Config } from '../lib/config';
+import { startPostgresCluster } from '../lib/embedded/postgres-cluster';
+import { startTemporalDevServer } from '../lib/embedded/temporal-dev-server';
+import { createLogger } from '../lib/logger';
+import { openRuntime } from '../lib/runtime';
+import { SEARCH_ATTRIBUTES } from '../workflows/temporal-names';
+import { bootstrapDefaultWorkspace } from './bootstrap';
+import { prepareDatabase, startApi, startWorker, stopOnSignal, type Service } from './services';
+
+/** `assay start`: the whole platform on one machine, starting local Postgres and Temporal unless configured. */
+export async function startCommand(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.LOG_LEVEL);
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const services: Service[] = [];
+  const effective: Config = { ...config };
+  const stopAll = async (): Promise<void> => {
+    for (const service of [...services].reverse()) await service.stop().catch(() => undefined);
+  };
+  process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
+  try {
+    let temporalUi: string | null = config.TEMPORAL_UI_URL ?? null;
+    if (!config.DATABASE_URL) {
+      const pg = await startPostgresCluster(path.join(config.dataDir, 'postgres'), config.PG_PORT);
+      services.push({ name: 'postgres', stop: pg.stop });
+      effective.DATABASE_URL = pg.url;
+    }
+    if (!config.TEMPORAL_ADDRESS) {
+      const temporal = await startTemporalDevServer({
+        port: config.TEMPORAL_PORT,
+        uiPort: config.TEMPORAL_UI_PORT,
+        namespace: config.TEMPORAL_NAMESPACE,
+        dbFile: path.join(config.dataDir, 'temporal.sqlite'),
+        searchAttributes: SEARCH_ATTRIBUTES,
+      });
+      services.push({ name: 'temporal', stop: temporal.stop });
+      effective.TEMPORAL_ADDRESS = temporal.address;
+      temporalUi = temporal.uiUrl;
+    }
+    const runtime = await openRuntime(effective);
+    services.push({ name: 'runtime', stop: runtime.close });
+    await prepareDatabase(runtime);
+    const { token } = await bootstrapDefaultWorkspace(runtime.db);
+    const api = await startApi(effective, runtime, logger);
+    services.push(api);
+    services.push(await startWorker(effective, runtime, logger));
+    process.removeAllListeners('SIGINT');
+    stopOnSignal(services, logger);
+    printBanner(api.url, temporalUi, runtime.vault.backend, token);
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+function printBanner(apiUrl: string, temporalUi: string | null, vault: string, token: string | null): void {
+  const lines = [
+    '',
+    'Assay is running.',
+    `  API          ${apiUrl}`,
+    `  API docs     ${apiUrl}/docs   (OpenAPI: ${apiUrl}/openapi.json)`,
+    `  Temporal UI  ${temporalUi ?? '(external Temporal; set TEMPORAL_UI_URL to show it here)'}`,
+    `  Credentials  ${vault === 'vault' ? 'Vault at VAULT_ADDR' : 'embedded store (AES-256-GCM in Postgres)'}`,
+    token
+      ? `  Token        ${token}\n               (shown once; create more with: npx assay token create --email you@example.com)`
+      : '  Token        shown at first start; create another with: npx assay token create --email you@example.com',
+    '',
+    'Press Ctrl-C to stop.',
+    '',
+  ];
+  process.stdout.write(lines.join('\n'));
+}

@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { deriveKey, loadMasterKey } from '../../lib/master-key';
+import { freePort, waitFor } from '../../lib/embedded/process-utils';
+import { createDataConverter } from '../../lib/temporal/data-converter';
+import { connectTemporal } from '../../lib/temporal/temporal-client';
+import { pingWorkflow } from '../../workflows/ping.workflow';
+import { alive, descendants } from '../helpers/process-tree';
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function startAssay(env: NodeJS.ProcessEnv): Started {
+  const child = spawn(process.execPath, ['bin/assay.js', 'start'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr?.on('data', (c: Buffer) => (out += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => out, exited };
+}
+
+async function untilBanner(started: Started): Promise<void> {
+  await waitFor('assay start banner', async () => {
+    if (started.child.exitCode !== null) throw new Error(`assay start exited: ${started.output()}`);
+    return started.output().includes('Press Ctrl-C to stop.');
+  }, 120_000);
+}
+
+async function stopWithCtrlC(started: Started): Promise<void> {
+  const tree = descendants(started.child.pid as number);
+  assert.ok(tree.length >= 2, 'postgres and temporal run as children');
+  started.child.kill('SIGINT');
+  assert.equal(await started.exited, 0);
+  await waitFor('children gone', async () => tree.every((pid) => !alive(pid)), 20_000);
+}
+
+describe('assay start (the whole platform as a child process)', function () {
+  this.timeout(300_000);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-start-'));
+  fs.chmodSync(dataDir, 0o755);
+  let env: NodeJS.ProcessEnv;
+  let token: string;
+
+  before(async () => {
+    env = {
+      ASSAY_DATA_DIR: dataDir, ASSAY_PORT: String(await freePort()), PG_PORT: String(await freePort()),
+      TEMPORAL_PORT: String(await freePort()), TEMPORAL_UI_PORT: String(await freePort()), LOG_LEVEL: 'warn',
+      DATABASE_URL: '', TEMPORAL_ADDRESS: '', VAULT_ADDR: '',
+    };
+  });
+  after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  it('serves a ready api, a working token, the Temporal UI and a worker, then stops every child on Ctrl-C', async () => {
+    const started = startAssay(env);
+    await untilBanner(started);
+    const api = `http://127.0.0.1:${env.ASSAY_PORT}`;
+    token = /Token\s+(assay_[\w-]+)/.exec(started.output())?.[1] ?? '';
+    assert.match(token, /^assay_/);
+    assert.ok(started.output().includes(`${api}/docs`));
+
+    assert.equal((await fetch(`${api}/readyz`)).status, 200);
+    assert.equal((await fetch(`${api}/api/ai-agents`, { headers: { Authorization: `Bearer ${token}` } })).status, 200);
+    assert.equal((await fetch(`${api}/api/ai-agents`, { headers: { Authorization: 'Bearer assay_wrong' } })).status, 401);
+    const ui = await fetch(`http://127.0.0.1:${env.TEMPORAL_UI_PORT}/`);
+    assert.equal(ui.status, 200);
+    assert.match(await ui.text(), /<html/i);
+
+    const key = deriveKey(loadMasterKey(undefined, dataDir), 'temporal-payload');
+    const temporal = await connectTemporal(`127.0.0.1:${env.TEMPORAL_PORT}`, 'default', createDataConverter(key));
+    try {
+      const pong = await temporal.client.workflow.execute(pingWorkflow, { taskQueue: 'assay', workflowId: `ping:start-${Date.now()}`, args: [{ message: 'marco' }] });
+      assert.equal(pong.message, 'marco');
+      assert.equal(pong.worker_pid, started.child.pid);
+    } finally {
+      await temporal.close();
+    }
+    await stopWithCtrlC(started);
+  });
+
+  it('reuses the data on a second start: the first token still works and no new token is printed', async () => {
+    const started = startAssay(env);
+    await untilBanner(started);
+    assert.doesNotMatch(started.output(), /Token\s+assay_/);
+    const res = await fetch(`http://127.0.0.1:${env.ASSAY_PORT}/api/ai-agents`, { headers: { Authorization: `Bearer ${token}` } });
+    assert.equal(res.status, 200);
+    await stopWithCtrlC(started);
+  });
+});

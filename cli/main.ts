@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { agentEvalCommand } from './agent-eval.command';
 import { fail } from './exit-codes';
 import { apiCommand, migrateCommand, workerCommand } from './serve.command';
 import { startCommand } from './start.command';
@@ -22,5 +23,18 @@ token
   .option('--expires-in-days <days>', 'expiry; default never')
   .action(run(tokenCreateCommand));
 token.command('revoke <tokenId>').requiredOption('--email <email>', 'the token owner').action(run(tokenRevokeCommand));
+
+program
+  .command('agent:eval <agent> <evalSet>')
+  .description('run an eval set offline and exit 0 when the pass rate reaches the minimum, 1 below it, 2 on error')
+  .option('--min-pass-rate <number>', 'minimum pass rate for success', '1.0')
+  .option('--detailed', 'print the detail of each failed criterion')
+  .option('--junit <file>', 'write a JUnit XML report')
+  .option('--json <file>', 'write the run and its results as JSON')
+  .option('--url <url>', 'api URL (default ASSAY_URL or http://127.0.0.1:3000)')
+  .option('--token <token>', 'api token (default ASSAY_TOKEN)')
+  .action((agent: string, evalSet: string, options) =>
+    agentEvalCommand(agent, evalSet, options).then((code) => process.exit(code), fail),
+  );
 
 program.parseAsync(process.argv).catch(fail);

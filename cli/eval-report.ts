@@ -1,0 +1,80 @@
+import Table from 'cli-table3';
+import { CRITERIA_ORDER, type CaseResultJson, type CriterionJson, type EvalRunJson } from './eval-run.types';
+
+const fmt = (n: number): string => n.toFixed(2);
+
+function cell(criterion: CriterionJson | undefined): string {
+  if (!criterion) return '-';
+  if (!criterion.applicable) return 'n/a';
+  const min = criterion.min_score === null ? '' : ` (min ${fmt(criterion.min_score)})`;
+  return `${fmt(criterion.score)} ${criterion.passed ? 'pass' : 'FAIL'}${criterion.passed ? '' : min}`;
+}
+
+/** The summary table: one row per case with status and one column per criterion. */
+export function renderTable(results: CaseResultJson[]): string {
+  const columns = CRITERIA_ORDER.filter((key) => results.some((r) => r.criteria[key]));
+  const table = new Table({ head: ['case', 'status', ...columns], style: { head: [], border: [] } });
+  for (const r of results) table.push([r.case_name, r.status.toUpperCase(), ...columns.map((key) => cell(r.criteria[key]))]);
+  return table.toString();
+}
+
+/** One line summary of a finished run. */
+export function renderSummary(run: EvalRunJson, minPassRate: number): string {
+  const s = run.summary;
+  if (!s) return `run ${run.id}: ${run.status}`;
+  const averages = Object.entries(s.avg_score).map(([k, v]) => `${k}=${fmt(v)}`).join(' ');
+  const counts = s.counts ? ` (${s.counts.passed} passed, ${s.counts.failed} failed, ${s.counts.error} error)` : '';
+  return `pass rate ${fmt(s.pass_rate)} (minimum ${fmt(minPassRate)})${counts}\naverage scores: ${averages || 'none'}`;
+}
+
+type Detail = Record<string, unknown>;
+const calls = (list: unknown): string =>
+  ((list as Array<{ tool_name: string; tool_args: unknown }>) ?? []).map((c) => `${c.tool_name}(${JSON.stringify(c.tool_args)})`).join(', ') || 'none';
+
+function explain(key: string, criterion: CriterionJson): string[] {
+  const d = (criterion.detail ?? {}) as Detail;
+  if (key === 'tool_trajectory_avg_score') return [`missing: ${calls(d.missing)}`, `extra: ${calls(d.extra)}`];
+  if (key === 'rubric_based') {
+    return ((d.rejected as Array<{ rubric: string; justification: string }>) ?? []).map((r) => `rejected: "${r.rubric}" — ${r.justification}`);
+  }
+  if (key === 'safety') return [`guardrails fired: ${((d.guardrails as string[]) ?? []).join(', ')}`];
+  return [JSON.stringify(d)];
+}
+
+/** `--detailed`: every failed criterion (and every errored case) with its detail. */
+export function renderDetails(results: CaseResultJson[]): string {
+  const lines: string[] = [];
+  for (const r of results) {
+    if (r.status === 'error') lines.push(`${r.case_name}: ERROR ${r.error ?? ''}`);
+    for (const [key, criterion] of Object.entries(r.criteria)) {
+      if (criterion.passed) continue;
+      lines.push(`${r.case_name} › ${key}: ${fmt(criterion.score)} < ${fmt(criterion.min_score ?? 1)}`);
+      lines.push(...explain(key, criterion).map((l) => `    ${l}`));
+    }
+  }
+  return lines.join('\n');
+}
+
+const xml = (s: string): string => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+
+/** JUnit XML: one testsuite for the run, one testcase per case (failures and errors with their detail). */
+export function renderJunit(suite: string, run: EvalRunJson, results: CaseResultJson[]): string {
+  const failures = results.filter((r) => r.status === 'failed').length;
+  const errors = results.filter((r) => r.status === 'error').length;
+  const cases = results.map((r) => {
+    const open = `    <testcase name="${xml(r.case_name)}" classname="${xml(suite)}">`;
+    if (r.status === 'passed') return `${open}</testcase>`;
+    const detail = xml(renderDetails([r]));
+    const tag = r.status === 'error' ? 'error' : 'failure';
+    return `${open}\n      <${tag} message="${xml(r.status === 'error' ? (r.error ?? 'error') : 'criteria below minimum')}">${detail}</${tag}>\n    </testcase>`;
+  });
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="assay" tests="${results.length}" failures="${failures}" errors="${errors}">`,
+    `  <testsuite name="${xml(suite)}" id="${xml(run.id)}" tests="${results.length}" failures="${failures}" errors="${errors}">`,
+    ...cases,
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}

@@ -1,8 +1,11 @@
+import { ApplicationFailure } from '@temporalio/common';
+
 /** Activities that prove the worker is alive. */
 export function createPlatformActivities() {
   return {
-    /** Echoes the message with the worker's pid. */
-    async ping(input: { message: string }): Promise<{ message: string; worker_pid: number }> {
+    /** Echoes the message with the worker's pid; with `fail`, fails with the message instead (proves failures are encrypted too). */
+    async ping(input: { message: string; fail?: boolean }): Promise<{ message: string; worker_pid: number }> {
+      if (input.fail) throw ApplicationFailure.nonRetryable(`ping failed: ${input.message}`, 'PingFailure');
       return { message: input.message, worker_pid: process.pid };
     },
   };

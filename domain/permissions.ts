@@ -31,5 +31,5 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
 
 /** True when `role` grants `permission`. */
 export function roleAllows(role: string, permission: Permission): boolean {
-  return (ROLE_PERMISSIONS[role as Role] ?? []).includes(permission);
+  return Object.hasOwn(ROLE_PERMISSIONS, role) && ROLE_PERMISSIONS[role as Role].includes(permission);
 }

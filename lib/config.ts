@@ -1,8 +1,11 @@
 import path from 'node:path';
 import { z } from 'zod';
 
-const optionalUrl = z.string().url().optional();
-const port = z.coerce.number().int().min(0).max(65535);
+const optionalUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional();
+// Digits only: z.coerce would take ' ' as 0 (a random port), '0x50' as 80 and '1e3' as 1000.
+const integer = (min: number, max: number) =>
+  z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(min).max(max));
+const port = integer(0, 65535);
 
 const envSchema = z.object({
   ASSAY_HOST: z.string().min(1).default('127.0.0.1'),
@@ -13,7 +16,7 @@ const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes, base64-encoded')
     .optional(),
-  DATABASE_URL: optionalUrl,
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional(),
   PG_PORT: port.default(54329),
   TEMPORAL_ADDRESS: z.string().regex(/^[^:\s]+:\d+$/, 'must be host:port').optional(),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
@@ -27,7 +30,8 @@ const envSchema = z.object({
   BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'must look like 1mb or 512kb').default('1mb'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   EGRESS_ALLOWLIST: z.string().default(''),
-  EVAL_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
+  MCP_CATALOG_FILE: z.string().min(1).optional(),
+  EVAL_CONCURRENCY: integer(1, 256).default(8),
 });
 
 export type Config = z.infer<typeof envSchema> & { dataDir: string };

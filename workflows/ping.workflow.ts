@@ -5,9 +5,11 @@ const { ping } = proxyActivities<PlatformActivities>({ startToCloseTimeout: '10 
 
 export interface PingInput {
   message: string;
+  /** Make the activity fail with the message, to check failures are encrypted like results. */
+  fail?: boolean;
 }
 
 /** Round-trips a message through an activity: proves client, worker and codec agree. */
 export async function pingWorkflow(input: PingInput): Promise<{ message: string; worker_pid: number }> {
-  return ping({ message: input.message });
+  return ping({ message: input.message, fail: input.fail });
 }

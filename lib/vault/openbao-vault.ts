@@ -31,15 +31,19 @@ export function createOpenBaoVault(options: OpenBaoVaultOptions): CredentialVaul
   };
   return {
     backend: 'vault',
+    // Paths are built (and the ref validated) outside `guarded`, so a bad id is reported as such, not as "unreachable".
     async put(ref, value) {
-      await guarded('write', () => client.write(path('data', ref), { data: { value } }), undefined);
+      const dataPath = path('data', ref);
+      await guarded('write', () => client.write(dataPath, { data: { value } }), undefined);
     },
     async get(ref) {
-      const res = await guarded('read', () => client.read(path('data', ref)), null);
+      const dataPath = path('data', ref);
+      const res = await guarded('read', () => client.read(dataPath), null);
       return (res as { data?: { data?: { value?: string } } } | null)?.data?.data?.value ?? null;
     },
     async delete(ref) {
-      await guarded('delete', () => client.delete(path('metadata', ref)), undefined);
+      const metadataPath = path('metadata', ref);
+      await guarded('delete', () => client.delete(metadataPath), undefined);
     },
   };
 }

@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import request from 'supertest';
+import { API_ROUTES } from '../../api/app';
+import { harness } from '../helpers/harness';
+import { createTestPlatform, type TestPlatform } from '../helpers/platform';
+
+type Operation = { summary?: string; security?: unknown[]; parameters?: Array<{ in: string; name: string; required?: boolean }> };
+
+describe('OpenAPI document', () => {
+  let platform: TestPlatform;
+  let document: { openapi: string; paths: Record<string, Record<string, Operation>> };
+
+  before(async () => {
+    platform = await createTestPlatform(await harness());
+    document = (await request(platform.app).get('/openapi.json').expect('Content-Type', /json/).expect(200)).body;
+  });
+  after(async () => platform?.close());
+
+  it('is a valid OpenAPI 3.1 document, served without a token', async () => {
+    const { Validator } = await import('@seriousme/openapi-schema-validator');
+    assert.ok(Validator.supportedVersions.has('3.1'));
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(document));
+    assert.deepEqual(result.errors, undefined);
+    assert.equal(result.valid, true);
+    assert.equal(validator.version, '3.1');
+    assert.match(document.openapi, /^3\.1\.\d+$/);
+  });
+
+  it('lists exactly the routes of API_ROUTES, each with its path parameters and bearer security', () => {
+    const expected = API_ROUTES.map((r) => `${r.method.toUpperCase()} ${r.path.replace(/:([A-Za-z_]+)/g, '{$1}')}`).sort();
+    const listed = Object.entries(document.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`)).sort();
+    assert.ok(expected.length > 0);
+    assert.deepEqual(listed, expected);
+    for (const spec of API_ROUTES) {
+      const op = document.paths[spec.path.replace(/:([A-Za-z_]+)/g, '{$1}')][spec.method];
+      assert.ok(op.summary, `${spec.method} ${spec.path} has a summary`);
+      assert.deepEqual(op.security, [{ bearerAuth: [] }]);
+      const pathParams = [...spec.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]);
+      assert.deepEqual((op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name).sort(), pathParams.sort());
+    }
+  });
+
+  it('documents the request body of every route that takes one', () => {
+    for (const spec of API_ROUTES.filter((r) => r.body)) {
+      const op = document.paths[spec.path.replace(/:([A-Za-z_]+)/g, '{$1}')][spec.method] as Operation & { requestBody?: { content?: Record<string, unknown> } };
+      assert.ok(op.requestBody?.content?.['application/json'], `${spec.method} ${spec.path} documents its body`);
+    }
+  });
+
+  it('serves an HTML docs page that links the document and names every path', async () => {
+    const res = await request(platform.app).get('/docs').expect('Content-Type', /html/).expect(200);
+    assert.match(res.text, /<!doctype html>/i);
+    assert.match(res.text, /href="\/openapi\.json"/);
+    for (const path of Object.keys(document.paths)) assert.ok(res.text.includes(path), path);
+  });
+});

@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { PERMISSIONS, ROLES, roleAllows, type Permission } from '../../domain/permissions';
+
+const allowed = (role: string): Permission[] => PERMISSIONS.filter((p) => roleAllows(role, p));
+
+describe('role permissions', () => {
+  it('covers the permissions the spec names', () => {
+    for (const p of ['evals:create_case', 'evals:manage', 'evals:view', 'mcp:manage', 'mcp:view', 'agents:manage', 'agents:view', 'integrations:manage', 'flows:manage', 'flows:run']) {
+      assert.ok((PERMISSIONS as readonly string[]).includes(p), p);
+    }
+  });
+
+  it('gives owner and admin every permission', () => {
+    assert.deepEqual(allowed('owner'), [...PERMISSIONS]);
+    assert.deepEqual(allowed('admin'), [...PERMISSIONS]);
+  });
+
+  it('lets a builder build, evaluate and run flows but not manage integrations or the workspace', () => {
+    assert.deepEqual(allowed('builder').sort(), [
+      'agents:manage', 'agents:view', 'evals:create_case', 'evals:manage', 'evals:view', 'flows:manage', 'flows:run', 'mcp:manage', 'mcp:view',
+    ]);
+  });
+
+  it('lets a viewer only view', () => {
+    assert.deepEqual(allowed('viewer').sort(), ['agents:view', 'evals:view', 'mcp:view']);
+  });
+
+  it('grants nothing to an unknown role, including inherited object keys', () => {
+    for (const role of ['', 'guest', 'OWNER', 'constructor', '__proto__', 'toString']) assert.deepEqual(allowed(role), [], role);
+  });
+
+  it('orders roles from most to least privileged', () => {
+    for (let i = 1; i < ROLES.length; i += 1) {
+      const wider = new Set(allowed(ROLES[i - 1]));
+      assert.ok(allowed(ROLES[i]).every((p) => wider.has(p)), `${ROLES[i]} ⊆ ${ROLES[i - 1]}`);
+    }
+  });
+});

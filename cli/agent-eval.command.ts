@@ -28,8 +28,8 @@ async function waitForRun(api: ApiClient, path: string, pollMs: number): Promise
   let lastLine = '';
   for (;;) {
     const { data: run } = await api.get<{ data: EvalRunJson }>(path);
-    const scored = run.progress?.scored ?? 0;
-    const total = run.progress?.total ?? 0;
+    const scored = run.scored_cases;
+    const total = run.total_cases ?? 0;
     if (bar) {
       if (!bar.isActive) bar.start(total, scored);
       bar.setTotal(total);

@@ -21,7 +21,8 @@ export interface EvalRunJson {
   id: string;
   status: 'queued' | 'running' | 'completed' | 'failed';
   summary: { pass_rate: number; avg_score: Record<string, number>; counts?: { total: number; passed: number; failed: number; error: number } } | null;
-  progress?: { scored: number; total: number };
+  scored_cases: number;
+  total_cases: number | null;
   error?: string | null;
 }
 

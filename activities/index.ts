@@ -2,6 +2,9 @@ import type { Db } from '../db/database';
 import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
 import type { CredentialVault } from '../lib/vault/credential-vault';
+import { createEvalRunActivities } from './eval-run.activities';
+import { createFlowActivities } from './flow.activities';
+import { createMcpActivities } from './mcp.activities';
 import { createPlatformActivities } from './platform.activities';
 
 /** What activities are built from: real connections, never fakes. */
@@ -14,6 +17,5 @@ export interface ActivityDeps {
 
 /** Every activity the worker registers, each group built from the same dependencies. */
 export function createActivities(deps: ActivityDeps): object {
-  void deps;
-  return { ...createPlatformActivities() };
+  return { ...createPlatformActivities(), ...createMcpActivities(deps), ...createFlowActivities(deps), ...createEvalRunActivities(deps) };
 }

@@ -1,16 +1,31 @@
 import express, { Router, type Express } from 'express';
 import { authMiddleware } from './auth';
+import { builderPages } from './builder-pages';
 import type { AppDeps } from './app-deps';
 import { errorHandler } from './error-handler';
 import { HttpError } from './http-error';
 import { createRegistry, generateDocument, renderDocsPage } from './openapi';
 import { requestContext, requireJsonBody } from './request-context';
 import { mountRoutes, type RouteSpec } from './route';
+import { agentLinkRoutes } from './routes/agent-links.routes';
 import { agentRoutes } from './routes/agents.routes';
+import { conversationRoutes } from './routes/conversations.routes';
+import { evalCaseRoutes } from './routes/eval-cases.routes';
+import { evalRunCaseRoutes } from './routes/eval-run-cases.routes';
+import { evalRunRoutes } from './routes/eval-runs.routes';
+import { evalSetRoutes } from './routes/eval-sets.routes';
+import { flowRunRoutes } from './routes/flow-runs.routes';
+import { flowRoutes } from './routes/flows.routes';
 import { healthRouter } from './routes/health.routes';
+import { integrationRoutes } from './routes/integrations.routes';
+import { judgeModelRoutes } from './routes/judge-model.routes';
+import { mcpCatalogRoutes } from './routes/mcp-catalog.routes';
+import { mcpServerActionRoutes } from './routes/mcp-server-actions.routes';
+import { mcpServerRoutes } from './routes/mcp-servers.routes';
 
 /** Every authenticated route of the API. */
-export const API_ROUTES: RouteSpec[] = [...agentRoutes];
+export const API_ROUTES: RouteSpec[] = [...agentRoutes, ...mcpCatalogRoutes, ...mcpServerRoutes, ...mcpServerActionRoutes, ...agentLinkRoutes, ...flowRoutes, ...flowRunRoutes,
+  ...conversationRoutes, ...evalSetRoutes, ...evalCaseRoutes, ...evalRunRoutes, ...evalRunCaseRoutes, ...judgeModelRoutes, ...integrationRoutes];
 
 /** Builds the Express application: health, docs, then authenticated routes, then the one error handler. */
 export function createApp(deps: AppDeps): Express {
@@ -31,6 +46,7 @@ export function createApp(deps: AppDeps): Express {
   app.get('/docs', (_req, res) => {
     res.type('html').send(renderDocsPage(document));
   });
+  app.use(builderPages());
   app.use('/api', authMiddleware(deps.db), requireJsonBody, express.json({ limit: deps.config.BODY_LIMIT, strict: true }));
   app.use(api);
   app.use(() => {

@@ -8,7 +8,7 @@ export async function apiCommand(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL);
   const runtime = await openRuntime(config);
-  await prepareDatabase(runtime);
+  await prepareDatabase(config, runtime);
   const api = await startApi(config, runtime, logger);
   stopOnSignal([{ name: 'runtime', stop: runtime.close }, api], logger);
   logger.info({ url: api.url }, 'api listening');
@@ -26,7 +26,8 @@ export async function workerCommand(): Promise<void> {
 
 /** `assay migrate`: brings the schema up to date and exits. */
 export async function migrateCommand(): Promise<void> {
-  const runtime = await openRuntime(loadConfig());
-  await prepareDatabase(runtime);
+  const config = loadConfig();
+  const runtime = await openRuntime(config);
+  await prepareDatabase(config, runtime);
   await runtime.close();
 }

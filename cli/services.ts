@@ -1,5 +1,7 @@
 import { createApp } from '../api/app';
+import { attachEvalRelay } from '../api/ws/eval-relay';
 import { migrateToLatest } from '../db/migrate';
+import { seedMcpCatalog } from '../lib/mcp/catalog-seed';
 import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
 import type { Runtime } from '../lib/runtime';
@@ -13,18 +15,25 @@ export interface Service {
   stop(): Promise<void>;
 }
 
-/** Runs migrations; every process that owns the schema calls this before serving. */
-export async function prepareDatabase(runtime: Runtime): Promise<void> {
+/** Runs migrations and seeds the MCP catalog; every process that owns the schema calls this before serving. */
+export async function prepareDatabase(config: Config, runtime: Runtime): Promise<void> {
   await migrateToLatest(runtime.db);
+  await seedMcpCatalog(runtime.db, config);
 }
 
 /** Starts the HTTP api (and its WebSocket endpoint) on the configured host and port. */
 export async function startApi(config: Config, runtime: Runtime, logger: Logger): Promise<Service & { url: string }> {
   const app = createApp({ config, db: runtime.db, vault: runtime.vault, temporal: runtime.temporal.client, logger });
   const http = await listen(app, config.ASSAY_HOST, config.ASSAY_PORT);
+  const relay = attachEvalRelay(http.server, { config, db: runtime.db, logger });
   const address = http.server.address();
   const port = typeof address === 'object' && address ? address.port : config.ASSAY_PORT;
-  return { name: 'api', url: config.ASSAY_PUBLIC_URL ?? `http://${config.ASSAY_HOST}:${port}`, stop: http.close };
+  const stop = async (): Promise<void> => {
+    // Upgraded sockets keep the HTTP server open, so the relay closes them first.
+    await relay.close();
+    await http.close();
+  };
+  return { name: 'api', url: config.ASSAY_PUBLIC_URL ?? `http://${config.ASSAY_HOST}:${port}`, stop };
 }
 
 /** Starts a worker on the configured task queue; stop() drains it gracefully. */

@@ -41,7 +41,7 @@ export async function startCommand(): Promise<void> {
     }
     const runtime = await openRuntime(effective);
     services.push({ name: 'runtime', stop: runtime.close });
-    await prepareDatabase(runtime);
+    await prepareDatabase(effective, runtime);
     const { token } = await bootstrapDefaultWorkspace(runtime.db);
     const api = await startApi(effective, runtime, logger);
     services.push(api);

@@ -5,6 +5,8 @@ import type { ConversationTable } from './tables/conversation.table';
 import type { CredentialTable } from './tables/credential.table';
 import type { CaseResultTable, EvalRunTable } from './tables/eval-run.table';
 import type { EvalCaseTable, EvalSetTable } from './tables/eval-set.table';
+import type { FlowRunTable, FlowTable } from './tables/flow.table';
+import type { AgentMcpServerTable, McpCatalogEntryTable, McpServerTable, McpToolTable } from './tables/mcp.table';
 import type { IntegrationTable, WorkspaceSettingsTable } from './tables/workspace-settings.table';
 import type { ApiTokenTable, MembershipTable, UserTable, WorkspaceTable } from './tables/tenancy.table';
 
@@ -24,6 +26,12 @@ export interface Database {
   case_results: CaseResultTable;
   workspace_settings: WorkspaceSettingsTable;
   integrations: IntegrationTable;
+  mcp_catalog_entries: McpCatalogEntryTable;
+  mcp_servers: McpServerTable;
+  mcp_tools: McpToolTable;
+  agent_mcp_servers: AgentMcpServerTable;
+  flows: FlowTable;
+  flow_runs: FlowRunTable;
 }
 
 export type Db = Kysely<Database>;

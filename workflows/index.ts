@@ -1,1 +1,5 @@
 export { pingWorkflow } from './ping.workflow';
+export { mcpServerTestWorkflow } from './mcp-server-test.workflow';
+export { mcpToolSyncWorkflow } from './mcp-tool-sync.workflow';
+export { flowRunWorkflow } from './flow-run.workflow';
+export { evalRunWorkflow } from './eval-run.workflow';

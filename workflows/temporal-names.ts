@@ -21,5 +21,6 @@ export const workflowIds = {
   ping: (id: string): string => `ping:${id}`,
   evalRun: (runId: string): string => `eval-run:${runId}`,
   mcpToolSync: (serverId: string): string => `mcp-tool-sync:${serverId}`,
+  mcpServerTest: (serverId: string): string => `mcp-server-test:${serverId}`,
   flowRun: (runId: string): string => `flow-run:${runId}`,
 };

@@ -3,6 +3,7 @@ import type { Express } from 'express';
 import { createApp } from '../../api/app';
 import { loadConfig, type Config } from '../../lib/config';
 import { createLogger, type Logger } from '../../lib/logger';
+import { seedMcpCatalog } from '../../lib/mcp/catalog-seed';
 import { openRuntime, type Runtime } from '../../lib/runtime';
 import { createAssayWorker, type AssayWorker } from '../../worker/worker';
 import type { Harness } from './harness';
@@ -33,6 +34,7 @@ export async function createTestPlatform(h: Harness, options: { vault?: 'openbao
   const logs: string[] = [];
   const logger = createLogger(config.LOG_LEVEL, new Writable({ write: (chunk, _enc, done) => { logs.push(String(chunk)); done(); } }));
   const runtime = await openRuntime(config);
+  await seedMcpCatalog(runtime.db, config);
   const app = createApp({ config, db: runtime.db, vault: runtime.vault, temporal: runtime.temporal.client, logger });
   const workers: Array<AssayWorker & { running: Promise<void> }> = [];
   return {

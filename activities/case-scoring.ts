@@ -1,0 +1,52 @@
+import type { Conversation } from '../db/tables/conversation.table';
+import type { StoredCriterion } from '../db/tables/eval-run.table';
+import type { EvalCase } from '../db/tables/eval-set.table';
+import { decideCaseOutcome, type CaseOutcome } from '../domain/case-outcome';
+import type { CriterionKey, MinScores } from '../domain/criteria';
+import { hasExpectedResponse, hasRubrics, scoreFinalResponse, scoreRubrics } from '../domain/judge-verdicts';
+import { scoreSafety } from '../domain/safety';
+import { scoreTrajectory } from '../domain/trajectory';
+import type { JudgeSession } from './judge.activities';
+
+/** What scoring one case reads. */
+export interface CaseScoringInput {
+  evalCase: EvalCase;
+  conversation: Conversation;
+  minScores: MinScores;
+  judgeSamples: number;
+  judge: JudgeSession | null;
+}
+
+/** True when the case has a criterion only the judge can score. */
+export function caseNeedsJudge(evalCase: EvalCase): boolean {
+  return hasExpectedResponse(evalCase.expected_final_response) || hasRubrics(evalCase.rubrics);
+}
+
+/** Scores a case against a conversation with every criterion and decides its outcome (domain/ does the rules). */
+export async function scoreCaseAgainst(input: CaseScoringInput): Promise<CaseOutcome> {
+  const { evalCase, conversation, minScores, judgeSamples, judge } = input;
+  if (caseNeedsJudge(evalCase) && !judge) return { status: 'error', criteria: [], error: 'the run has no judge for this case' };
+  const userInput = evalCase.session_input.message;
+  const actual = conversation.final_response;
+  const matchSamples = hasExpectedResponse(evalCase.expected_final_response) && judge
+    ? await judge.sampleMatch({ userInput, expected: evalCase.expected_final_response, actual }, judgeSamples)
+    : [];
+  const rubricSamples = hasRubrics(evalCase.rubrics) && judge
+    ? await judge.sampleRubrics({ userInput, response: actual, rubrics: evalCase.rubrics }, judgeSamples)
+    : [];
+  return decideCaseOutcome([
+    scoreTrajectory({ expected: evalCase.expected_trajectory, actual: conversation.tool_calls, minScore: minScores.tool_trajectory_avg_score }),
+    scoreFinalResponse({ expected: evalCase.expected_final_response, samples: matchSamples, minScore: minScores.final_response_match }),
+    scoreRubrics({ rubrics: evalCase.rubrics, samples: rubricSamples, minScore: minScores.rubric_based }),
+    scoreSafety(conversation.guardrail_events),
+  ]);
+}
+
+/** A case outcome's criteria keyed by criterion, as stored and served. */
+export function criteriaByKey(outcome: CaseOutcome): Partial<Record<CriterionKey, StoredCriterion>> {
+  const keyed: Partial<Record<CriterionKey, StoredCriterion>> = {};
+  for (const { criterion, score, min_score, passed, applicable, detail } of outcome.criteria) {
+    keyed[criterion] = { score, min_score, passed, applicable, detail };
+  }
+  return keyed;
+}

@@ -1,0 +1,126 @@
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import { findCaseResult, listResultOutcomes, recordCaseResult } from '../db/case-result.repository';
+import { findConversation } from '../db/conversation.repository';
+import { findEvalCaseById } from '../db/eval-case.repository';
+import { completeRun, explicitConversationFor, failRun, findScoringRun, markRunRunning, type ScoringRun } from '../db/eval-run.repository';
+import { countRunCases, runCaseIdPage, someRunCaseNeedsJudge, type RunCaseScope } from '../db/run-cases.repository';
+import type { CaseStatus } from '../domain/case-outcome';
+import type { CriterionKey } from '../domain/criteria';
+import { EVAL_FAILURE } from '../domain/judge-failures';
+import { summarizeRun, type RunSummary } from '../domain/run-summary';
+import { caseNeedsJudge, criteriaByKey, scoreCaseAgainst } from './case-scoring';
+import { createJudge, toActivityFailure, type Judge } from './judge.activities';
+import type { ActivityDeps } from './index';
+
+const HEARTBEAT_EVERY_MS = 5_000;
+
+function scopeOf(run: ScoringRun): RunCaseScope {
+  return { evalSetId: run.eval_set_id, asOf: run.created_at };
+}
+
+async function requireRun(deps: ActivityDeps, runId: string): Promise<ScoringRun> {
+  const run = await findScoringRun(deps.db, runId);
+  if (!run) throw ApplicationFailure.nonRetryable(`eval run ${runId} no longer exists`, EVAL_FAILURE.runNotFound);
+  return run;
+}
+
+// Heartbeats while judge calls are in flight, so a worker that dies is noticed within the heartbeat timeout.
+async function withHeartbeat<T>(work: () => Promise<T>): Promise<T> {
+  const context = Context.current();
+  const timer = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+const NO_CONVERSATION =
+  'the case has no conversation to score: it was written by hand, so trigger the run with run_selection "explicit" ' +
+  'and conversations { "<case_id>": "<run_id>" } to choose one';
+
+/** Activities of the eval-run workflow: preflight, case pages, one scoring per case, and the run's end. */
+export function createEvalRunActivities(deps: ActivityDeps, judge: Judge = createJudge(deps)) {
+  const storeError = async (run: ScoringRun, caseId: string, caseName: string, error: string, conversationId: string | null = null): Promise<{ status: CaseStatus }> => {
+    await recordCaseResult(deps.db, {
+      run_id: run.id, case_id: caseId, case_name: caseName, conversation_id: conversationId, status: 'error', criteria: {}, error, judge_usage: null,
+    });
+    return { status: (await findCaseResult(deps.db, run.id, caseId))?.status ?? 'error' };
+  };
+
+  return {
+    /** Marks the run running with its resolved judge (only when a case needs one) and the number of cases to score. */
+    async preflightEvalRun(input: { runId: string }): Promise<{ total: number }> {
+      const run = await requireRun(deps, input.runId);
+      const scope = scopeOf(run);
+      const judged = (await someRunCaseNeedsJudge(deps.db, scope)) ? await judge.resolveForRun(run) : null;
+      const total = await countRunCases(deps.db, scope);
+      await markRunRunning(deps.db, run.id, judged, total);
+      return { total };
+    },
+
+    /** The next page of case ids of the run after the cursor. */
+    async listRunCasePage(input: { runId: string; after: string | null; limit: number }): Promise<{ caseIds: string[] }> {
+      const run = await requireRun(deps, input.runId);
+      return { caseIds: await runCaseIdPage(deps.db, scopeOf(run), input.after, input.limit) };
+    },
+
+    /** Scores one case and stores its result once; a retry after a stored result changes nothing. */
+    async scoreCase(input: { runId: string; caseId: string }): Promise<{ status: CaseStatus }> {
+      const existing = await findCaseResult(deps.db, input.runId, input.caseId);
+      if (existing) return existing;
+      const run = await requireRun(deps, input.runId);
+      const evalCase = await findEvalCaseById(deps.db, input.caseId);
+      if (!evalCase) return storeError(run, input.caseId, '(deleted case)', 'the case was deleted before it was scored');
+      const explicit = run.run_selection === 'explicit' ? await explicitConversationFor(deps.db, run.id, evalCase.id) : null;
+      const conversationId = explicit ?? evalCase.source_run_id;
+      if (!conversationId) return storeError(run, evalCase.id, evalCase.name, NO_CONVERSATION);
+      const conversation = await findConversation(deps.db, run.agent_id, conversationId);
+      if (!conversation) return storeError(run, evalCase.id, evalCase.name, `conversation ${conversationId} no longer exists`);
+      const signal = Context.current().cancellationSignal;
+      try {
+        return await withHeartbeat(async () => {
+          const session = caseNeedsJudge(evalCase) ? await judge.open(run, signal) : null;
+          const outcome = await scoreCaseAgainst({ evalCase, conversation, minScores: run.min_scores, judgeSamples: run.judge_samples, judge: session });
+          await recordCaseResult(deps.db, {
+            run_id: run.id, case_id: evalCase.id, case_name: evalCase.name, conversation_id: conversation.id,
+            status: outcome.status, criteria: criteriaByKey(outcome), error: outcome.error, judge_usage: session?.usage() ?? null,
+          });
+          return { status: outcome.status };
+        });
+      } catch (error) {
+        throw toActivityFailure(error);
+      }
+    },
+
+    /** Stores an explicit `error` result for a case whose scoring failed after its retries (never a missing result). */
+    async recordCaseError(input: { runId: string; caseId: string; error: string }): Promise<{ status: CaseStatus }> {
+      const run = await requireRun(deps, input.runId);
+      const evalCase = await findEvalCaseById(deps.db, input.caseId);
+      return storeError(run, input.caseId, evalCase?.name ?? '(deleted case)', input.error);
+    },
+
+    /** Completes the run with the summary computed from its stored results. */
+    async finalizeEvalRun(input: { runId: string }): Promise<RunSummary> {
+      const outcomes = await listResultOutcomes(deps.db, input.runId);
+      const summary = summarizeRun(
+        outcomes.map((row) => ({
+          status: row.status,
+          criteria: Object.entries(row.criteria).map(([criterion, entry]) => ({
+            criterion: criterion as CriterionKey, score: entry?.score ?? 0, applicable: entry?.applicable ?? false,
+          })),
+        })),
+      );
+      await completeRun(deps.db, input.runId, summary);
+      return summary;
+    },
+
+    /** Fails the run with a message for the caller. */
+    async failEvalRun(input: { runId: string; error: string }): Promise<void> {
+      await failRun(deps.db, input.runId, input.error);
+    },
+  };
+}
+
+export type EvalRunActivities = ReturnType<typeof createEvalRunActivities>;

@@ -1,0 +1,126 @@
+import { ApplicationFailure } from '@temporalio/common';
+import { findAgent, findPublishedVersion } from '../db/agent.repository';
+import { findIntegration } from '../db/integration.repository';
+import type { JudgeUsage, RunJudge } from '../db/tables/eval-run.table';
+import { findJudgeModel } from '../db/workspace-settings.repository';
+import { EVAL_FAILURE, providerNotConnectedMessage } from '../domain/judge-failures';
+import { parseMatchVerdict, parseRubricVerdicts, type MatchVerdict, type RubricVerdict } from '../domain/judge-output.parser';
+import { finalResponsePrompt, rubricsPrompt, type JudgeMessage } from '../domain/judge-prompts';
+import { PROVIDER_BASE_URLS, resolveJudge } from '../domain/model-provider';
+import { createEgressGuard } from '../lib/egress/egress-guard';
+import { createProviderClient, ProviderCallError, type ProviderClient } from '../lib/llm/provider-client';
+import type { ActivityDeps } from './index';
+
+// Per call: the SDK retries 429 / 5xx / timeouts itself (honouring retry-after) before the activity retry kicks in.
+const CALL_TIMEOUT_MS = 60_000;
+const CALL_MAX_RETRIES = 4;
+// A reply that cannot be parsed is asked again; after this many unusable replies the sample counts as no verdict.
+const PARSE_ATTEMPTS = 3;
+
+/** The judge of one case: sampled verdicts per criterion and the token usage of every call made. */
+export interface JudgeSession {
+  sampleMatch(input: { userInput: string; expected: string; actual: string }, samples: number): Promise<Array<MatchVerdict | null>>;
+  sampleRubrics(input: { userInput: string; response: string; rubrics: readonly string[] }, samples: number): Promise<Array<RubricVerdict[] | null>>;
+  usage(): JudgeUsage;
+}
+
+/** What the judge needs to know about a run. */
+export interface JudgedRun {
+  workspace_id: string;
+  agent_id: string;
+  judge: RunJudge | null;
+}
+
+/** The judge as activities use it: resolved once per run at preflight, then opened per case. */
+export interface Judge {
+  resolveForRun(run: JudgedRun): Promise<RunJudge>;
+  open(run: JudgedRun, signal?: AbortSignal): Promise<JudgeSession>;
+}
+
+/** Maps a provider failure onto the activity failure the workflow acts on (fatal for the run, or retryable). */
+export function toActivityFailure(error: unknown): unknown {
+  if (!(error instanceof ProviderCallError)) return error;
+  switch (error.kind) {
+    case 'auth':
+      return ApplicationFailure.nonRetryable(error.message, EVAL_FAILURE.providerAuthRejected);
+    case 'model_not_found':
+      return ApplicationFailure.nonRetryable(error.message, EVAL_FAILURE.judgeModelNotFound);
+    case 'blocked':
+      return ApplicationFailure.nonRetryable(error.message, EVAL_FAILURE.egressBlocked);
+    case 'rejected':
+      return ApplicationFailure.nonRetryable(error.message, EVAL_FAILURE.judgeRequestRejected);
+    default:
+      return ApplicationFailure.retryable(error.message, 'JudgeUnavailable');
+  }
+}
+
+/** Builds the judge on the worker's dependencies; every call goes through the egress guard with the workspace's key. */
+export function createJudge(deps: ActivityDeps): Judge {
+  const guard = createEgressGuard({ allowlist: deps.config.EGRESS_ALLOWLIST });
+
+  // Reads the key inside the activity: it never travels through workflow arguments or history.
+  const connect = async (workspaceId: string, judge: RunJudge): Promise<{ baseUrl: string; apiKey: string }> => {
+    const integration = await findIntegration(deps.db, workspaceId, judge.provider);
+    const apiKey = integration ? await deps.vault.get({ workspaceId, credentialId: integration.credential_id }) : null;
+    if (!integration || !apiKey) {
+      throw ApplicationFailure.nonRetryable(providerNotConnectedMessage(judge.provider, judge.model), EVAL_FAILURE.providerNotConnected);
+    }
+    return { baseUrl: integration.base_url ?? PROVIDER_BASE_URLS[judge.provider], apiKey };
+  };
+
+  return {
+    async resolveForRun(run) {
+      const agent = await findAgent(deps.db, run.workspace_id, run.agent_id);
+      if (!agent) throw ApplicationFailure.nonRetryable('the agent no longer exists', EVAL_FAILURE.runNotFound);
+      const agentModel = (await findPublishedVersion(deps.db, agent))?.model ?? agent.model;
+      const resolved = resolveJudge({ agentModel, workspaceJudgeModel: await findJudgeModel(deps.db, run.workspace_id) });
+      if ('error' in resolved) throw ApplicationFailure.nonRetryable(resolved.error, EVAL_FAILURE.judgeUnresolvable);
+      const { baseUrl } = await connect(run.workspace_id, resolved);
+      const verdict = await guard.check(baseUrl);
+      if (!verdict.allowed) {
+        throw ApplicationFailure.nonRetryable(`the ${resolved.provider} endpoint is blocked: ${verdict.reason}`, EVAL_FAILURE.egressBlocked);
+      }
+      return { provider: resolved.provider, model: resolved.model, source: resolved.source };
+    },
+
+    async open(run, signal) {
+      if (!run.judge) throw ApplicationFailure.nonRetryable('the run resolved no judge', EVAL_FAILURE.judgeUnresolvable);
+      const judge = run.judge;
+      const { baseUrl, apiKey } = await connect(run.workspace_id, judge);
+      const client = createProviderClient({
+        provider: judge.provider, baseUrl, apiKey, fetch: guard.fetch, timeoutMs: CALL_TIMEOUT_MS, maxRetries: CALL_MAX_RETRIES,
+      });
+      return openSession(client, judge.model, signal);
+    },
+  };
+}
+
+function openSession(client: ProviderClient, model: string, signal?: AbortSignal): JudgeSession {
+  const usage: JudgeUsage = { calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+
+  const ask = async <T>(messages: JudgeMessage[], parse: (content: string) => T | null): Promise<T | null> => {
+    for (let attempt = 0; attempt < PARSE_ATTEMPTS; attempt++) {
+      const reply = await client.chatJson({ model, messages, signal });
+      usage.calls++;
+      usage.prompt_tokens += reply.usage.prompt_tokens;
+      usage.completion_tokens += reply.usage.completion_tokens;
+      usage.total_tokens += reply.usage.total_tokens;
+      const parsed = parse(reply.content);
+      if (parsed !== null) return parsed;
+    }
+    return null;
+  };
+
+  const sample = async <T>(samples: number, once: () => Promise<T | null>): Promise<Array<T | null>> => {
+    const results: Array<T | null> = [];
+    for (let i = 0; i < samples; i++) results.push(await once());
+    return results;
+  };
+
+  return {
+    sampleMatch: (input, samples) => sample(samples, () => ask(finalResponsePrompt(input), parseMatchVerdict)),
+    sampleRubrics: (input, samples) =>
+      sample(samples, () => ask(rubricsPrompt(input), (content) => parseRubricVerdicts(content, input.rubrics.length))),
+    usage: () => ({ ...usage }),
+  };
+}

@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import type { CaseResultView } from '../db/case-result.repository';
+import type { EvalRun } from '../db/tables/eval-run.table';
+
+const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
+
+const criterionJson = z.object({
+  score: z.number(),
+  min_score: z.number().nullable(),
+  passed: z.boolean(),
+  applicable: z.boolean(),
+  detail: z.unknown(),
+});
+
+/** The API shape of an eval run. */
+export const evalRunJson = z.object({
+  id: z.string(),
+  agent_id: z.string(),
+  eval_set_id: z.string(),
+  status: z.enum(['queued', 'running', 'completed', 'failed']),
+  mode: z.string(),
+  run_selection: z.string(),
+  conversations: z.record(z.string(), z.string()).nullable(),
+  min_scores: z.record(z.string(), z.number()),
+  judge_samples: z.number(),
+  judge: z.object({ provider: z.string(), model: z.string(), source: z.string() }).nullable(),
+  total_cases: z.number().nullable(),
+  scored_cases: z.number(),
+  summary: z
+    .object({
+      pass_rate: z.number(),
+      avg_score: z.record(z.string(), z.number()),
+      counts: z.object({ total: z.number(), passed: z.number(), failed: z.number(), error: z.number() }),
+    })
+    .nullable(),
+  error: z.string().nullable(),
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  completed_at: z.string().nullable(),
+});
+
+/**
+ * One case result: `status` is passed, failed or error (`passed` is status === 'passed'); `criteria` holds an entry
+ * per criterion keyed by criterion key (`safety` included) with score, min_score (null for safety), passed,
+ * applicable and detail; `error` says why a case could not be scored.
+ */
+export const caseResultJson = z.object({
+  case_id: z.string(),
+  case_name: z.string(),
+  status: z.enum(['passed', 'failed', 'error']),
+  passed: z.boolean(),
+  conversation_id: z.string().nullable(),
+  session_input: z.unknown(),
+  expected_final_response: z.string().nullable(),
+  actual_final_response: z.string().nullable(),
+  criteria: z.record(z.string(), criterionJson),
+  error: z.string().nullable(),
+  judge_usage: z.object({ calls: z.number(), prompt_tokens: z.number(), completion_tokens: z.number(), total_tokens: z.number() }).nullable(),
+  scored_at: z.string(),
+});
+
+/** The API shape of an eval run; `summary` is set once the run is completed. */
+export function toEvalRunJson(row: EvalRun): z.infer<typeof evalRunJson> {
+  return {
+    id: row.id,
+    agent_id: row.agent_id,
+    eval_set_id: row.eval_set_id,
+    status: row.status,
+    mode: row.mode,
+    run_selection: row.run_selection,
+    conversations: row.conversations,
+    min_scores: row.min_scores,
+    judge_samples: row.judge_samples,
+    judge: row.judge,
+    total_cases: row.total_cases,
+    scored_cases: row.scored_cases,
+    summary: row.summary,
+    error: row.error,
+    created_at: row.created_at.toISOString(),
+    started_at: iso(row.started_at),
+    completed_at: iso(row.completed_at),
+  };
+}
+
+/** The API shape of a case result. */
+export function toCaseResultJson(row: CaseResultView): z.infer<typeof caseResultJson> {
+  return {
+    case_id: row.case_id,
+    case_name: row.case_name,
+    status: row.status,
+    passed: row.status === 'passed',
+    conversation_id: row.conversation_id,
+    session_input: row.session_input ?? null,
+    expected_final_response: row.expected_final_response,
+    actual_final_response: row.actual_final_response,
+    criteria: row.criteria as z.infer<typeof caseResultJson>['criteria'],
+    error: row.error,
+    judge_usage: row.judge_usage,
+    scored_at: row.created_at.toISOString(),
+  };
+}

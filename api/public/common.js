@@ -1,0 +1,68 @@
+'use strict';
+// Shared by the builder pages: the token kept in sessionStorage, API calls with it, and a tiny DOM builder.
+window.Assay = (() => {
+  const TOKEN_KEY = 'assay.token';
+
+  /** Builds an element; strings become text nodes (never HTML), so API data cannot inject markup. */
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [name, value] of Object.entries(attrs || {})) {
+      if (value === undefined || value === null || value === false) continue;
+      if (name === 'text') node.textContent = String(value);
+      else if (name.startsWith('on')) node.addEventListener(name.slice(2), value);
+      else node.setAttribute(name, value === true ? '' : String(value));
+    }
+    for (const child of children.flat()) {
+      if (child === undefined || child === null || child === false) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  const token = () => sessionStorage.getItem(TOKEN_KEY);
+
+  /** Resolves with the token, asking for it once (the form in the page) when this tab has none yet. */
+  function requireToken() {
+    const existing = token();
+    if (existing) return Promise.resolve(existing);
+    const form = document.getElementById('token-form');
+    const input = document.getElementById('token-input');
+    form.hidden = false;
+    input.focus();
+    return new Promise((resolve) => {
+      form.addEventListener('submit', function onSubmit(event) {
+        event.preventDefault();
+        const value = input.value.trim();
+        if (!value) return;
+        sessionStorage.setItem(TOKEN_KEY, value);
+        input.value = '';
+        form.hidden = true;
+        form.removeEventListener('submit', onSubmit);
+        resolve(value);
+      });
+    });
+  }
+
+  /** Calls the API with the token; a 401 forgets the token so the next load asks again. */
+  async function api(path, options = {}) {
+    const headers = { Authorization: `Bearer ${token()}`, Accept: 'application/json' };
+    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+    const res = await fetch(path, { method: options.method || 'GET', headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+    const body = res.status === 204 ? null : await res.json().catch(() => null);
+    if (res.status === 401) sessionStorage.removeItem(TOKEN_KEY);
+    if (!res.ok) throw new Error((body && body.error && body.error.message) || `${res.status} ${res.statusText}`);
+    return body;
+  }
+
+  function showError(message) {
+    const box = document.getElementById('error');
+    box.textContent = message;
+    box.hidden = false;
+  }
+
+  const percent = (rate) => `${(rate * 100).toFixed(1)}%`;
+  const score = (value) => (typeof value === 'number' ? value.toFixed(3) : '–');
+  const when = (iso) => (iso ? new Date(iso).toLocaleString() : '–');
+
+  return { el, token, requireToken, api, showError, percent, score, when };
+})();

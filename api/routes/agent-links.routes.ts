@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { deleteAgentMcpLink, listAgentMcpLinks, upsertAgentMcpLink } from '../../db/agent-mcp-link.repository';
+import type { AgentMcpServer } from '../../db/tables/mcp.table';
+import { notFound } from '../http-error';
+import { requireAgent, requireMcpServer } from '../lookups';
+import { route, type RouteSpec } from '../route';
+
+const linkBody = z.object({ mcp_server_id: z.string().min(1), enabled: z.boolean().default(true) });
+const linkJson = z.object({ agent_id: z.string(), mcp_server_id: z.string(), enabled: z.boolean() });
+
+/** The API shape of an agent–server link. */
+export function toLinkJson(row: AgentMcpServer): z.infer<typeof linkJson> {
+  return { agent_id: row.agent_id, mcp_server_id: row.mcp_server_id, enabled: row.enabled };
+}
+
+/** Agent ↔ MCP server links: link (or update enabled), list, unlink; agent and server share the workspace. */
+export const agentLinkRoutes: RouteSpec[] = [
+  route({
+    method: 'post', path: '/api/v1/agents/:agent_id/mcp-servers', summary: 'Link an MCP server to an agent, or update enabled', tag: 'mcp',
+    permission: 'mcp:manage', body: linkBody, response: linkJson,
+    handler: async ({ body, params, auth, deps }) => {
+      const agent = await requireAgent(deps.db, auth.workspaceId, params.agent_id);
+      const server = await requireMcpServer(deps.db, auth.workspaceId, body.mcp_server_id);
+      return toLinkJson(await upsertAgentMcpLink(deps.db, agent.id, server.id, body.enabled));
+    },
+  }),
+  route({
+    method: 'get', path: '/api/v1/agents/:agent_id/mcp-servers', summary: "List an agent's MCP server links", tag: 'mcp', permission: 'mcp:view',
+    response: z.array(linkJson),
+    handler: async ({ params, auth, deps }) => {
+      const agent = await requireAgent(deps.db, auth.workspaceId, params.agent_id);
+      return (await listAgentMcpLinks(deps.db, agent.id)).map(toLinkJson);
+    },
+  }),
+  route({
+    method: 'delete', path: '/api/v1/agents/:agent_id/mcp-servers/:server_id', summary: 'Unlink an MCP server from an agent', tag: 'mcp',
+    permission: 'mcp:manage', status: 204,
+    handler: async ({ params, auth, deps }) => {
+      const agent = await requireAgent(deps.db, auth.workspaceId, params.agent_id);
+      const server = await requireMcpServer(deps.db, auth.workspaceId, params.server_id);
+      if (!(await deleteAgentMcpLink(deps.db, agent.id, server.id))) throw notFound('link');
+      return undefined;
+    },
+  }),
+];

@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { insertConversation, listConversations } from '../../db/conversation.repository';
+import type { Conversation } from '../../db/tables/conversation.table';
+import { toolCallSchema } from '../../domain/trajectory';
+import { requireConversation } from '../eval-lookups';
+import { listQuery, sessionInputSchema } from '../eval-schemas';
+import { requireAgent } from '../lookups';
+import { parseOr422, route, type RouteSpec } from '../route';
+
+const importBody = z
+  .object({
+    session_input: sessionInputSchema,
+    messages: z.array(z.object({ role: z.enum(['system', 'user', 'assistant', 'tool']), content: z.string() })).optional(),
+    tool_calls: z.array(toolCallSchema.extend({ result: z.unknown().optional() })).default([]),
+    final_response: z.string().max(1_000_000),
+    guardrail_events: z.array(z.object({ guardrail: z.string().min(1), stage: z.string().nullish(), detail: z.unknown().optional() })).default([]),
+    model: z.string().trim().min(1).max(200).optional(),
+    token_usage: z.record(z.string(), z.number().nonnegative()).optional(),
+  })
+  .strict();
+
+const conversationJson = z.object({
+  id: z.string(),
+  agent_id: z.string(),
+  source: z.string(),
+  session_input: z.record(z.string(), z.unknown()),
+  messages: z.array(z.object({ role: z.string(), content: z.string() })),
+  tool_calls: z.array(z.object({ tool_name: z.string(), tool_args: z.record(z.string(), z.unknown()), result: z.unknown().optional() })),
+  final_response: z.string(),
+  guardrail_events: z.array(z.object({ guardrail: z.string(), stage: z.string().nullish(), detail: z.unknown().optional() })),
+  model: z.string().nullable(),
+  token_usage: z.record(z.string(), z.number()).nullable(),
+  created_at: z.string(),
+});
+
+/** The API shape of a conversation (the spec's run of an agent). */
+export function toConversationJson(row: Conversation): z.infer<typeof conversationJson> {
+  return {
+    id: row.id,
+    agent_id: row.agent_id,
+    source: row.source,
+    session_input: row.session_input,
+    messages: row.messages,
+    tool_calls: row.tool_calls,
+    final_response: row.final_response,
+    guardrail_events: row.guardrail_events,
+    model: row.model,
+    token_usage: row.token_usage,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+/** Conversations of an agent (`/runs`): import one recorded elsewhere, list, get. */
+export const conversationRoutes: RouteSpec[] = [
+  route({
+    method: 'post', path: '/api/ai-agents/:agent/runs/import', summary: 'Record a conversation produced elsewhere', tag: 'evaluation',
+    permission: 'evals:manage', body: importBody, status: 201, response: z.object({ data: conversationJson }),
+    handler: async ({ body, params, auth, deps }) => {
+      const agent = await requireAgent(deps.db, auth.workspaceId, params.agent);
+      const messages = body.messages ?? [
+        { role: 'user', content: body.session_input.message },
+        { role: 'assistant', content: body.final_response },
+      ];
+      const row = await insertConversation(deps.db, agent, {
+        session_input: body.session_input,
+        messages,
+        tool_calls: body.tool_calls,
+        final_response: body.final_response,
+        guardrail_events: body.guardrail_events,
+        model: body.model ?? null,
+        token_usage: body.token_usage ?? null,
+        source: 'imported',
+      });
+      return { data: toConversationJson(row) };
+    },
+  }),
+  route({
+    method: 'get', path: '/api/ai-agents/:agent/runs', summary: "List an agent's conversations, newest first", tag: 'evaluation',
+    permission: 'evals:view', response: z.object({ data: z.array(conversationJson) }),
+    handler: async ({ params, query, auth, deps }) => {
+      const { limit } = parseOr422(listQuery, query);
+      const agent = await requireAgent(deps.db, auth.workspaceId, params.agent);
+      return { data: (await listConversations(deps.db, agent.id, limit)).map(toConversationJson) };
+    },
+  }),
+  route({
+    method: 'get', path: '/api/ai-agents/:agent/runs/:run', summary: 'Get a conversation', tag: 'evaluation',
+    permission: 'evals:view', response: z.object({ data: conversationJson }),
+    handler: async ({ params, auth, deps }) => {
+      const agent = await requireAgent(deps.db, auth.workspaceId, params.agent);
+      return { data: toConversationJson(await requireConversation(deps.db, agent, params.run)) };
+    },
+  }),
+];

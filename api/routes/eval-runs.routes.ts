@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import { listCaseResults, type CaseResultView } from '../../db/case-result.repository';
+import { isUuid } from '../../db/column-values';
+import { existingConversationIds } from '../../db/conversation.repository';
+import { existingCaseIds } from '../../db/eval-case.repository';
+import { failRun, insertEvalRun, listEvalRuns } from '../../db/eval-run.repository';
+import type { EvalRun } from '../../db/tables/eval-run.table';
+import type { EvalSet } from '../../db/tables/eval-set.table';
+import { minScoresOverrideSchema, resolveMinScores } from '../../domain/criteria';
+import type { evalRunWorkflow } from '../../workflows/eval-run.workflow';
+import { AgentIdKey, EvalRunStatusKey, EvalSetIdKey, WorkspaceIdKey, workflowIds } from '../../workflows/temporal-names';
+import type { AppDeps } from '../app-deps';
+import { HttpError } from '../http-error';
+import { requireAgentEvalRun, requireAgentEvalSet } from '../eval-lookups';
+import { invalidField, listQuery } from '../eval-schemas';
+import { parseOr422, route, type RouteSpec } from '../route';
+import { caseResultJson, evalRunJson, toCaseResultJson, toEvalRunJson } from '../eval-run.json';
+
+const triggerBody = z
+  .object({
+    mode: z.enum(['offline', 'live']).default('offline'),
+    run_selection: z.enum(['source', 'explicit']).default('source'),
+    conversations: z.record(z.string(), z.string()).optional(),
+    min_scores: minScoresOverrideSchema.optional(),
+    judge_samples: z.number().int().min(1).max(9).optional(),
+  })
+  .strict();
+type TriggerBody = z.infer<typeof triggerBody>;
+
+// Explicit selection: every key a case of the set, every value a conversation of the agent (others fall back to source).
+async function validateSelection(deps: AppDeps, set: EvalSet, body: TriggerBody): Promise<Record<string, string> | null> {
+  if (body.run_selection === 'source') {
+    if (body.conversations !== undefined) throw invalidField('conversations', 'is only allowed with run_selection "explicit"');
+    return null;
+  }
+  const chosen = body.conversations ?? {};
+  if (Object.keys(chosen).length === 0) throw invalidField('conversations', 'must map at least one case id to a run id with run_selection "explicit"');
+  const caseIds = Object.keys(chosen).filter(isUuid);
+  const runIds = Object.values(chosen).filter(isUuid);
+  const [cases, runs] = await Promise.all([existingCaseIds(deps.db, set.id, caseIds), existingConversationIds(deps.db, set.agent_id, runIds)]);
+  for (const [caseId, runId] of Object.entries(chosen)) {
+    if (!cases.has(caseId)) throw invalidField(`conversations.${caseId}`, 'is not a case of this eval set');
+    if (!runs.has(runId)) throw invalidField(`conversations.${caseId}`, `${runId} is not a run of this agent`);
+  }
+  return chosen;
+}
+
+async function startRunWorkflow(deps: AppDeps, run: EvalRun): Promise<void> {
+  await deps.temporal.workflow.start<typeof evalRunWorkflow>('evalRunWorkflow', {
+    taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
+    workflowId: workflowIds.evalRun(run.id),
+    args: [{ runId: run.id, concurrency: deps.config.EVAL_CONCURRENCY }],
+    typedSearchAttributes: [
+      { key: WorkspaceIdKey, value: run.workspace_id },
+      { key: AgentIdKey, value: run.agent_id },
+      { key: EvalSetIdKey, value: run.eval_set_id },
+      { key: EvalRunStatusKey, value: run.status },
+    ],
+  });
+}
+
+/** Eval runs: trigger a run of a set, read it and its case results, list a set's runs. */
+export const evalRunRoutes: RouteSpec[] = [
+  route({
+    method: 'post', path: '/api/ai-agents/:agent/eval-sets/:set/run', summary: 'Trigger a run of an eval set (queued; scored in the background)',
+    tag: 'evaluation', permission: 'evals:manage', body: triggerBody, status: 201, response: z.object({ data: evalRunJson }),
+    handler: async ({ body, params, auth, deps }) => {
+      const set = await requireAgentEvalSet(deps.db, auth.workspaceId, params);
+      if (body.mode === 'live') throw invalidField('mode', 'live mode is not available yet: use "offline" (the default)');
+      const conversations = await validateSelection(deps, set, body);
+      const run = await insertEvalRun(deps.db, set, {
+        mode: body.mode,
+        run_selection: body.run_selection,
+        conversations,
+        min_scores: resolveMinScores(set.min_scores, body.min_scores),
+        judge_samples: body.judge_samples ?? set.judge_samples,
+      });
+      try {
+        await startRunWorkflow(deps, run);
+      } catch (error) {
+        deps.logger.error({ err: { name: (error as Error)?.name, message: (error as Error)?.message }, run_id: run.id }, 'eval run not started');
+        await failRun(deps.db, run.id, 'the run could not be started: the workflow service is unavailable');
+        throw new HttpError(503, 'unavailable', 'the workflow service is unavailable; the run was marked failed', { run_id: run.id });
+      }
+      return { data: toEvalRunJson(run) };
+    },
+  }),
+  route({
+    method: 'get', path: '/api/ai-agents/:agent/eval-sets/:set/runs', summary: "List a set's runs, newest first", tag: 'evaluation',
+    permission: 'evals:view', response: z.object({ data: z.array(evalRunJson) }),
+    handler: async ({ params, query, auth, deps }) => {
+      const { limit } = parseOr422(listQuery, query);
+      const set = await requireAgentEvalSet(deps.db, auth.workspaceId, params);
+      return { data: (await listEvalRuns(deps.db, set.id, limit)).map(toEvalRunJson) };
+    },
+  }),
+  route({
+    method: 'get', path: '/api/ai-agents/:agent/eval-runs/:evalRun', summary: 'Get an eval run: status, progress, summary, error',
+    tag: 'evaluation', permission: 'evals:view', response: z.object({ data: evalRunJson }),
+    handler: async ({ params, auth, deps }) => {
+      return { data: toEvalRunJson(await requireAgentEvalRun(deps.db, auth.workspaceId, params)) };
+    },
+  }),
+  route({
+    method: 'get', path: '/api/ai-agents/:agent/eval-runs/:evalRun/results', summary: "An eval run's case results, in case order",
+    tag: 'evaluation', permission: 'evals:view', response: z.object({ data: z.array(caseResultJson) }),
+    handler: async ({ params, auth, deps }) => {
+      const run = await requireAgentEvalRun(deps.db, auth.workspaceId, params);
+      const rows: CaseResultView[] = await listCaseResults(deps.db, run.id);
+      return { data: rows.map(toCaseResultJson) };
+    },
+  }),
+];

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { insertWorkspaceCatalogEntry, listVisibleCatalogEntries } from '../../db/mcp-catalog.repository';
+import { isUniqueViolation } from '../../db/pg-errors';
+import type { McpCatalogEntry } from '../../db/tables/mcp.table';
+import { workspaceCatalogEntrySchema } from '../../domain/mcp-catalog-entry';
+import { invalidField } from '../eval-schemas';
+import { HttpError } from '../http-error';
+import { route, type RouteSpec } from '../route';
+
+const catalogEntryJson = z.object({
+  id: z.string(),
+  name: z.string(),
+  label: z.string(),
+  category: z.string(),
+  image: z.string(),
+  description: z.string(),
+  transport: z.string(),
+  config_schema: z.record(z.string(), z.unknown()),
+  required_secrets: z.array(z.string()),
+  workspace_id: z.string().nullable(),
+});
+
+/** The API shape of a catalog entry (a stdio entry's command and env stay on the server side). */
+export function toCatalogEntryJson(row: McpCatalogEntry): z.infer<typeof catalogEntryJson> {
+  return {
+    id: row.id,
+    name: row.name,
+    label: row.label,
+    category: row.category,
+    image: row.image,
+    description: row.description,
+    transport: row.transport,
+    config_schema: row.config_schema,
+    required_secrets: row.required_secrets,
+    workspace_id: row.workspace_id,
+  };
+}
+
+// The transport is checked here rather than by the literal in the schema, so the 422 can say why.
+const createEntryBody = workspaceCatalogEntrySchema.extend({ transport: z.string() });
+
+/** MCP catalog: global entries plus the workspace's own; admins add `http` entries for their workspace. */
+export const mcpCatalogRoutes: RouteSpec[] = [
+  route({
+    method: 'get', path: '/api/v1/mcp-catalog', summary: 'List catalog entries (global and this workspace)', tag: 'mcp', permission: 'mcp:view',
+    response: z.array(catalogEntryJson),
+    handler: async ({ auth, deps }) => (await listVisibleCatalogEntries(deps.db, auth.workspaceId)).map(toCatalogEntryJson),
+  }),
+  route({
+    method: 'post', path: '/api/v1/mcp-catalog', summary: 'Add an http catalog entry restricted to this workspace', tag: 'mcp',
+    permission: 'workspace:admin', body: createEntryBody, status: 201, response: catalogEntryJson,
+    handler: async ({ body, auth, deps }) => {
+      if (body.transport !== 'http') {
+        throw invalidField('transport', 'must be http: stdio_curated entries run commands and come only from the operator catalog file');
+      }
+      const row = await insertWorkspaceCatalogEntry(deps.db, auth.workspaceId, { ...body, transport: 'http' }).catch((error: unknown) => {
+        throw isUniqueViolation(error) ? new HttpError(409, 'conflict', `a catalog entry named ${body.name} already exists`, { field: 'name' }) : error;
+      });
+      return toCatalogEntryJson(row);
+    },
+  }),
+];

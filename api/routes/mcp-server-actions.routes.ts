@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { listServerTools } from '../../db/mcp-tool.repository';
+import type { McpTool } from '../../db/tables/mcp.table';
+import { mcpServerTestWorkflow } from '../../workflows/mcp-server-test.workflow';
+import { mcpToolSyncWorkflow } from '../../workflows/mcp-tool-sync.workflow';
+import { McpServerIdKey, WorkspaceIdKey, workflowIds } from '../../workflows/temporal-names';
+import { requireMcpServer } from '../lookups';
+import { route, type RouteContext, type RouteSpec } from '../route';
+import { awaitWorkflow } from '../workflow-call';
+
+const parameterJson = z.object({ name: z.string(), type: z.string(), description: z.string(), required: z.boolean() });
+const toolJson = z.object({ name: z.string(), description: z.string(), parameters: z.array(parameterJson), input_schema: z.unknown() });
+const testJson = z.union([
+  z.object({ status: z.literal('connected'), latency_ms: z.number().int() }),
+  z.object({ status: z.literal('error'), message: z.string() }),
+]);
+const syncJson = z.object({
+  status: z.literal('connected'),
+  tools_count: z.number().int(),
+  synced_at: z.string(),
+  changes: z.object({ added: z.array(z.string()), removed: z.array(z.string()), changed: z.array(z.string()) }),
+});
+
+/** The API shape of a tool descriptor: the spec's fields plus the raw input schema kept beside them. */
+export function toToolJson(row: McpTool): z.infer<typeof toolJson> {
+  return { name: row.name, description: row.description, parameters: row.parameters, input_schema: row.input_schema };
+}
+
+type ServerWorkflow = typeof mcpServerTestWorkflow | typeof mcpToolSyncWorkflow;
+
+// Concurrent calls for one server share a single run (USE_EXISTING); the api only waits, the worker dials.
+function runOnWorker(workflow: ServerWorkflow, workflowId: (serverId: string) => string, failureCode: string) {
+  return async ({ params, auth, deps }: RouteContext<unknown>): Promise<unknown> => {
+    const server = await requireMcpServer(deps.db, auth.workspaceId, params.id);
+    const options = {
+      taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
+      workflowId: workflowId(server.id),
+      args: [{ workspaceId: auth.workspaceId, serverId: server.id }] as [{ workspaceId: string; serverId: string }],
+      workflowIdConflictPolicy: 'USE_EXISTING' as const,
+      workflowExecutionTimeout: '5 minutes',
+      typedSearchAttributes: [
+        { key: WorkspaceIdKey, value: auth.workspaceId },
+        { key: McpServerIdKey, value: server.id },
+      ],
+    };
+    return awaitWorkflow(() => deps.temporal.workflow.execute(workflow, options), failureCode);
+  };
+}
+
+/** MCP server actions: connection test and tool sync (both on a worker), and the stored tool list. */
+export const mcpServerActionRoutes: RouteSpec[] = [
+  route({
+    method: 'post', path: '/api/v1/mcp-servers/:id/test', summary: 'Test the connection (always 200; status error with a message on failure)',
+    tag: 'mcp', permission: 'mcp:manage', response: testJson,
+    handler: runOnWorker(mcpServerTestWorkflow, workflowIds.mcpServerTest, 'mcp_test_failed'),
+  }),
+  route({
+    method: 'post', path: '/api/v1/mcp-servers/:id/refresh-tools', summary: 'Synchronise tool descriptors from the server', tag: 'mcp',
+    permission: 'mcp:manage', response: syncJson,
+    handler: runOnWorker(mcpToolSyncWorkflow, workflowIds.mcpToolSync, 'mcp_sync_failed'),
+  }),
+  route({
+    method: 'get', path: '/api/v1/mcp-servers/:id/tools', summary: 'List stored tool descriptors (no call to the server)', tag: 'mcp',
+    permission: 'mcp:view', response: z.array(toolJson),
+    handler: async ({ params, auth, deps }) => {
+      const server = await requireMcpServer(deps.db, auth.workspaceId, params.id);
+      return (await listServerTools(deps.db, server.id)).map(toToolJson);
+    },
+  }),
+];

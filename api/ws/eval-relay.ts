@@ -1,0 +1,111 @@
+import type http from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { AppDeps } from '../app-deps';
+import { authenticate, type AuthContext } from '../auth';
+import { HttpError } from '../http-error';
+import { listenForEvalProgress } from './progress-listener';
+import { serveRelayConnection, type ConnectionLimits } from './relay-connection';
+import { chooseProtocol, credentialsOf, rejectUpgrade } from './relay-auth';
+import { createRunFeed } from './run-feed';
+
+/** The path of the relay on the api's HTTP server. */
+export const RELAY_PATH = '/ws';
+
+/** Tunables of the relay (tests shorten them). */
+export interface EvalRelayOptions extends Partial<ConnectionLimits> {
+  pingIntervalMs?: number;
+}
+
+/** A running relay; `ready` resolves once its LISTEN is in place. */
+export interface EvalRelay {
+  ready: Promise<void>;
+  close(): Promise<void>;
+}
+
+const DEFAULTS = { pingIntervalMs: 30_000, maxSubscriptions: 20, maxBufferedBytes: 4 * 1024 * 1024 };
+const MAX_CLIENT_MESSAGE_BYTES = 4 * 1024;
+
+const pathOf = (url: string | undefined): string => new URL(url ?? '/', 'http://relay.invalid').pathname;
+
+/**
+ * The live eval progress relay at `/ws` on the api's HTTP server: authenticates the upgrade with an API token, serves
+ * subscribe/unsubscribe per socket, and forwards this process's one Postgres LISTEN to subscribed sockets.
+ */
+export function attachEvalRelay(server: http.Server, deps: Pick<AppDeps, 'config' | 'db' | 'logger'>, options: EvalRelayOptions = {}): EvalRelay {
+  const settings = { ...DEFAULTS, ...options };
+  const logger = deps.logger.child({ component: 'eval-relay' });
+  const feed = createRunFeed(deps.db, logger);
+  const listener = listenForEvalProgress({
+    connectionString: deps.config.DATABASE_URL ?? '',
+    logger,
+    onEvent: (event) => feed.push(event),
+    onListening: () => feed.resyncAll(),
+  });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE_BYTES, perMessageDeflate: false, handleProtocols: chooseProtocol });
+  const alive = new Map<WebSocket, boolean>();
+
+  const accept = (socket: WebSocket, auth: AuthContext): void => {
+    alive.set(socket, true);
+    socket.on('pong', () => alive.set(socket, true));
+    socket.on('close', () => alive.delete(socket));
+    socket.on('error', (error) => logger.debug({ err: { message: error.message } }, 'eval relay socket error'));
+    serveRelayConnection(socket, auth, { db: deps.db, logger, feed, limits: settings });
+    logger.debug({ user_id: auth.userId }, 'eval relay connection opened');
+  };
+
+  const onUpgrade = (req: http.IncomingMessage, socket: Duplex, head: Buffer): void => {
+    socket.on('error', () => socket.destroy());
+    if (pathOf(req.url) !== RELAY_PATH) {
+      rejectUpgrade(socket, 404, new HttpError(404, 'not_found', 'route not found').toJSON());
+      return;
+    }
+    const workspace = req.headers['x-workspace-id'];
+    authenticate(deps.db, credentialsOf(req), typeof workspace === 'string' ? workspace : undefined).then(
+      (auth) => wss.handleUpgrade(req, socket, head, (ws) => accept(ws, auth)),
+      (error: unknown) => {
+        if (!(error instanceof HttpError)) logger.error({ err: { message: (error as Error)?.message } }, 'eval relay authentication failed');
+        const refusal = error instanceof HttpError ? error : new HttpError(500, 'internal', 'internal error');
+        rejectUpgrade(socket, refusal.status, refusal.toJSON());
+      },
+    );
+  };
+  server.on('upgrade', onUpgrade);
+
+  // A socket that did not answer the previous ping is gone (half-open TCP, suspended laptop): drop it.
+  const ping = setInterval(() => {
+    for (const [socket, answered] of alive) {
+      if (!answered) {
+        socket.terminate();
+        continue;
+      }
+      alive.set(socket, false);
+      socket.ping();
+    }
+  }, settings.pingIntervalMs);
+  ping.unref();
+
+  return {
+    ready: listener.ready,
+    async close() {
+      clearInterval(ping);
+      server.off('upgrade', onUpgrade);
+      await Promise.all(
+        [...alive.keys()].map(
+          (socket) =>
+            new Promise<void>((done) => {
+              const force = setTimeout(() => socket.terminate(), 1_000);
+              socket.once('close', () => {
+                clearTimeout(force);
+                done();
+              });
+              socket.close(1001, 'server shutting down');
+            }),
+        ),
+      );
+      wss.close();
+      feed.close();
+      await listener.close();
+    },
+  };
+}

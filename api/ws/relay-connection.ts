@@ -1,0 +1,120 @@
+import WebSocket from 'ws';
+import { isUuid } from '../../db/column-values';
+import { findEvalRunById } from '../../db/eval-run.repository';
+import { findRole } from '../../db/tenancy.repository';
+import type { Db } from '../../db/database';
+import { roleAllows } from '../../domain/permissions';
+import type { Logger } from '../../lib/logger';
+import type { AuthContext } from '../auth';
+import { clientMessage, type ServerMessage } from './relay-messages';
+import type { RunFeed } from './run-feed';
+import { readRunSnapshot } from './run-snapshot';
+import { createRunSubscription } from './run-subscription';
+
+/** The limits of one socket. */
+export interface ConnectionLimits {
+  maxSubscriptions: number;
+  maxBufferedBytes: number;
+}
+
+/** Close code for a client that does not read fast enough ("try again later"). */
+export const SLOW_CONSUMER_CLOSE = 1013;
+
+type Subscription = ReturnType<typeof createRunSubscription>;
+
+/** Serves one authenticated socket: subscribe/unsubscribe messages, snapshots, and back-pressure. */
+export function serveRelayConnection(
+  socket: WebSocket,
+  auth: AuthContext,
+  deps: { db: Db; logger: Logger; feed: RunFeed; limits: ConnectionLimits },
+): { dispose(): void } {
+  const subscriptions = new Map<string, Subscription>();
+  let open = true;
+
+  const dispose = (): void => {
+    open = false;
+    for (const [runId, subscription] of subscriptions) deps.feed.remove(runId, subscription);
+    subscriptions.clear();
+  };
+
+  // A socket whose unsent data keeps growing is closed rather than buffered without bound.
+  const send = (message: ServerMessage): void => {
+    if (!open || socket.readyState !== WebSocket.OPEN) return;
+    if (socket.bufferedAmount > deps.limits.maxBufferedBytes) {
+      deps.logger.warn({ user_id: auth.userId, buffered: socket.bufferedAmount }, 'eval relay closed a slow consumer');
+      dispose();
+      socket.close(SLOW_CONSUMER_CLOSE, 'slow consumer: messages were not read fast enough');
+      return;
+    }
+    socket.send(JSON.stringify(message));
+  };
+  const refuse = (code: string, message: string, runId?: string): void => send({ type: 'error', code, message, ...(runId ? { run_id: runId } : {}) });
+
+  const unsubscribe = (runId: string): void => {
+    const current = subscriptions.get(runId);
+    if (!current) return;
+    subscriptions.delete(runId);
+    deps.feed.remove(runId, current);
+  };
+
+  const follow = async (runId: string, subscription: Subscription): Promise<void> => {
+    const run = isUuid(runId) ? await findEvalRunById(deps.db, runId) : undefined;
+    const role = run ? await findRole(deps.db, run.workspace_id, auth.userId) : undefined;
+    if (subscriptions.get(runId) !== subscription) return;
+    if (!run || !role) {
+      subscriptions.delete(runId);
+      refuse('not_found', 'eval run not found', runId);
+      return;
+    }
+    if (!roleAllows(role, 'evals:view')) {
+      subscriptions.delete(runId);
+      refuse('forbidden', 'missing permission evals:view', runId);
+      return;
+    }
+    // Follow first, read second: whatever commits after the snapshot's instant is already being buffered.
+    deps.feed.add(runId, subscription);
+    const snapshot = await readRunSnapshot(deps.db, runId);
+    if (subscriptions.get(runId) !== subscription) return;
+    if (!snapshot) {
+      unsubscribe(runId);
+      refuse('not_found', 'eval run not found', runId);
+      return;
+    }
+    subscription.start(snapshot);
+  };
+
+  socket.on('message', (data, isBinary) => {
+    let parsed: ReturnType<typeof clientMessage.safeParse> | undefined;
+    try {
+      parsed = isBinary ? undefined : clientMessage.safeParse(JSON.parse(data.toString()));
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed?.success) {
+      refuse('bad_request', 'expected {"type":"subscribe"|"unsubscribe","run_id":"<eval run id>"}');
+      return;
+    }
+    const { type, run_id: runId } = parsed.data;
+    if (type === 'unsubscribe') {
+      unsubscribe(runId);
+      send({ type: 'unsubscribed', run_id: runId });
+      return;
+    }
+    unsubscribe(runId);
+    if (subscriptions.size >= deps.limits.maxSubscriptions) {
+      refuse('too_many_subscriptions', `at most ${deps.limits.maxSubscriptions} runs can be followed on one connection`, runId);
+      return;
+    }
+    // The slot is taken before any await, so concurrent subscribes cannot exceed the cap.
+    const subscription = createRunSubscription(runId, send);
+    subscriptions.set(runId, subscription);
+    follow(runId, subscription).catch((error: unknown) => {
+      if (subscriptions.get(runId) !== subscription) return;
+      unsubscribe(runId);
+      deps.logger.error({ run_id: runId, err: { message: (error as Error).message } }, 'eval relay subscribe failed');
+      refuse('internal', 'the run could not be read; try again', runId);
+    });
+  });
+  socket.on('close', dispose);
+  return { dispose };
+}

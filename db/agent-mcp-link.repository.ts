@@ -1,0 +1,24 @@
+import { sql } from 'kysely';
+import type { Db } from './database';
+import type { AgentMcpServer } from './tables/mcp.table';
+
+/** Links a server to an agent, or updates `enabled` of an existing link. */
+export async function upsertAgentMcpLink(db: Db, agentId: string, serverId: string, enabled: boolean): Promise<AgentMcpServer> {
+  return db
+    .insertInto('agent_mcp_servers')
+    .values({ agent_id: agentId, mcp_server_id: serverId, enabled })
+    .onConflict((oc) => oc.columns(['agent_id', 'mcp_server_id']).doUpdateSet({ enabled, updated_at: sql<Date>`now()` }))
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** An agent's server links, oldest first. */
+export async function listAgentMcpLinks(db: Db, agentId: string): Promise<AgentMcpServer[]> {
+  return db.selectFrom('agent_mcp_servers').selectAll().where('agent_id', '=', agentId).orderBy('created_at').execute();
+}
+
+/** Removes a link; true when one existed. */
+export async function deleteAgentMcpLink(db: Db, agentId: string, serverId: string): Promise<boolean> {
+  const result = await db.deleteFrom('agent_mcp_servers').where('agent_id', '=', agentId).where('mcp_server_id', '=', serverId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}

@@ -1,0 +1,101 @@
+import { sql } from 'kysely';
+import type { Db } from './database';
+import { jsonOrNull } from './column-values';
+import type { CaseStatus } from '../domain/case-outcome';
+import type { CaseResult, JudgeUsage, StoredCriterion } from './tables/eval-run.table';
+import type { CriterionKey } from '../domain/criteria';
+
+/** The Postgres channel on which every stored case result is announced (the WebSocket relay LISTENs on it). */
+export const EVAL_PROGRESS_CHANNEL = 'assay_eval_progress';
+
+/** The payload of one progress notification (kept far below Postgres's 8000-byte NOTIFY limit). */
+export interface EvalProgressEvent {
+  run_id: string;
+  workspace_id: string;
+  scored: number;
+  total: number | null;
+  case_id: string;
+  status: CaseStatus;
+}
+
+/** A case result to store. */
+export interface CaseResultInput {
+  run_id: string;
+  case_id: string;
+  case_name: string;
+  conversation_id: string | null;
+  status: CaseStatus;
+  criteria: Partial<Record<CriterionKey, StoredCriterion>>;
+  error: string | null;
+  judge_usage: JudgeUsage | null;
+}
+
+/** A stored result joined with what the builder shows beside it: the input and both final responses. */
+export type CaseResultView = CaseResult & {
+  session_input: unknown;
+  expected_final_response: string | null;
+  actual_final_response: string | null;
+};
+
+/** The stored result of a case in a run, if any. */
+export async function findCaseResult(db: Db, runId: string, caseId: string): Promise<Pick<CaseResult, 'status'> | undefined> {
+  return db.selectFrom('case_results').select('status').where('run_id', '=', runId).where('case_id', '=', caseId).executeTakeFirst();
+}
+
+/**
+ * Stores a case result once: a retried write finds the (run, case) row and changes nothing. A first write bumps the
+ * run's scored count and NOTIFYs progress in the same transaction, so the event is sent exactly when the row commits.
+ */
+export async function recordCaseResult(db: Db, result: CaseResultInput): Promise<{ inserted: boolean }> {
+  return db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto('case_results')
+      .values({ ...result, criteria: JSON.stringify(result.criteria), judge_usage: jsonOrNull(result.judge_usage) })
+      .onConflict((oc) => oc.columns(['run_id', 'case_id']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!inserted) return { inserted: false };
+    const run = await trx
+      .updateTable('eval_runs')
+      .set((eb) => ({ scored_cases: eb('scored_cases', '+', 1) }))
+      .where('id', '=', result.run_id)
+      .returning(['workspace_id', 'scored_cases', 'total_cases'])
+      .executeTakeFirstOrThrow();
+    const event: EvalProgressEvent = {
+      run_id: result.run_id,
+      workspace_id: run.workspace_id,
+      scored: run.scored_cases,
+      total: run.total_cases,
+      case_id: result.case_id,
+      status: result.status,
+    };
+    await sql`SELECT pg_notify(${EVAL_PROGRESS_CHANNEL}, ${JSON.stringify(event)})`.execute(trx);
+    return { inserted: true };
+  });
+}
+
+/** The status and criteria of every stored result of a run, for its summary. */
+export async function listResultOutcomes(db: Db, runId: string): Promise<Array<Pick<CaseResult, 'status' | 'criteria'>>> {
+  return db.selectFrom('case_results').select(['status', 'criteria']).where('run_id', '=', runId).execute();
+}
+
+function resultViews(db: Db, runId: string) {
+  return db
+    .selectFrom('case_results as r')
+    .leftJoin('eval_cases as c', 'c.id', 'r.case_id')
+    .leftJoin('conversations as v', 'v.id', 'r.conversation_id')
+    .selectAll('r')
+    .select(['c.session_input', 'c.expected_final_response', 'v.final_response as actual_final_response'])
+    .where('r.run_id', '=', runId);
+}
+
+/** A run's results in case order, joined with the case input and the scored conversation's final response. */
+export async function listCaseResults(db: Db, runId: string): Promise<CaseResultView[]> {
+  return resultViews(db, runId).orderBy(sql`coalesce(c.created_at, r.created_at)`).orderBy('r.case_id').execute();
+}
+
+/** The results of the given cases of a run (those stored so far), as `listCaseResults` shows them. */
+export async function listCaseResultsFor(db: Db, runId: string, caseIds: readonly string[]): Promise<CaseResultView[]> {
+  if (caseIds.length === 0) return [];
+  return resultViews(db, runId).where('r.case_id', 'in', [...caseIds]).execute();
+}

@@ -1,0 +1,59 @@
+import type { Db } from './database';
+import { jsonOrNull } from './column-values';
+import type { Conversation, ConversationMessage, ConversationSource, RecordedToolCall } from './tables/conversation.table';
+
+/** What a conversation is recorded from. */
+export interface ConversationInput {
+  session_input: Record<string, unknown>;
+  messages: ConversationMessage[];
+  tool_calls: RecordedToolCall[];
+  final_response: string;
+  guardrail_events: Array<{ guardrail: string; stage?: string | null; detail?: unknown }>;
+  model: string | null;
+  token_usage: Record<string, number> | null;
+  source: ConversationSource;
+}
+
+/** Records a conversation of an agent. */
+export async function insertConversation(db: Db, agent: { id: string; workspace_id: string }, input: ConversationInput): Promise<Conversation> {
+  return db
+    .insertInto('conversations')
+    .values({
+      workspace_id: agent.workspace_id,
+      agent_id: agent.id,
+      session_input: JSON.stringify(input.session_input),
+      messages: JSON.stringify(input.messages),
+      tool_calls: JSON.stringify(input.tool_calls),
+      final_response: input.final_response,
+      guardrail_events: JSON.stringify(input.guardrail_events),
+      model: input.model,
+      token_usage: jsonOrNull(input.token_usage),
+      source: input.source,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** An agent's conversations, newest first. */
+export async function listConversations(db: Db, agentId: string, limit: number): Promise<Conversation[]> {
+  return db
+    .selectFrom('conversations')
+    .selectAll()
+    .where('agent_id', '=', agentId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** One conversation of an agent. */
+export async function findConversation(db: Db, agentId: string, id: string): Promise<Conversation | undefined> {
+  return db.selectFrom('conversations').selectAll().where('agent_id', '=', agentId).where('id', '=', id).executeTakeFirst();
+}
+
+/** Which of `ids` are conversations of the agent. */
+export async function existingConversationIds(db: Db, agentId: string, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('conversations').select('id').where('agent_id', '=', agentId).where('id', 'in', [...ids]).execute();
+  return new Set(rows.map((row) => row.id));
+}

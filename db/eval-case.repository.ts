@@ -1,0 +1,73 @@
+import type { Db } from './database';
+import { jsonOrNull } from './column-values';
+import type { ToolCall } from '../domain/trajectory';
+import type { CaseSnapshot, EvalCase } from './tables/eval-set.table';
+
+/** The stored fields of an eval case. */
+export interface EvalCaseInput {
+  name: string;
+  session_input: { message: string } & Record<string, unknown>;
+  expected_trajectory: ToolCall[] | null;
+  expected_final_response: string | null;
+  rubrics: string[] | null;
+  source_run_id: string | null;
+  snapshot: CaseSnapshot | null;
+}
+
+function toColumns(input: EvalCaseInput) {
+  return {
+    name: input.name,
+    session_input: JSON.stringify(input.session_input),
+    expected_trajectory: jsonOrNull(input.expected_trajectory),
+    expected_final_response: input.expected_final_response,
+    rubrics: jsonOrNull(input.rubrics),
+    source_run_id: input.source_run_id,
+    snapshot: jsonOrNull(input.snapshot),
+  };
+}
+
+/** Adds a case to an eval set. */
+export async function insertEvalCase(db: Db, evalSetId: string, input: EvalCaseInput): Promise<EvalCase> {
+  return db
+    .insertInto('eval_cases')
+    .values({ eval_set_id: evalSetId, ...toColumns(input) })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** A set's cases in creation order. */
+export async function listEvalCases(db: Db, evalSetId: string): Promise<EvalCase[]> {
+  return db.selectFrom('eval_cases').selectAll().where('eval_set_id', '=', evalSetId).orderBy('created_at').orderBy('id').execute();
+}
+
+/** One case of a set. */
+export async function findEvalCase(db: Db, evalSetId: string, id: string): Promise<EvalCase | undefined> {
+  return db.selectFrom('eval_cases').selectAll().where('eval_set_id', '=', evalSetId).where('id', '=', id).executeTakeFirst();
+}
+
+/** A case by id alone, for scoring (the run already tied it to its set). */
+export async function findEvalCaseById(db: Db, id: string): Promise<EvalCase | undefined> {
+  return db.selectFrom('eval_cases').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Replaces the fields of a case. */
+export async function updateEvalCase(db: Db, id: string, input: EvalCaseInput): Promise<EvalCase> {
+  return db
+    .updateTable('eval_cases')
+    .set({ ...toColumns(input), updated_at: new Date() })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Deletes a case (results already stored keep its name). */
+export async function deleteEvalCase(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('eval_cases').where('id', '=', id).execute();
+}
+
+/** Which of `ids` are cases of the set. */
+export async function existingCaseIds(db: Db, evalSetId: string, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('eval_cases').select('id').where('eval_set_id', '=', evalSetId).where('id', 'in', [...ids]).execute();
+  return new Set(rows.map((row) => row.id));
+}

@@ -1,0 +1,126 @@
+import { sql } from 'kysely';
+import type { Db } from './database';
+import { EVAL_PROGRESS_CHANNEL } from './case-result.repository';
+import { jsonOrNull } from './column-values';
+import type { MinScores } from '../domain/criteria';
+import type { RunSummary } from '../domain/run-summary';
+import type { EvalRun, RunJudge } from './tables/eval-run.table';
+
+/** What a triggered run is created with. */
+export interface EvalRunInput {
+  mode: 'offline' | 'live';
+  run_selection: 'source' | 'explicit';
+  conversations: Record<string, string> | null;
+  min_scores: MinScores;
+  judge_samples: number;
+}
+
+/** The run fields scoring needs, without the (possibly large) explicit conversation map. */
+export type ScoringRun = Omit<EvalRun, 'conversations' | 'summary'>;
+
+/** Creates a run in `queued`. */
+export async function insertEvalRun(db: Db, set: { id: string; agent_id: string; workspace_id: string }, input: EvalRunInput): Promise<EvalRun> {
+  return db
+    .insertInto('eval_runs')
+    .values({
+      workspace_id: set.workspace_id,
+      agent_id: set.agent_id,
+      eval_set_id: set.id,
+      status: 'queued',
+      mode: input.mode,
+      run_selection: input.run_selection,
+      conversations: jsonOrNull(input.conversations),
+      min_scores: JSON.stringify(input.min_scores),
+      judge_samples: input.judge_samples,
+      judge: null,
+      total_cases: null,
+      summary: null,
+      error: null,
+      started_at: null,
+      completed_at: null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** One run of an agent. */
+export async function findEvalRun(db: Db, agentId: string, id: string): Promise<EvalRun | undefined> {
+  return db.selectFrom('eval_runs').selectAll().where('agent_id', '=', agentId).where('id', '=', id).executeTakeFirst();
+}
+
+/** A set's runs, newest first. */
+export async function listEvalRuns(db: Db, evalSetId: string, limit: number): Promise<EvalRun[]> {
+  return db.selectFrom('eval_runs').selectAll().where('eval_set_id', '=', evalSetId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+/** The run as scoring sees it. */
+export async function findScoringRun(db: Db, id: string): Promise<ScoringRun | undefined> {
+  return db
+    .selectFrom('eval_runs')
+    .select(['id', 'workspace_id', 'agent_id', 'eval_set_id', 'status', 'mode', 'run_selection', 'min_scores', 'judge_samples', 'judge', 'total_cases', 'scored_cases', 'error', 'created_at', 'started_at', 'completed_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** The conversation explicitly chosen for a case in a run, if any. */
+export async function explicitConversationFor(db: Db, runId: string, caseId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('eval_runs')
+    .select(sql<string | null>`conversations ->> ${caseId}`.as('conversation_id'))
+    .where('id', '=', runId)
+    .executeTakeFirst();
+  return row?.conversation_id ?? null;
+}
+
+/** Moves a queued (or restarted) run to `running` with its judge and case count. */
+export async function markRunRunning(db: Db, id: string, judge: RunJudge | null, totalCases: number): Promise<void> {
+  await db
+    .updateTable('eval_runs')
+    .set({ status: 'running', judge: jsonOrNull(judge), total_cases: totalCases, started_at: sql<Date>`coalesce(started_at, now())` })
+    .where('id', '=', id)
+    .where('status', 'in', ['queued', 'running'])
+    .execute();
+}
+
+/** Completes a run with the summary of its stored results, and NOTIFYs the new status in the same transaction. */
+export async function completeRun(db: Db, id: string, summary: RunSummary): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable('eval_runs')
+      .set({ status: 'completed', summary: JSON.stringify(summary), total_cases: summary.counts.total, completed_at: new Date() })
+      .where('id', '=', id)
+      .returning(['workspace_id'])
+      .executeTakeFirst();
+    if (row) await notifyRunStatus(trx, { run_id: id, workspace_id: row.workspace_id, type: 'run_status', status: 'completed' });
+  });
+}
+
+/** Fails a run with a message for the caller, and NOTIFYs the new status in the same transaction. */
+export async function failRun(db: Db, id: string, error: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable('eval_runs')
+      .set({ status: 'failed', error, completed_at: new Date() })
+      .where('id', '=', id)
+      .returning(['workspace_id'])
+      .executeTakeFirst();
+    if (row) await notifyRunStatus(trx, { run_id: id, workspace_id: row.workspace_id, type: 'run_status', status: 'failed' });
+  });
+}
+
+/** The payload announcing that a run ended, on the same channel as its case results (so it arrives after them). */
+export interface EvalRunStatusEvent {
+  run_id: string;
+  workspace_id: string;
+  type: 'run_status';
+  status: 'completed' | 'failed';
+}
+
+async function notifyRunStatus(db: Db, event: EvalRunStatusEvent): Promise<void> {
+  await sql`SELECT pg_notify(${EVAL_PROGRESS_CHANNEL}, ${JSON.stringify(event)})`.execute(db);
+}
+
+/** One run by id alone (the WebSocket relay checks its workspace against the caller's membership). */
+export async function findEvalRunById(db: Db, id: string): Promise<EvalRun | undefined> {
+  return db.selectFrom('eval_runs').selectAll().where('id', '=', id).executeTakeFirst();
+}

@@ -1,0 +1,51 @@
+import type { Db } from './database';
+import { isUuid } from './column-values';
+import type { MinScores } from '../domain/criteria';
+import type { EvalSet } from './tables/eval-set.table';
+
+/** The stored fields of an eval set; `min_scores` is always complete (defaults resolved). */
+export interface EvalSetInput {
+  name: string;
+  description: string;
+  min_scores: MinScores;
+  judge_samples: number;
+}
+
+/** Creates an eval set for an agent. */
+export async function insertEvalSet(db: Db, agent: { id: string; workspace_id: string }, input: EvalSetInput): Promise<EvalSet> {
+  return db
+    .insertInto('eval_sets')
+    .values({ workspace_id: agent.workspace_id, agent_id: agent.id, ...input, min_scores: JSON.stringify(input.min_scores) })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** An agent's eval sets by name. */
+export async function listEvalSets(db: Db, agentId: string): Promise<EvalSet[]> {
+  return db.selectFrom('eval_sets').selectAll().where('agent_id', '=', agentId).orderBy('name').execute();
+}
+
+/** An agent's eval set by id or by name. */
+export async function findEvalSet(db: Db, agentId: string, idOrName: string): Promise<EvalSet | undefined> {
+  return db
+    .selectFrom('eval_sets')
+    .selectAll()
+    .where('agent_id', '=', agentId)
+    .where((eb) => (isUuid(idOrName) ? eb.or([eb('id', '=', idOrName), eb('name', '=', idOrName)]) : eb('name', '=', idOrName)))
+    .executeTakeFirst();
+}
+
+/** Updates an eval set with complete new values. */
+export async function updateEvalSet(db: Db, id: string, input: EvalSetInput): Promise<EvalSet> {
+  return db
+    .updateTable('eval_sets')
+    .set({ ...input, min_scores: JSON.stringify(input.min_scores), updated_at: new Date() })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Deletes an eval set with its cases and runs. */
+export async function deleteEvalSet(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('eval_sets').where('id', '=', id).execute();
+}

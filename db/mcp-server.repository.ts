@@ -1,0 +1,75 @@
+import { sql } from 'kysely';
+import type { Db } from './database';
+import type { McpServer, McpServerConfig } from './tables/mcp.table';
+
+export interface McpServerInput {
+  catalogId: string | null;
+  name: string;
+  transport: string;
+  config: McpServerConfig;
+  secretNames: string[];
+}
+
+/** The outcome of the last connection test, as stored on the server. */
+export interface McpServerTestRecord {
+  status: 'connected' | 'error';
+  latency_ms?: number;
+  message?: string;
+  tested_at: string;
+}
+
+/** The credential id a server's secrets are stored under. */
+export const mcpCredentialId = (name: string): string => `mcp-server:${name}`;
+
+/** Inserts a server in `pending`. */
+export async function insertMcpServer(db: Db, workspaceId: string, input: McpServerInput): Promise<McpServer> {
+  return db
+    .insertInto('mcp_servers')
+    .values({
+      workspace_id: workspaceId,
+      catalog_id: input.catalogId,
+      name: input.name,
+      transport: input.transport,
+      config: JSON.stringify(input.config),
+      status: 'pending',
+      credential_id: mcpCredentialId(input.name),
+      secret_names: JSON.stringify(input.secretNames),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** A workspace's server by id, else undefined (also for another workspace's server). */
+export async function findMcpServer(db: Db, workspaceId: string, id: string): Promise<McpServer | undefined> {
+  return db.selectFrom('mcp_servers').selectAll().where('id', '=', id).where('workspace_id', '=', workspaceId).executeTakeFirst();
+}
+
+/** A workspace's servers by name. */
+export async function listMcpServers(db: Db, workspaceId: string): Promise<McpServer[]> {
+  return db.selectFrom('mcp_servers').selectAll().where('workspace_id', '=', workspaceId).orderBy('name').execute();
+}
+
+/** Replaces config and secret names; the server goes back to `pending` until the next successful sync. */
+export async function updateMcpServerConfig(db: Db, id: string, config: McpServerConfig, secretNames: string[]): Promise<McpServer> {
+  return db
+    .updateTable('mcp_servers')
+    .set({ config: JSON.stringify(config), secret_names: JSON.stringify(secretNames), status: 'pending', last_error: null, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Deletes a server; its tools and agent links cascade. */
+export async function deleteMcpServer(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('mcp_servers').where('id', '=', id).execute();
+}
+
+/** Stores the last connection test; the status is left alone (a test alone does not connect a server). */
+export async function recordMcpServerTest(db: Db, id: string, test: McpServerTestRecord): Promise<void> {
+  await db.updateTable('mcp_servers').set({ last_test: JSON.stringify(test), updated_at: sql<Date>`now()` }).where('id', '=', id).execute();
+}
+
+/** Marks a failed sync: status `error` with the (secret-free) message. */
+export async function markMcpServerError(db: Db, id: string, message: string): Promise<void> {
+  await db.updateTable('mcp_servers').set({ status: 'error', last_error: message, updated_at: sql<Date>`now()` }).where('id', '=', id).execute();
+}

@@ -1,0 +1,73 @@
+import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { Json, NullableJson } from './json-column';
+import type { CaseStatus } from '../../domain/case-outcome';
+import type { CriterionKey, MinScores } from '../../domain/criteria';
+import type { Provider } from '../../domain/model-provider';
+import type { RunSummary } from '../../domain/run-summary';
+
+
+/** Eval run statuses; queued → running → completed, or failed with an error. */
+export type EvalRunStatus = 'queued' | 'running' | 'completed' | 'failed';
+
+/** The judge a run resolved at preflight. */
+export interface RunJudge {
+  provider: Provider;
+  model: string;
+  source: 'workspace' | 'agent_provider_default';
+}
+
+/** One execution of a whole eval set. */
+export interface EvalRunTable {
+  id: Generated<string>;
+  workspace_id: string;
+  agent_id: string;
+  eval_set_id: string;
+  status: EvalRunStatus;
+  mode: 'offline' | 'live';
+  run_selection: 'source' | 'explicit';
+  conversations: NullableJson<Record<string, string>>;
+  min_scores: Json<MinScores>;
+  judge_samples: number;
+  judge: NullableJson<RunJudge>;
+  total_cases: number | null;
+  scored_cases: ColumnType<number, never, number>;
+  summary: NullableJson<RunSummary>;
+  error: string | null;
+  created_at: ColumnType<Date, never, never>;
+  started_at: Date | null;
+  completed_at: Date | null;
+}
+
+/** A criterion's entry in a stored case result (the criterion key is the entry's key). */
+export interface StoredCriterion {
+  score: number;
+  min_score: number | null;
+  passed: boolean;
+  applicable: boolean;
+  detail: unknown;
+}
+
+/** Judge token usage summed over the judge calls of one case. */
+export interface JudgeUsage {
+  calls: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
+/** The outcome of one case in one run; at most one per (run_id, case_id). */
+export interface CaseResultTable {
+  id: Generated<string>;
+  run_id: string;
+  case_id: string;
+  case_name: string;
+  conversation_id: string | null;
+  status: CaseStatus;
+  criteria: Json<Partial<Record<CriterionKey, StoredCriterion>>>;
+  error: string | null;
+  judge_usage: NullableJson<JudgeUsage>;
+  created_at: ColumnType<Date, never, never>;
+}
+
+export type EvalRun = Selectable<EvalRunTable>;
+export type CaseResult = Selectable<CaseResultTable>;

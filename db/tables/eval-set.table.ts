@@ -1,0 +1,42 @@
+import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { Json, NullableJson } from './json-column';
+import type { MinScores } from '../../domain/criteria';
+import type { ToolCall } from '../../domain/trajectory';
+
+
+/** A collection of eval cases for one agent, with its default minimum scores and judge sample count. */
+export interface EvalSetTable {
+  id: Generated<string>;
+  workspace_id: string;
+  agent_id: string;
+  name: string;
+  description: string;
+  min_scores: Json<MinScores>;
+  judge_samples: number;
+  created_at: ColumnType<Date, never, never>;
+  updated_at: ColumnType<Date, never, Date>;
+}
+
+/** What a promoted case keeps of its source conversation. */
+export interface CaseSnapshot {
+  tool_calls: Array<ToolCall & { result?: unknown }>;
+  final_response: string;
+}
+
+/** One test of an eval set. */
+export interface EvalCaseTable {
+  id: Generated<string>;
+  eval_set_id: string;
+  name: string;
+  session_input: Json<{ message: string } & Record<string, unknown>>;
+  expected_trajectory: NullableJson<ToolCall[]>;
+  expected_final_response: string | null;
+  rubrics: NullableJson<string[]>;
+  source_run_id: string | null;
+  snapshot: NullableJson<CaseSnapshot>;
+  created_at: ColumnType<Date, never, never>;
+  updated_at: ColumnType<Date, never, Date>;
+}
+
+export type EvalSet = Selectable<EvalSetTable>;
+export type EvalCase = Selectable<EvalCaseTable>;

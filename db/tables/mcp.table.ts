@@ -1,0 +1,76 @@
+import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { ToolParameter } from '../../domain/tool-parameters';
+import type { Json, NullableJson } from './json-column';
+type CreatedAt = ColumnType<Date, never, never>;
+
+/** A server's non-secret configuration: the url and headers whose values may be `$SECRET` references. */
+export interface McpServerConfig {
+  url?: string;
+  headers?: Record<string, string>;
+}
+type UpdatedAt = ColumnType<Date, never, Date>;
+
+/** A catalog entry: global (workspace_id null) or restricted to one workspace; stdio entries carry argv and env. */
+export interface McpCatalogEntryTable {
+  id: Generated<string>;
+  workspace_id: string | null;
+  name: string;
+  label: string;
+  category: string;
+  image: string;
+  description: string;
+  transport: string;
+  config_schema: Json<Record<string, unknown>>;
+  required_secrets: Json<string[]>;
+  command: NullableJson<string[]>;
+  env: NullableJson<Record<string, string>>;
+  source: string;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+/** A registered MCP server; its secrets live in the credential vault under `credential_id`, never here. */
+export interface McpServerTable {
+  id: Generated<string>;
+  workspace_id: string;
+  catalog_id: string | null;
+  name: string;
+  transport: string;
+  config: Json<McpServerConfig>;
+  status: string;
+  credential_id: string;
+  secret_names: Json<string[]>;
+  last_test: NullableJson<Record<string, unknown>>;
+  last_error: string | null;
+  synced_at: Date | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+/** A tool descriptor persisted by the last sync: flattened parameters plus the raw input schema. */
+export interface McpToolTable {
+  id: Generated<string>;
+  server_id: string;
+  name: string;
+  description: string;
+  parameters: Json<ToolParameter[]>;
+  input_schema: Json<unknown>;
+  hash: string;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+/** An agent's link to a server; `sandbox_real_calls` lets live eval runs call it for real (off by default). */
+export interface AgentMcpServerTable {
+  agent_id: string;
+  mcp_server_id: string;
+  enabled: boolean;
+  sandbox_real_calls: ColumnType<boolean, boolean | undefined, boolean>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export type McpCatalogEntry = Selectable<McpCatalogEntryTable>;
+export type McpServer = Selectable<McpServerTable>;
+export type McpTool = Selectable<McpToolTable>;
+export type AgentMcpServer = Selectable<AgentMcpServerTable>;

@@ -1,0 +1,41 @@
+import crypto from 'node:crypto';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { ToolDescriptorInput } from '../../db/mcp-tool.repository';
+import { stableJson } from '../../domain/tool-changes';
+import { flattenParameters } from '../../domain/tool-parameters';
+
+/** tools/list pages followed at most; a server needing more is refused rather than half-synced. */
+export const MAX_TOOL_PAGES = 20;
+
+/** A server that broke the protocol in a way retrying will not fix; the message is safe to show. */
+export class McpProtocolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'McpProtocolError';
+  }
+}
+
+type ListedTool = Awaited<ReturnType<Client['listTools']>>['tools'][number];
+
+/** Lists every tool, following `nextCursor` up to {@link MAX_TOOL_PAGES} pages; a name listed twice keeps its first entry. */
+export async function listAllTools(client: Client, timeoutMs: number): Promise<ListedTool[]> {
+  const byName = new Map<string, ListedTool>();
+  const seenCursors = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+    const result = await client.listTools(cursor === undefined ? undefined : { cursor }, { timeout: timeoutMs });
+    for (const tool of result.tools) if (!byName.has(tool.name)) byName.set(tool.name, tool);
+    if (!result.nextCursor) return [...byName.values()];
+    if (seenCursors.has(result.nextCursor)) throw new McpProtocolError('tools/list repeated a cursor');
+    seenCursors.add(result.nextCursor);
+    cursor = result.nextCursor;
+  }
+  throw new McpProtocolError(`tools/list returned more than ${MAX_TOOL_PAGES} pages`);
+}
+
+/** The persisted form of a listed tool: flattened parameters, the raw schema, and a fingerprint for change detection. */
+export function toToolDescriptor(tool: ListedTool): ToolDescriptorInput {
+  const description = tool.description ?? '';
+  const hash = crypto.createHash('sha256').update(stableJson({ description, inputSchema: tool.inputSchema })).digest('hex');
+  return { name: tool.name, description, parameters: flattenParameters(tool.inputSchema), inputSchema: tool.inputSchema, hash };
+}

@@ -1,0 +1,87 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { EgressGuard } from '../egress/egress-guard';
+
+/** Where and how to reach a server, with secrets already resolved (lives only inside an activity). */
+export type McpTarget =
+  | { transport: 'http'; url: string; headers: Record<string, string> }
+  | { transport: 'stdio_curated'; command: string[]; env: Record<string, string> };
+
+/** An initialised MCP client; close() ends the HTTP session or stops the child process. */
+export interface McpSession {
+  client: Client;
+  /** The child's stderr so far (stdio only), bounded; callers scrub secrets before showing it. */
+  stderr(): string;
+  close(): Promise<void>;
+}
+
+/** A failure while talking to a server, with the child's stderr (stdio) kept for the error message. */
+export class McpSessionError extends Error {
+  constructor(
+    cause: unknown,
+    readonly stderr: string,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.name = 'McpSessionError';
+  }
+}
+
+/** How long one MCP request (initialize, tools/list page, tools/call) may take over HTTP. */
+export const MCP_HTTP_TIMEOUT_MS = 5000;
+/** Stdio servers start a process first (npx or uvx may install a package), so they get longer. */
+export const MCP_STDIO_TIMEOUT_MS = 60_000;
+const STDERR_LIMIT = 8192;
+
+/** The request timeout that applies to a target. */
+export const requestTimeoutMs = (target: McpTarget): number => (target.transport === 'http' ? MCP_HTTP_TIMEOUT_MS : MCP_STDIO_TIMEOUT_MS);
+
+function createTransport(target: McpTarget, guard: EgressGuard, onStderr: (chunk: string) => void): StreamableHTTPClientTransport | StdioClientTransport {
+  if (target.transport === 'http') {
+    // Every request goes through the egress guard: connect-time address checks, no redirects followed.
+    return new StreamableHTTPClientTransport(new URL(target.url), {
+      fetch: guard.fetch as unknown as FetchLike,
+      requestInit: { headers: target.headers },
+    });
+  }
+  const [command, ...args] = target.command;
+  // No shell; the SDK adds only its minimal inherited set (PATH, HOME, USER, LOGNAME, SHELL, TERM) to `env`.
+  const transport = new StdioClientTransport({ command, args, env: target.env, stderr: 'pipe' });
+  transport.stderr?.on('data', (chunk: Buffer) => onStderr(chunk.toString('utf8')));
+  return transport;
+}
+
+/** Connects and runs the MCP handshake (`initialize`, then `notifications/initialized`). */
+export async function openMcpSession(target: McpTarget, guard: EgressGuard): Promise<McpSession> {
+  let stderr = '';
+  const transport = createTransport(target, guard, (chunk) => {
+    stderr = (stderr + chunk).slice(-STDERR_LIMIT);
+  });
+  const client = new Client({ name: 'assay', version: '0.1.0' }, { capabilities: {} });
+  const close = async (): Promise<void> => {
+    if (transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
+      await transport.terminateSession().catch(() => undefined);
+    }
+    await client.close().catch(() => undefined);
+  };
+  try {
+    await client.connect(transport, { timeout: requestTimeoutMs(target) });
+  } catch (error) {
+    await close();
+    throw new McpSessionError(error, stderr);
+  }
+  return { client, stderr: () => stderr, close };
+}
+
+/** Opens a session, runs `use`, and always closes it (the stdio child is stopped after the call). */
+export async function withMcpSession<T>(target: McpTarget, guard: EgressGuard, use: (session: McpSession) => Promise<T>): Promise<T> {
+  const session = await openMcpSession(target, guard);
+  try {
+    return await use(session);
+  } catch (error) {
+    throw new McpSessionError(error, session.stderr());
+  } finally {
+    await session.close();
+  }
+}

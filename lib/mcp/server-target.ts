@@ -1,0 +1,68 @@
+import type { Db } from '../../db/database';
+import { findMcpServer } from '../../db/mcp-server.repository';
+import type { McpServer } from '../../db/tables/mcp.table';
+import { resolveHeaders } from '../../domain/mcp-headers';
+import type { CredentialVault } from '../vault/credential-vault';
+import type { McpTarget } from './mcp-session';
+
+/** A server, how to reach it, and the secret values any message about it must not contain. */
+export interface ResolvedServer {
+  server: McpServer;
+  target: McpTarget;
+  secretValues: string[];
+}
+
+/** A server that cannot be dialled as configured (missing, secret gone, catalog entry gone); retrying will not help. */
+export class McpTargetError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'McpTargetError';
+  }
+}
+
+/** Reads a server's secrets from the vault; stored as one JSON object of name → value under its credential id. */
+export async function readServerSecrets(vault: CredentialVault, server: McpServer): Promise<Record<string, string>> {
+  if (server.secret_names.length === 0) return {};
+  const stored = await vault.get({ workspaceId: server.workspace_id, credentialId: server.credential_id });
+  if (stored === null) throw new McpTargetError(`credential ${server.credential_id} is missing from the vault`);
+  let secrets: unknown;
+  try {
+    secrets = JSON.parse(stored);
+  } catch {
+    throw new McpTargetError(`credential ${server.credential_id} is not readable`);
+  }
+  return secrets as Record<string, string>;
+}
+
+async function stdioTarget(db: Db, server: McpServer, secrets: Record<string, string>): Promise<McpTarget> {
+  const entry = server.catalog_id
+    ? await db.selectFrom('mcp_catalog_entries').selectAll().where('id', '=', server.catalog_id).executeTakeFirst()
+    : undefined;
+  // Re-checked here: only operator (global) entries may run commands, whatever the server row says.
+  if (!entry || entry.transport !== 'stdio_curated' || entry.workspace_id !== null || !Array.isArray(entry.command)) {
+    throw new McpTargetError('the curated catalog entry of this stdio server is gone');
+  }
+  const mapping = entry.env ?? {};
+  const env: Record<string, string> = {};
+  for (const [variable, secretName] of Object.entries(mapping)) {
+    if (secrets[secretName] === undefined) throw new McpTargetError(`secret ${secretName} is not stored for this server`);
+    env[variable] = secrets[secretName];
+  }
+  return { transport: 'stdio_curated', command: entry.command, env };
+}
+
+/** Loads a workspace's server and resolves its target: `$SECRET` header references or the stdio env mapping. */
+export async function resolveServerTarget(db: Db, vault: CredentialVault, workspaceId: string, serverId: string): Promise<ResolvedServer> {
+  const server = await findMcpServer(db, workspaceId, serverId);
+  if (!server) throw new McpTargetError('MCP server not found');
+  const secrets = await readServerSecrets(vault, server);
+  const secretValues = Object.values(secrets);
+  if (server.transport === 'stdio_curated') return { server, target: await stdioTarget(db, server, secrets), secretValues };
+  const { config } = server;
+  if (!config.url) throw new McpTargetError('the server has no url');
+  try {
+    return { server, target: { transport: 'http', url: config.url, headers: resolveHeaders(config.headers ?? {}, secrets) }, secretValues };
+  } catch (error) {
+    throw new McpTargetError((error as Error).message);
+  }
+}

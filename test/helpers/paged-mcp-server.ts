@@ -1,0 +1,94 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+
+/** A tool as this test server lists it. */
+export interface PagedTool {
+  name: string;
+  description: string;
+  inputSchema: { type: 'object'; properties: Record<string, object>; required?: string[] };
+}
+
+/** A real MCP server (SDK `Server` over stateless streamable HTTP) whose tool list is paginated and editable. */
+export interface PagedMcpServer {
+  url: string;
+  tools: PagedTool[];
+  /** How many `initialize` requests arrived (one per client session). */
+  initializeCount(): number;
+  /** Delay before answering tools/list, so concurrent syncs overlap deterministically. */
+  setListDelay(ms: number): void;
+  close(): Promise<void>;
+}
+
+/** `count` tools named t000… with one required string parameter each. */
+export function makeTools(count: number): PagedTool[] {
+  return Array.from({ length: count }, (_, i) => ({
+    name: `t${String(i).padStart(3, '0')}`,
+    description: `Tool number ${i}`,
+    inputSchema: { type: 'object', properties: { text: { type: 'string', description: 'Some text' } }, required: ['text'] },
+  }));
+}
+
+/** Starts the server on loopback; requests must carry `Authorization: Bearer <token>` or get 401. */
+export async function startPagedMcpServer(options: { token: string; pageSize: number; tools: PagedTool[] }): Promise<PagedMcpServer> {
+  let initializes = 0;
+  let listDelay = 0;
+  const state = { tools: options.tools };
+
+  const newServer = (): Server => {
+    const server = new Server({ name: 'paged-test-server', version: '1.0.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+      if (listDelay > 0) await new Promise((resolve) => setTimeout(resolve, listDelay));
+      const start = request.params?.cursor ? Number(Buffer.from(request.params.cursor, 'base64url').toString()) : 0;
+      const page = state.tools.slice(start, start + options.pageSize);
+      const next = start + options.pageSize;
+      return { tools: page, ...(next < state.tools.length ? { nextCursor: Buffer.from(String(next)).toString('base64url') } : {}) };
+    });
+    return server;
+  };
+
+  const httpServer = http.createServer((req, res) => {
+    if (req.headers.authorization !== `Bearer ${options.token}`) {
+      res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"unauthorized"}');
+      return;
+    }
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      const parsed: unknown = body ? JSON.parse(body) : undefined;
+      if ((parsed as { method?: string } | undefined)?.method === 'initialize') initializes++;
+      // Stateless: a fresh server and transport per request, closed when the response ends.
+      const server = newServer();
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      server
+        .connect(transport)
+        .then(() => transport.handleRequest(req, res, parsed))
+        .catch(() => res.writeHead(500).end());
+    });
+  });
+  await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = httpServer.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    get tools() {
+      return state.tools;
+    },
+    set tools(tools: PagedTool[]) {
+      state.tools = tools;
+    },
+    initializeCount: () => initializes,
+    setListDelay: (ms) => {
+      listDelay = ms;
+    },
+    close: async () => {
+      httpServer.closeAllConnections();
+      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import http from 'node:http';
+import type net from 'node:net';
+
+/** One chat-completions request as the scripted server received it. */
+export interface ScriptedRequest {
+  path: string;
+  model: string;
+  authorization: string | undefined;
+  messages: Array<{ role: string; content: string }>;
+  body: Record<string, unknown>;
+  receivedAt: number;
+}
+
+/** What the script answers: a message `content` (wrapped in a completion), or a raw `status` and `body`. */
+export interface ScriptedReply {
+  content?: string;
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  delayMs?: number;
+  usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+}
+
+/** Decides the reply to one request; `index` counts every request the server has seen so far (from 0). */
+export type ScriptHandler = (request: ScriptedRequest, index: number) => ScriptedReply | Promise<ScriptedReply>;
+
+/** An OpenAI-compatible chat-completions server on loopback: the only fake the tests use (the world outside). */
+export interface ScriptedLlm {
+  /** Base URL to give an integration, ending in /v1. */
+  readonly baseUrl: string;
+  readonly requests: ScriptedRequest[];
+  script(handler: ScriptHandler): void;
+  close(): Promise<void>;
+}
+
+const DEFAULT_USAGE = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
+
+function completion(model: string, reply: ScriptedReply): unknown {
+  return {
+    id: `chatcmpl-${Math.random().toString(36).slice(2)}`,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: reply.content ?? '' } }],
+    usage: reply.usage ?? DEFAULT_USAGE,
+  };
+}
+
+async function readJson(req: http.IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+}
+
+/** Starts the server on 127.0.0.1 and a free port; with no script it answers 500. */
+export async function startScriptedLlm(handler?: ScriptHandler): Promise<ScriptedLlm> {
+  let current: ScriptHandler | undefined = handler;
+  const requests: ScriptedRequest[] = [];
+  const server = http.createServer(async (req, res) => {
+    if (req.method !== 'POST' || !/^(\/v1)?\/chat\/completions$/.test(req.url ?? '')) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found' } }));
+      return;
+    }
+    const body = await readJson(req);
+    const request: ScriptedRequest = {
+      path: req.url ?? '',
+      model: String(body.model ?? ''),
+      authorization: req.headers.authorization,
+      messages: Array.isArray(body.messages) ? (body.messages as ScriptedRequest['messages']) : [],
+      body,
+      receivedAt: Date.now(),
+    };
+    const index = requests.push(request) - 1;
+    try {
+      const reply = current ? await current(request, index) : { status: 500, body: { error: { message: 'no script' } } };
+      if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
+      const status = reply.status ?? 200;
+      const payload = reply.body ?? (status === 200 ? completion(request.model, reply) : { error: { message: `scripted ${status}` } });
+      res.writeHead(status, { 'content-type': 'application/json', ...reply.headers }).end(JSON.stringify(payload));
+    } catch (error) {
+      res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: String(error) } }));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    script(next) {
+      current = next;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  makeContinueAsNewFunc,
+  proxyActivities,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { EvalRunActivities } from '../activities/eval-run.activities';
+import { RUN_FATAL_FAILURES } from '../domain/judge-failures';
+import { EvalRunStatusKey } from './temporal-names';
+
+/** Cases scored per workflow run before continuing as new: keeps every history far below Temporal's limits. */
+export const EVAL_PAGE_SIZE = 100;
+
+const bookkeeping = proxyActivities<EvalRunActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 8 },
+});
+
+// Judge calls retry inside the activity (SDK backoff honouring retry-after); a few activity attempts cover the rest,
+// and the heartbeat timeout hands the case to another worker soon after its worker dies.
+const scoring = proxyActivities<EvalRunActivities>({
+  startToCloseTimeout: '15 minutes',
+  heartbeatTimeout: '20 seconds',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 3 },
+});
+
+/** Input of `evalRunWorkflow`; `cursor` and `preflightDone` are carried across continue-as-new only. */
+export interface EvalRunWorkflowInput {
+  runId: string;
+  concurrency: number;
+  cursor?: string | null;
+  preflightDone?: boolean;
+}
+
+/** How the run ended. */
+export interface EvalRunWorkflowResult {
+  status: 'completed' | 'failed';
+  error?: string;
+}
+
+function failureMessage(error: unknown): string {
+  if (error instanceof ActivityFailure) return error.cause?.message || error.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+function isRunFatal(error: unknown): boolean {
+  return error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && RUN_FATAL_FAILURES.includes(error.cause.type ?? '');
+}
+
+function setStatus(status: 'running' | 'completed' | 'failed'): void {
+  upsertSearchAttributes([{ key: EvalRunStatusKey, value: status }]);
+}
+
+// Bounded lanes over one page: at most `concurrency` cases in flight; a failed case becomes an `error` result.
+async function scorePage(runId: string, caseIds: readonly string[], concurrency: number): Promise<void> {
+  let next = 0;
+  let fatal: unknown = undefined;
+  const lane = async (): Promise<void> => {
+    while (fatal === undefined && next < caseIds.length) {
+      const caseId = caseIds[next++];
+      try {
+        await scoring.scoreCase({ runId, caseId });
+      } catch (error) {
+        if (isRunFatal(error)) fatal = error;
+        else await bookkeeping.recordCaseError({ runId, caseId, error: `scoring failed after retries: ${failureMessage(error)}` });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, caseIds.length)) }, lane));
+  if (fatal !== undefined) throw fatal;
+}
+
+/** Scores every case of an eval run, one page per workflow run, then completes it from the stored results. */
+export async function evalRunWorkflow(input: EvalRunWorkflowInput): Promise<EvalRunWorkflowResult> {
+  const { runId } = input;
+  let cursor: string | null = null;
+  try {
+    if (!input.preflightDone) {
+      await bookkeeping.preflightEvalRun({ runId });
+      setStatus('running');
+    }
+    const { caseIds } = await bookkeeping.listRunCasePage({ runId, after: input.cursor ?? null, limit: EVAL_PAGE_SIZE });
+    await scorePage(runId, caseIds, input.concurrency);
+    if (caseIds.length === EVAL_PAGE_SIZE) cursor = caseIds[caseIds.length - 1];
+    else await bookkeeping.finalizeEvalRun({ runId });
+  } catch (error) {
+    const message = failureMessage(error);
+    await bookkeeping.failEvalRun({ runId, error: message });
+    setStatus('failed');
+    return { status: 'failed', error: message };
+  }
+  if (cursor !== null) {
+    // Outside the try: continue-as-new works by throwing, and must not be mistaken for a failure.
+    const next = makeContinueAsNewFunc<typeof evalRunWorkflow>({ typedSearchAttributes: workflowInfo().typedSearchAttributes });
+    return next({ ...input, cursor, preflightDone: true });
+  }
+  setStatus('completed');
+  return { status: 'completed' };
+}

@@ -65,7 +65,9 @@ export async function agentEvalCommand(agent: string, evalSet: string, options: 
   const api = createApiClient(options.url ?? process.env.ASSAY_URL ?? 'http://127.0.0.1:3000', token);
   const base = `/api/ai-agents/${enc(agent)}`;
   const { data: set } = await api.get<{ data: { id: string; name: string } }>(`${base}/eval-sets/${enc(evalSet)}`);
-  const { data: started } = await api.post<{ data: EvalRunJson }>(`${base}/eval-sets/${enc(set.id)}/run`, {});
+  // The spec's CI gate: always offline and without sampling (one judge verdict per criterion).
+  const trigger = { mode: 'offline', judge_samples: 1 };
+  const { data: started } = await api.post<{ data: EvalRunJson }>(`${base}/eval-sets/${enc(set.id)}/run`, trigger);
   const runPath = `${base}/eval-runs/${enc(started.id)}`;
   const run = await waitForRun(api, runPath, Number(options.pollMs ?? 500));
   if (run.status === 'failed') throw new Error(`eval run ${run.id} failed: ${run.error ?? 'unknown error'}`);

@@ -1,0 +1,21 @@
+import { stopHarness } from '../test/helpers/harness';
+import { evalBench } from './eval.bench';
+
+const BENCHES: Record<string, () => Promise<void>> = { eval: evalBench };
+
+/** `npm run bench [-- name…]`: runs the named benchmarks (all by default) on real services started for the run. */
+async function main(): Promise<void> {
+  const names = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(BENCHES);
+  const unknown = names.filter((name) => !BENCHES[name]);
+  if (unknown.length) throw new Error(`unknown benchmark ${unknown.join(', ')}; known: ${Object.keys(BENCHES).join(', ')}`);
+  try {
+    for (const name of names) await BENCHES[name]();
+  } finally {
+    await stopHarness();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import { isUuid } from '../db/column-values';
 import type { Db } from '../db/database';
 import { findApiTokenByHash, findRole } from '../db/tenancy.repository';
 import { roleAllows, type Permission } from '../domain/permissions';
@@ -13,7 +14,6 @@ export interface AuthContext {
   role: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const unauthorized = (message: string): HttpError => new HttpError(401, 'unauthorized', message);
 
 /** Resolves a bearer token and the current workspace (X-Workspace-Id, else the token's default). */
@@ -26,7 +26,7 @@ export async function authenticate(db: Db, authorization: string | undefined, wo
   if (token.revoked_at) throw unauthorized('token revoked');
   if (token.expires_at && token.expires_at.getTime() <= Date.now()) throw unauthorized('token expired');
   const workspaceId = workspaceHeader ?? token.default_workspace_id;
-  if (!UUID.test(workspaceId)) throw new HttpError(400, 'invalid_header', 'X-Workspace-Id must be a UUID', { field: 'X-Workspace-Id' });
+  if (!isUuid(workspaceId)) throw new HttpError(400, 'invalid_header', 'X-Workspace-Id must be a UUID', { field: 'X-Workspace-Id' });
   const role = await findRole(db, workspaceId, token.user_id);
   if (!role) throw new HttpError(403, 'forbidden', 'not a member of this workspace');
   return { userId: token.user_id, tokenId: token.id, workspaceId, role };

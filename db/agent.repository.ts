@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
+import { isUuid } from './column-values';
 import type { Db } from './database';
 import type { Agent, AgentVersion } from './tables/agent.table';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface AgentInput {
   name: string;
@@ -26,7 +26,7 @@ export async function findAgent(db: Db, workspaceId: string, idOrName: string): 
     .selectFrom('agents')
     .selectAll()
     .where('workspace_id', '=', workspaceId)
-    .where((eb) => (UUID.test(idOrName) ? eb.or([eb('id', '=', idOrName), eb('name', '=', idOrName)]) : eb('name', '=', idOrName)))
+    .where((eb) => (isUuid(idOrName) ? eb.or([eb('id', '=', idOrName), eb('name', '=', idOrName)]) : eb('name', '=', idOrName)))
     .executeTakeFirst();
 }
 

@@ -1,3 +1,5 @@
+import { isUuid } from '../../db/column-values';
+
 /** Where a credential lives: a workspace and an id such as `mcp-server:<name>` or `integration:<provider>`. */
 export interface CredentialRef {
   workspaceId: string;
@@ -16,6 +18,6 @@ const CREDENTIAL_ID = /^[a-z][a-z0-9_-]*:[A-Za-z0-9_.-]{1,128}$/;
 
 /** Rejects ids that could escape their path in a KV store. */
 export function assertCredentialRef(ref: CredentialRef): void {
-  if (!/^[0-9a-f-]{36}$/.test(ref.workspaceId)) throw new Error('credential workspace id must be a UUID');
+  if (!isUuid(ref.workspaceId)) throw new Error('credential workspace id must be a UUID');
   if (!CREDENTIAL_ID.test(ref.credentialId)) throw new Error('credential id must look like kind:name');
 }

@@ -15,7 +15,9 @@ log() { echo "[provision] $*" >&2; }
 lock_sum=$(sha256sum package-lock.json | cut -d' ' -f1)
 if [ ! -d node_modules ] || [ "$(cat node_modules/.assay-lock 2>/dev/null)" != "$lock_sum" ]; then
   log "npm ci"
-  npm ci --no-audit --no-fund >&2
+  # This machine's registry carries only the Linux builds of some native packages (@swc/core's optional
+  # platform packages), so `npm ci`'s lockfile check can refuse; `npm install` then installs the same locked tree.
+  npm ci --no-audit --no-fund >&2 || { log "npm ci refused; npm install from the lockfile"; npm install --no-audit --no-fund >&2; }
   echo "$lock_sum" > node_modules/.assay-lock
 fi
 

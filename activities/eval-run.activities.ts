@@ -10,10 +10,11 @@ import type { CriterionKey } from '../domain/criteria';
 import { EVAL_FAILURE } from '../domain/judge-failures';
 import { summarizeRun, type RunSummary } from '../domain/run-summary';
 import { caseNeedsJudge, criteriaByKey, scoreCaseAgainst } from './case-scoring';
+import { createEgressGuard } from '../lib/egress/egress-guard';
+import { resolveRunnableAgent } from './agent-model';
+import { withHeartbeat } from './heartbeat';
 import { createJudge, toActivityFailure, type Judge } from './judge.activities';
 import type { ActivityDeps } from './index';
-
-const HEARTBEAT_EVERY_MS = 5_000;
 
 function scopeOf(run: ScoringRun): RunCaseScope {
   return { evalSetId: run.eval_set_id, asOf: run.created_at };
@@ -25,23 +26,13 @@ async function requireRun(deps: ActivityDeps, runId: string): Promise<ScoringRun
   return run;
 }
 
-// Heartbeats while judge calls are in flight, so a worker that dies is noticed within the heartbeat timeout.
-async function withHeartbeat<T>(work: () => Promise<T>): Promise<T> {
-  const context = Context.current();
-  const timer = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
-  try {
-    return await work();
-  } finally {
-    clearInterval(timer);
-  }
-}
-
 const NO_CONVERSATION =
   'the case has no conversation to score: it was written by hand, so trigger the run with run_selection "explicit" ' +
   'and conversations { "<case_id>": "<run_id>" } to choose one';
 
 /** Activities of the eval-run workflow: preflight, case pages, one scoring per case, and the run's end. */
 export function createEvalRunActivities(deps: ActivityDeps, judge: Judge = createJudge(deps)) {
+  const guard = createEgressGuard({ allowlist: deps.config.EGRESS_ALLOWLIST });
   const storeError = async (run: ScoringRun, caseId: string, caseName: string, error: string, conversationId: string | null = null): Promise<{ status: CaseStatus }> => {
     await recordCaseResult(deps.db, {
       run_id: run.id, case_id: caseId, case_name: caseName, conversation_id: conversationId, status: 'error', criteria: {}, error, judge_usage: null,
@@ -50,14 +41,24 @@ export function createEvalRunActivities(deps: ActivityDeps, judge: Judge = creat
   };
 
   return {
-    /** Marks the run running with its resolved judge (only when a case needs one) and the number of cases to score. */
-    async preflightEvalRun(input: { runId: string }): Promise<{ total: number }> {
+    /**
+     * Marks the run running with its resolved judge (only when a case needs one) and the number of cases to score;
+     * a live run first checks its agent can run (published, provider connected), else the run fails saying why.
+     */
+    async preflightEvalRun(input: { runId: string }): Promise<{ total: number; live: boolean }> {
       const run = await requireRun(deps, input.runId);
+      const live = run.mode === 'live';
+      if (live) await resolveRunnableAgent(deps, guard, run.workspace_id, run.agent_id);
       const scope = scopeOf(run);
       const judged = (await someRunCaseNeedsJudge(deps.db, scope)) ? await judge.resolveForRun(run) : null;
       const total = await countRunCases(deps.db, scope);
       await markRunRunning(deps.db, run.id, judged, total);
-      return { total };
+      return { total, live };
+    },
+
+    /** The status of a case's stored result, or null: a live case already scored is not run again. */
+    async findStoredCaseResult(input: { runId: string; caseId: string }): Promise<{ status: CaseStatus | null }> {
+      return { status: (await findCaseResult(deps.db, input.runId, input.caseId))?.status ?? null };
     },
 
     /** The next page of case ids of the run after the cursor. */
@@ -66,15 +67,18 @@ export function createEvalRunActivities(deps: ActivityDeps, judge: Judge = creat
       return { caseIds: await runCaseIdPage(deps.db, scopeOf(run), input.after, input.limit) };
     },
 
-    /** Scores one case and stores its result once; a retry after a stored result changes nothing. */
-    async scoreCase(input: { runId: string; caseId: string }): Promise<{ status: CaseStatus }> {
+    /**
+     * Scores one case and stores its result once; a retry after a stored result changes nothing. A live run passes
+     * the case's sandbox conversation; otherwise the explicit choice or the case's source conversation is scored.
+     */
+    async scoreCase(input: { runId: string; caseId: string; conversationId?: string }): Promise<{ status: CaseStatus }> {
       const existing = await findCaseResult(deps.db, input.runId, input.caseId);
       if (existing) return existing;
       const run = await requireRun(deps, input.runId);
       const evalCase = await findEvalCaseById(deps.db, input.caseId);
       if (!evalCase) return storeError(run, input.caseId, '(deleted case)', 'the case was deleted before it was scored');
       const explicit = run.run_selection === 'explicit' ? await explicitConversationFor(deps.db, run.id, evalCase.id) : null;
-      const conversationId = explicit ?? evalCase.source_run_id;
+      const conversationId = input.conversationId ?? explicit ?? evalCase.source_run_id;
       if (!conversationId) return storeError(run, evalCase.id, evalCase.name, NO_CONVERSATION);
       const conversation = await findConversation(deps.db, run.agent_id, conversationId);
       if (!conversation) return storeError(run, evalCase.id, evalCase.name, `conversation ${conversationId} no longer exists`);

@@ -6,10 +6,7 @@ import type { Flow, FlowNodeResult, FlowRun, McpCallToolNode } from '../db/table
 import { FlowExpressionError, renderValue, type FlowScope } from '../domain/flow-expression';
 import { coerceArgument } from '../domain/tool-parameters';
 import { createEgressGuard } from '../lib/egress/egress-guard';
-import { describeMcpFailure, scrubSecrets } from '../lib/mcp/mcp-failure';
-import { withMcpSession } from '../lib/mcp/mcp-session';
-import { preflightRefusal } from '../lib/mcp/preflight';
-import { resolveServerTarget, type ResolvedServer } from '../lib/mcp/server-target';
+import { callServerTool } from '../lib/mcp/tool-call';
 import type { ActivityDeps } from './index';
 
 /** Which run of which workspace. */
@@ -23,9 +20,6 @@ export interface FlowNodeOutcome {
   status: 'completed' | 'failed';
   error?: string;
 }
-
-/** A tool call may run long (the handshake keeps the 5000 ms limit). */
-const TOOL_CALL_TIMEOUT_MS = 60_000;
 
 /** Flow activities: start a run, run one `mcp.call_tool` node, finish the run. */
 export function createFlowActivities(deps: ActivityDeps) {
@@ -53,22 +47,10 @@ export function createFlowActivities(deps: ActivityDeps) {
   }
 
   async function callTool(ref: FlowRunRef, node: McpCallToolNode, args: Record<string, unknown>): Promise<FlowNodeResult> {
-    let resolved: ResolvedServer | undefined;
-    try {
-      resolved = await resolveServerTarget(deps.db, deps.vault, ref.workspaceId, node.mcp_server_id);
-      const refusal = await preflightRefusal(resolved.target, guard);
-      if (refusal) return { status: 'failed', arguments: args, error: refusal, finished_at: new Date().toISOString() };
-      const result = await withMcpSession(resolved.target, guard, (session) =>
-        session.client.callTool({ name: node.tool_name, arguments: args }, undefined, { timeout: TOOL_CALL_TIMEOUT_MS }),
-      );
-      // A tool may echo what it was given (get-env prints its environment): secret values never reach Postgres.
-      const output = JSON.parse(scrubSecrets(JSON.stringify({ content: result.content, structured_content: result.structuredContent ?? null, is_error: result.isError === true }), resolved.secretValues)) as unknown;
-      const failed = result.isError === true;
-      return { status: failed ? 'failed' : 'completed', arguments: args, output, ...(failed ? { error: `tool ${node.tool_name} returned an error` } : {}), finished_at: new Date().toISOString() };
-    } catch (error) {
-      const message = describeMcpFailure(error, { timeoutMs: TOOL_CALL_TIMEOUT_MS, secrets: resolved?.secretValues ?? [] }).message;
-      return { status: 'failed', arguments: args, error: message, finished_at: new Date().toISOString() };
-    }
+    const outcome = await callServerTool({
+      db: deps.db, vault: deps.vault, guard, workspaceId: ref.workspaceId, serverId: node.mcp_server_id, toolName: node.tool_name, args,
+    });
+    return { ...outcome, arguments: args, finished_at: new Date().toISOString() };
   }
 
   return {

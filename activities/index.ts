@@ -2,6 +2,8 @@ import type { Db } from '../db/database';
 import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
 import type { CredentialVault } from '../lib/vault/credential-vault';
+import { createAgentRuntimeActivities } from './agent-runtime.activities';
+import { createAgentToolCallActivities } from './agent-tool-call.activities';
 import { createEvalRunActivities } from './eval-run.activities';
 import { createFlowActivities } from './flow.activities';
 import { createMcpActivities } from './mcp.activities';
@@ -17,5 +19,6 @@ export interface ActivityDeps {
 
 /** Every activity the worker registers, each group built from the same dependencies. */
 export function createActivities(deps: ActivityDeps): object {
-  return { ...createPlatformActivities(), ...createMcpActivities(deps), ...createFlowActivities(deps), ...createEvalRunActivities(deps) };
+  return { ...createPlatformActivities(), ...createMcpActivities(deps), ...createFlowActivities(deps), ...createEvalRunActivities(deps),
+    ...createAgentRuntimeActivities(deps), ...createAgentToolCallActivities(deps) };
 }

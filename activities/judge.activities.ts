@@ -1,15 +1,15 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { findAgent, findPublishedVersion } from '../db/agent.repository';
-import { findIntegration } from '../db/integration.repository';
 import type { JudgeUsage, RunJudge } from '../db/tables/eval-run.table';
 import { findJudgeModel } from '../db/workspace-settings.repository';
 import { EVAL_FAILURE, providerNotConnectedMessage } from '../domain/judge-failures';
 import { parseMatchVerdict, parseRubricVerdicts, type MatchVerdict, type RubricVerdict } from '../domain/judge-output.parser';
 import { finalResponsePrompt, rubricsPrompt, type JudgeMessage } from '../domain/judge-prompts';
-import { PROVIDER_BASE_URLS, resolveJudge } from '../domain/model-provider';
+import { resolveJudge } from '../domain/model-provider';
 import { createEgressGuard } from '../lib/egress/egress-guard';
 import { createProviderClient, ProviderCallError, type ProviderClient } from '../lib/llm/provider-client';
 import type { ActivityDeps } from './index';
+import { connectProvider, type ProviderConnection } from './provider-connection';
 
 // Per call: the SDK retries 429 / 5xx / timeouts itself (honouring retry-after) before the activity retry kicks in.
 const CALL_TIMEOUT_MS = 60_000;
@@ -59,14 +59,8 @@ export function createJudge(deps: ActivityDeps): Judge {
   const guard = createEgressGuard({ allowlist: deps.config.EGRESS_ALLOWLIST });
 
   // Reads the key inside the activity: it never travels through workflow arguments or history.
-  const connect = async (workspaceId: string, judge: RunJudge): Promise<{ baseUrl: string; apiKey: string }> => {
-    const integration = await findIntegration(deps.db, workspaceId, judge.provider);
-    const apiKey = integration ? await deps.vault.get({ workspaceId, credentialId: integration.credential_id }) : null;
-    if (!integration || !apiKey) {
-      throw ApplicationFailure.nonRetryable(providerNotConnectedMessage(judge.provider, judge.model), EVAL_FAILURE.providerNotConnected);
-    }
-    return { baseUrl: integration.base_url ?? PROVIDER_BASE_URLS[judge.provider], apiKey };
-  };
+  const connect = (workspaceId: string, judge: RunJudge): Promise<ProviderConnection> =>
+    connectProvider(deps, workspaceId, judge.provider, providerNotConnectedMessage(judge.provider, judge.model));
 
   return {
     async resolveForRun(run) {

@@ -8,6 +8,7 @@ import { createRegistry, generateDocument, renderDocsPage } from './openapi';
 import { requestContext, requireJsonBody } from './request-context';
 import { mountRoutes, type RouteSpec } from './route';
 import { agentLinkRoutes } from './routes/agent-links.routes';
+import { agentRunRoutes } from './routes/agent-runs.routes';
 import { agentRoutes } from './routes/agents.routes';
 import { conversationRoutes } from './routes/conversations.routes';
 import { evalCaseRoutes } from './routes/eval-cases.routes';
@@ -25,7 +26,7 @@ import { mcpServerRoutes } from './routes/mcp-servers.routes';
 
 /** Every authenticated route of the API. */
 export const API_ROUTES: RouteSpec[] = [...agentRoutes, ...mcpCatalogRoutes, ...mcpServerRoutes, ...mcpServerActionRoutes, ...agentLinkRoutes, ...flowRoutes, ...flowRunRoutes,
-  ...conversationRoutes, ...evalSetRoutes, ...evalCaseRoutes, ...evalRunRoutes, ...evalRunCaseRoutes, ...judgeModelRoutes, ...integrationRoutes];
+  ...conversationRoutes, ...agentRunRoutes, ...evalSetRoutes, ...evalCaseRoutes, ...evalRunRoutes, ...evalRunCaseRoutes, ...judgeModelRoutes, ...integrationRoutes];
 
 /** Builds the Express application: health, docs, then authenticated routes, then the one error handler. */
 export function createApp(deps: AppDeps): Express {

@@ -2,12 +2,13 @@ import { sql } from 'kysely';
 import type { Db } from './database';
 import type { AgentMcpServer } from './tables/mcp.table';
 
-/** Links a server to an agent, or updates `enabled` of an existing link. */
-export async function upsertAgentMcpLink(db: Db, agentId: string, serverId: string, enabled: boolean): Promise<AgentMcpServer> {
+/** Links a server to an agent, or updates `enabled` (and `sandbox_real_calls` when given) of an existing link. */
+export async function upsertAgentMcpLink(db: Db, agentId: string, serverId: string, enabled: boolean, sandboxRealCalls?: boolean): Promise<AgentMcpServer> {
+  const optIn = sandboxRealCalls === undefined ? {} : { sandbox_real_calls: sandboxRealCalls };
   return db
     .insertInto('agent_mcp_servers')
-    .values({ agent_id: agentId, mcp_server_id: serverId, enabled })
-    .onConflict((oc) => oc.columns(['agent_id', 'mcp_server_id']).doUpdateSet({ enabled, updated_at: sql<Date>`now()` }))
+    .values({ agent_id: agentId, mcp_server_id: serverId, enabled, ...optIn })
+    .onConflict((oc) => oc.columns(['agent_id', 'mcp_server_id']).doUpdateSet({ enabled, ...optIn, updated_at: sql<Date>`now()` }))
     .returningAll()
     .executeTakeFirstOrThrow();
 }

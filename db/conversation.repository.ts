@@ -12,6 +12,10 @@ export interface ConversationInput {
   model: string | null;
   token_usage: Record<string, number> | null;
   source: ConversationSource;
+  /** Set for runs of the agent runtime. */
+  latency_ms?: number | null;
+  agent_version?: number | null;
+  stop_reason?: string | null;
 }
 
 /** Records a conversation of an agent. */
@@ -29,6 +33,9 @@ export async function insertConversation(db: Db, agent: { id: string; workspace_
       model: input.model,
       token_usage: jsonOrNull(input.token_usage),
       source: input.source,
+      latency_ms: input.latency_ms ?? null,
+      agent_version: input.agent_version ?? null,
+      stop_reason: input.stop_reason ?? null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();

@@ -1,5 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import { Pool } from 'pg';
+import type { CrmContactTable, OutboundMessageTable } from './tables/agent-effect.table';
+import type { AgentRunTable } from './tables/agent-run.table';
 import type { AgentTable, AgentVersionTable } from './tables/agent.table';
 import type { ConversationTable } from './tables/conversation.table';
 import type { CredentialTable } from './tables/credential.table';
@@ -32,6 +34,9 @@ export interface Database {
   agent_mcp_servers: AgentMcpServerTable;
   flows: FlowTable;
   flow_runs: FlowRunTable;
+  agent_runs: AgentRunTable;
+  crm_contacts: CrmContactTable;
+  outbound_messages: OutboundMessageTable;
 }
 
 export type Db = Kysely<Database>;

@@ -7,6 +7,8 @@ export const EVAL_FAILURE = {
   egressBlocked: 'EgressBlocked',
   runNotFound: 'EvalRunNotFound',
   judgeRequestRejected: 'JudgeRequestRejected',
+  agentNotPublished: 'AgentNotPublished',
+  agentUnresolvable: 'AgentUnresolvable',
 } as const;
 
 /** Failures that no other case could escape either, so the whole run fails with the message instead. */
@@ -17,10 +19,15 @@ export const RUN_FATAL_FAILURES: readonly string[] = [
   EVAL_FAILURE.judgeUnresolvable,
   EVAL_FAILURE.egressBlocked,
   EVAL_FAILURE.runNotFound,
+  EVAL_FAILURE.agentNotPublished,
+  EVAL_FAILURE.agentUnresolvable,
 ];
 
-/** The message of a run that needs a provider integration the workspace has not connected. */
-export function providerNotConnectedMessage(provider: string, model: string): string {
+/** The message of a run that needs a provider integration the workspace has not connected (to judge, or to run the agent). */
+export function providerNotConnectedMessage(provider: string, model: string, use: 'judge' | 'agent' = 'judge'): string {
   return `the ${provider} integration is not connected in this workspace: connect the ${provider} integration ` +
-    `(PUT /api/workspaces/current/integrations/${provider}) to judge with ${model}`;
+    `(PUT /api/workspaces/current/integrations/${provider}) to ${use === 'judge' ? 'judge with' : 'run the agent on'} ${model}`;
 }
+
+/** The message of a run whose agent has never been published. */
+export const AGENT_NOT_PUBLISHED = 'the agent has no published version: publish it (POST /api/ai-agents/{agent}/publish) before running it';

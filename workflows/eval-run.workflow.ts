@@ -1,14 +1,18 @@
 import {
   ActivityFailure,
   ApplicationFailure,
+  ChildWorkflowFailure,
+  executeChild,
   makeContinueAsNewFunc,
   proxyActivities,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
+import type { SearchAttributePair } from '@temporalio/common';
 import type { EvalRunActivities } from '../activities/eval-run.activities';
 import { RUN_FATAL_FAILURES } from '../domain/judge-failures';
-import { EvalRunStatusKey } from './temporal-names';
+import { agentRunWorkflow } from './agent-run.workflow';
+import { AgentIdKey, EvalRunStatusKey, workflowIds, WorkspaceIdKey } from './temporal-names';
 
 /** Cases scored per workflow run before continuing as new: keeps every history far below Temporal's limits. */
 export const EVAL_PAGE_SIZE = 100;
@@ -26,12 +30,13 @@ const scoring = proxyActivities<EvalRunActivities>({
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 3 },
 });
 
-/** Input of `evalRunWorkflow`; `cursor` and `preflightDone` are carried across continue-as-new only. */
+/** Input of `evalRunWorkflow`; `cursor`, `preflightDone` and `live` are carried across continue-as-new only. */
 export interface EvalRunWorkflowInput {
   runId: string;
   concurrency: number;
   cursor?: string | null;
   preflightDone?: boolean;
+  live?: boolean;
 }
 
 /** How the run ended. */
@@ -41,12 +46,36 @@ export interface EvalRunWorkflowResult {
 }
 
 function failureMessage(error: unknown): string {
-  if (error instanceof ActivityFailure) return error.cause?.message || error.message;
+  if (error instanceof ActivityFailure || error instanceof ChildWorkflowFailure) return error.cause?.message || error.message;
   return error instanceof Error ? error.message : String(error);
 }
 
 function isRunFatal(error: unknown): boolean {
-  return error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && RUN_FATAL_FAILURES.includes(error.cause.type ?? '');
+  const cause = error instanceof ActivityFailure || error instanceof ChildWorkflowFailure ? error.cause : undefined;
+  return cause instanceof ApplicationFailure && RUN_FATAL_FAILURES.includes(cause.type ?? '');
+}
+
+// The sandbox runs carry the run's workspace and agent, so they can be found beside it in the Temporal Web UI.
+function childSearchAttributes(): SearchAttributePair[] {
+  const attributes = workflowInfo().typedSearchAttributes;
+  const pairs: SearchAttributePair[] = [];
+  for (const key of [WorkspaceIdKey, AgentIdKey]) {
+    const value = attributes.get(key);
+    if (value !== undefined) pairs.push({ key, value });
+  }
+  return pairs;
+}
+
+// Live: the case runs in the sandbox as a child workflow keyed by run and case, then its new conversation is scored.
+// A case that already has a result (a retried or reset parent) is not run a second time.
+async function runLiveCase(runId: string, caseId: string): Promise<void> {
+  if ((await bookkeeping.findStoredCaseResult({ runId, caseId })).status !== null) return;
+  const { conversationId } = await executeChild(agentRunWorkflow, {
+    workflowId: workflowIds.evalCaseRun(runId, caseId),
+    args: [{ mode: 'sandbox', evalRunId: runId, evalCaseId: caseId }],
+    typedSearchAttributes: childSearchAttributes(),
+  });
+  await scoring.scoreCase({ runId, caseId, conversationId });
 }
 
 function setStatus(status: 'running' | 'completed' | 'failed'): void {
@@ -54,14 +83,15 @@ function setStatus(status: 'running' | 'completed' | 'failed'): void {
 }
 
 // Bounded lanes over one page: at most `concurrency` cases in flight; a failed case becomes an `error` result.
-async function scorePage(runId: string, caseIds: readonly string[], concurrency: number): Promise<void> {
+async function scorePage(runId: string, caseIds: readonly string[], concurrency: number, live: boolean): Promise<void> {
   let next = 0;
   let fatal: unknown = undefined;
   const lane = async (): Promise<void> => {
     while (fatal === undefined && next < caseIds.length) {
       const caseId = caseIds[next++];
       try {
-        await scoring.scoreCase({ runId, caseId });
+        if (live) await runLiveCase(runId, caseId);
+        else await scoring.scoreCase({ runId, caseId });
       } catch (error) {
         if (isRunFatal(error)) fatal = error;
         else await bookkeeping.recordCaseError({ runId, caseId, error: `scoring failed after retries: ${failureMessage(error)}` });
@@ -72,17 +102,21 @@ async function scorePage(runId: string, caseIds: readonly string[], concurrency:
   if (fatal !== undefined) throw fatal;
 }
 
-/** Scores every case of an eval run, one page per workflow run, then completes it from the stored results. */
+/**
+ * Scores every case of an eval run, one page per workflow run, then completes it from the stored results. Offline
+ * scores recorded conversations; live first runs each case's agent in the sandbox (a child workflow per case).
+ */
 export async function evalRunWorkflow(input: EvalRunWorkflowInput): Promise<EvalRunWorkflowResult> {
   const { runId } = input;
   let cursor: string | null = null;
+  let live = input.live ?? false;
   try {
     if (!input.preflightDone) {
-      await bookkeeping.preflightEvalRun({ runId });
+      ({ live } = await bookkeeping.preflightEvalRun({ runId }));
       setStatus('running');
     }
     const { caseIds } = await bookkeeping.listRunCasePage({ runId, after: input.cursor ?? null, limit: EVAL_PAGE_SIZE });
-    await scorePage(runId, caseIds, input.concurrency);
+    await scorePage(runId, caseIds, input.concurrency, live);
     if (caseIds.length === EVAL_PAGE_SIZE) cursor = caseIds[caseIds.length - 1];
     else await bookkeeping.finalizeEvalRun({ runId });
   } catch (error) {
@@ -94,7 +128,7 @@ export async function evalRunWorkflow(input: EvalRunWorkflowInput): Promise<Eval
   if (cursor !== null) {
     // Outside the try: continue-as-new works by throwing, and must not be mistaken for a failure.
     const next = makeContinueAsNewFunc<typeof evalRunWorkflow>({ typedSearchAttributes: workflowInfo().typedSearchAttributes });
-    return next({ ...input, cursor, preflightDone: true });
+    return next({ ...input, cursor, preflightDone: true, live });
   }
   setStatus('completed');
   return { status: 'completed' };

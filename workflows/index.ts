@@ -3,3 +3,4 @@ export { mcpServerTestWorkflow } from './mcp-server-test.workflow';
 export { mcpToolSyncWorkflow } from './mcp-tool-sync.workflow';
 export { flowRunWorkflow } from './flow-run.workflow';
 export { evalRunWorkflow } from './eval-run.workflow';
+export { agentRunWorkflow } from './agent-run.workflow';

@@ -20,6 +20,9 @@ export const SEARCH_ATTRIBUTES: Record<string, 'Keyword'> = {
 export const workflowIds = {
   ping: (id: string): string => `ping:${id}`,
   evalRun: (runId: string): string => `eval-run:${runId}`,
+  /** The sandbox agent run of one case of a live eval run (a child of the run's workflow). */
+  evalCaseRun: (runId: string, caseId: string): string => `eval-run:${runId}:case:${caseId}`,
+  agentRun: (id: string): string => `agent-run:${id}`,
   mcpToolSync: (serverId: string): string => `mcp-tool-sync:${serverId}`,
   mcpServerTest: (serverId: string): string => `mcp-server-test:${serverId}`,
   flowRun: (runId: string): string => `flow-run:${runId}`,

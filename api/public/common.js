@@ -21,23 +21,24 @@ window.Assay = (() => {
 
   const token = () => sessionStorage.getItem(TOKEN_KEY);
 
-  /** Resolves with the token, asking for it once (the form in the page) when this tab has none yet. */
+  /** Resolves with the token, asking for it once (a small form at the top of the page) when this tab has none yet. */
   function requireToken() {
     const existing = token();
     if (existing) return Promise.resolve(existing);
-    const form = document.getElementById('token-form');
-    const input = document.getElementById('token-input');
-    form.hidden = false;
+    const input = el('input', { id: 'token-input', type: 'password', autocomplete: 'off', placeholder: 'assay_…' });
+    const form = el('form', { id: 'token-form', class: 'card' },
+      el('label', { for: 'token-input', text: 'API token' }),
+      el('p', { class: 'hint', text: 'Kept in this tab only (sessionStorage) and sent as a Bearer token.' }),
+      input, el('button', { type: 'submit', text: 'Continue' }));
+    document.querySelector('main').prepend(form);
     input.focus();
     return new Promise((resolve) => {
-      form.addEventListener('submit', function onSubmit(event) {
+      form.addEventListener('submit', (event) => {
         event.preventDefault();
         const value = input.value.trim();
         if (!value) return;
         sessionStorage.setItem(TOKEN_KEY, value);
-        input.value = '';
-        form.hidden = true;
-        form.removeEventListener('submit', onSubmit);
+        form.remove();
         resolve(value);
       });
     });
@@ -60,9 +61,12 @@ window.Assay = (() => {
     box.hidden = false;
   }
 
+  /** Criterion keys in display order, with their labels. */
+  const CRITERIA = { tool_trajectory_avg_score: 'Trajectory', final_response_match: 'Final response', rubric_based: 'Rubrics', safety: 'Safety' };
+
   const percent = (rate) => `${(rate * 100).toFixed(1)}%`;
   const score = (value) => (typeof value === 'number' ? value.toFixed(3) : '–');
   const when = (iso) => (iso ? new Date(iso).toLocaleString() : '–');
 
-  return { el, token, requireToken, api, showError, percent, score, when };
+  return { el, token, requireToken, api, showError, percent, score, when, CRITERIA };
 })();

@@ -5,12 +5,13 @@ import { notFound } from '../http-error';
 import { requireAgent, requireMcpServer } from '../lookups';
 import { route, type RouteSpec } from '../route';
 
-const linkBody = z.object({ mcp_server_id: z.string().min(1), enabled: z.boolean().default(true) });
-const linkJson = z.object({ agent_id: z.string(), mcp_server_id: z.string(), enabled: z.boolean() });
+// sandbox_real_calls: live eval runs call this server for real (for read-only servers); left out, it keeps its value.
+const linkBody = z.object({ mcp_server_id: z.string().min(1), enabled: z.boolean().default(true), sandbox_real_calls: z.boolean().optional() });
+const linkJson = z.object({ agent_id: z.string(), mcp_server_id: z.string(), enabled: z.boolean(), sandbox_real_calls: z.boolean() });
 
 /** The API shape of an agent–server link. */
 export function toLinkJson(row: AgentMcpServer): z.infer<typeof linkJson> {
-  return { agent_id: row.agent_id, mcp_server_id: row.mcp_server_id, enabled: row.enabled };
+  return { agent_id: row.agent_id, mcp_server_id: row.mcp_server_id, enabled: row.enabled, sandbox_real_calls: row.sandbox_real_calls };
 }
 
 /** Agent ↔ MCP server links: link (or update enabled), list, unlink; agent and server share the workspace. */
@@ -21,7 +22,7 @@ export const agentLinkRoutes: RouteSpec[] = [
     handler: async ({ body, params, auth, deps }) => {
       const agent = await requireAgent(deps.db, auth.workspaceId, params.agent_id);
       const server = await requireMcpServer(deps.db, auth.workspaceId, body.mcp_server_id);
-      return toLinkJson(await upsertAgentMcpLink(deps.db, agent.id, server.id, body.enabled));
+      return toLinkJson(await upsertAgentMcpLink(deps.db, agent.id, server.id, body.enabled, body.sandbox_real_calls));
     },
   }),
   route({

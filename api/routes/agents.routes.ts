@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { deleteAgent, insertAgent, listAgents, publishAgent, updateAgent } from '../../db/agent.repository';
 import { isUniqueViolation } from '../../db/pg-errors';
 import type { Agent } from '../../db/tables/agent.table';
+import { agentSettingsSchema } from '../../domain/agent-settings';
 import { HttpError } from '../http-error';
 import { requireAgent } from '../lookups';
 import { route, type RouteSpec } from '../route';
@@ -11,7 +12,7 @@ const createAgentBody = z.object({
   name: agentName,
   model: z.string().trim().min(1).max(200),
   instructions: z.string().max(100_000),
-  settings: z.record(z.string(), z.unknown()).optional(),
+  settings: agentSettingsSchema.optional(),
 });
 const updateAgentBody = createAgentBody.partial();
 

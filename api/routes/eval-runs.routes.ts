@@ -11,7 +11,9 @@ import type { evalRunWorkflow } from '../../workflows/eval-run.workflow';
 import { AgentIdKey, EvalRunStatusKey, EvalSetIdKey, WorkspaceIdKey, workflowIds } from '../../workflows/temporal-names';
 import type { AppDeps } from '../app-deps';
 import { HttpError } from '../http-error';
+import { agentNotPublished } from '../agent-run-errors';
 import { requireAgentEvalRun, requireAgentEvalSet } from '../eval-lookups';
+import { requireAgent } from '../lookups';
 import { invalidField, listQuery } from '../eval-schemas';
 import { parseOr422, route, type RouteSpec } from '../route';
 import { caseResultJson, evalRunJson, toCaseResultJson, toEvalRunJson } from '../eval-run.json';
@@ -45,6 +47,13 @@ async function validateSelection(deps: AppDeps, set: EvalSet, body: TriggerBody)
   return chosen;
 }
 
+// Live runs the agent's published version on each case's message, so there is no conversation to choose.
+async function checkLiveTrigger(deps: AppDeps, workspaceId: string, agentRef: string, body: TriggerBody): Promise<void> {
+  if (body.run_selection === 'explicit') throw invalidField('run_selection', 'live mode runs the agent for each case: use "source" (the default)');
+  const agent = await requireAgent(deps.db, workspaceId, agentRef);
+  if (agent.published_version === null) throw agentNotPublished();
+}
+
 async function startRunWorkflow(deps: AppDeps, run: EvalRun): Promise<void> {
   await deps.temporal.workflow.start<typeof evalRunWorkflow>('evalRunWorkflow', {
     taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
@@ -62,11 +71,11 @@ async function startRunWorkflow(deps: AppDeps, run: EvalRun): Promise<void> {
 /** Eval runs: trigger a run of a set, read it and its case results, list a set's runs. */
 export const evalRunRoutes: RouteSpec[] = [
   route({
-    method: 'post', path: '/api/ai-agents/:agent/eval-sets/:set/run', summary: 'Trigger a run of an eval set (queued; scored in the background)',
+    method: 'post', path: '/api/ai-agents/:agent/eval-sets/:set/run', summary: 'Trigger a run of an eval set (queued; scored in the background; live runs the agent in the sandbox per case)',
     tag: 'evaluation', permission: 'evals:manage', body: triggerBody, status: 201, response: z.object({ data: evalRunJson }),
     handler: async ({ body, params, auth, deps }) => {
       const set = await requireAgentEvalSet(deps.db, auth.workspaceId, params);
-      if (body.mode === 'live') throw invalidField('mode', 'live mode is not available yet: use "offline" (the default)');
+      if (body.mode === 'live') await checkLiveTrigger(deps, auth.workspaceId, params.agent, body);
       const conversations = await validateSelection(deps, set, body);
       const run = await insertEvalRun(deps.db, set, {
         mode: body.mode,

@@ -23,7 +23,7 @@ export interface EvalRelay {
   close(): Promise<void>;
 }
 
-const DEFAULTS = { pingIntervalMs: 30_000, maxSubscriptions: 20, maxBufferedBytes: 4 * 1024 * 1024 };
+const DEFAULTS = { pingIntervalMs: 30_000, maxSubscriptions: 20, maxBufferedBytes: 1024 * 1024, drainTimeoutMs: 10_000 };
 const MAX_CLIENT_MESSAGE_BYTES = 4 * 1024;
 
 const pathOf = (url: string | undefined): string => new URL(url ?? '/', 'http://relay.invalid').pathname;

@@ -11,10 +11,11 @@ import type { RunFeed } from './run-feed';
 import { readRunSnapshot } from './run-snapshot';
 import { createRunSubscription } from './run-subscription';
 
-/** The limits of one socket. */
+/** The limits of one socket: a backlog above `maxBufferedBytes` must drain within `drainTimeoutMs`. */
 export interface ConnectionLimits {
   maxSubscriptions: number;
   maxBufferedBytes: number;
+  drainTimeoutMs: number;
 }
 
 /** Close code for a client that does not read fast enough ("try again later"). */
@@ -30,23 +31,34 @@ export function serveRelayConnection(
 ): { dispose(): void } {
   const subscriptions = new Map<string, Subscription>();
   let open = true;
+  let drainTimer: NodeJS.Timeout | undefined;
 
   const dispose = (): void => {
     open = false;
+    clearTimeout(drainTimer);
     for (const [runId, subscription] of subscriptions) deps.feed.remove(runId, subscription);
     subscriptions.clear();
   };
 
-  // A socket whose unsent data keeps growing is closed rather than buffered without bound.
+  const backlogged = (): boolean => socket.bufferedAmount > deps.limits.maxBufferedBytes;
+  const shed = (): void => {
+    deps.logger.warn({ user_id: auth.userId, buffered: socket.bufferedAmount }, 'eval relay closed a slow consumer');
+    dispose();
+    socket.close(SLOW_CONSUMER_CLOSE, 'slow consumer: messages were not read fast enough');
+  };
+  // A large snapshot briefly exceeds the limit even for a fast reader, so only a backlog that does not drain in time
+  // counts: that socket is closed rather than buffered without bound.
+  const watchBacklog = (): void => {
+    if (drainTimer || !backlogged()) return;
+    drainTimer = setTimeout(() => {
+      drainTimer = undefined;
+      if (open && backlogged()) shed();
+    }, deps.limits.drainTimeoutMs);
+  };
   const send = (message: ServerMessage): void => {
     if (!open || socket.readyState !== WebSocket.OPEN) return;
-    if (socket.bufferedAmount > deps.limits.maxBufferedBytes) {
-      deps.logger.warn({ user_id: auth.userId, buffered: socket.bufferedAmount }, 'eval relay closed a slow consumer');
-      dispose();
-      socket.close(SLOW_CONSUMER_CLOSE, 'slow consumer: messages were not read fast enough');
-      return;
-    }
     socket.send(JSON.stringify(message));
+    watchBacklog();
   };
   const refuse = (code: string, message: string, runId?: string): void => send({ type: 'error', code, message, ...(runId ? { run_id: runId } : {}) });
 
@@ -84,6 +96,7 @@ export function serveRelayConnection(
   };
 
   socket.on('message', (data, isBinary) => {
+    if (!open) return;
     let parsed: ReturnType<typeof clientMessage.safeParse> | undefined;
     try {
       parsed = isBinary ? undefined : clientMessage.safeParse(JSON.parse(data.toString()));

@@ -1,7 +1,6 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { Json, NullableJson } from './json-column';
 
-
 /** Where a conversation came from: imported through the API, or produced by a live or sandbox agent run. */
 export type ConversationSource = 'imported' | 'live' | 'sandbox';
 
@@ -10,12 +9,24 @@ export interface RecordedToolCall {
   tool_name: string;
   tool_args: Record<string, unknown>;
   result?: unknown;
+  /** Set by the agent runtime: the call failed (unknown tool, bad arguments, tool error). */
+  error?: string;
+  /** Set by the agent runtime: true when the call had no real effect (sandbox simulation or replay). */
+  simulated?: boolean;
+  /** Set by the agent runtime: the result was replayed from the case's source conversation. */
+  replayed?: boolean;
+  /** Set by the agent runtime: `<step>:<index>`, the call's place in the run. */
+  call_key?: string;
 }
 
 /** One message of a conversation, in order. */
 export interface ConversationMessage {
   role: string;
   content: string;
+  /** An assistant message's tool calls (agent runtime). */
+  tool_calls?: Array<{ id: string; name: string; arguments: string }>;
+  /** The call a tool message answers (agent runtime). */
+  tool_call_id?: string;
 }
 
 /** One recorded agent run (the spec's `{run}`): what the agent was asked, did and answered. */
@@ -31,6 +42,9 @@ export interface ConversationTable {
   model: string | null;
   token_usage: NullableJson<Record<string, number>>;
   source: ConversationSource;
+  latency_ms: number | null;
+  agent_version: number | null;
+  stop_reason: string | null;
   created_at: ColumnType<Date, never, never>;
 }
 

@@ -1,4 +1,6 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, type ClientOptions } from 'openai';
+import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import type { AgentMessage, RequestedToolCall } from '../../domain/agent-messages';
 import type { JudgeMessage } from '../../domain/judge-prompts';
 import type { Provider } from '../../domain/model-provider';
 import { EgressBlockedError, findEgressError } from '../egress/egress-errors';
@@ -35,6 +37,22 @@ export interface JsonChatReply {
   usage: CallUsage;
 }
 
+/** A chat completion offering tools (an agent's model step). */
+export interface ToolChatRequest {
+  model: string;
+  messages: readonly AgentMessage[];
+  tools: ReadonlyArray<{ name: string; description: string; parameters: Record<string, unknown> }>;
+  temperature: number | null;
+  signal?: AbortSignal;
+}
+
+/** What the model answered: text, tool calls to make (function calls only), and usage. */
+export interface ToolChatReply {
+  content: string | null;
+  toolCalls: RequestedToolCall[];
+  usage: CallUsage;
+}
+
 /** Why a provider call failed after the client's own retries, for callers to decide what retrying can fix. */
 export type ProviderFailureKind = 'auth' | 'model_not_found' | 'rejected' | 'blocked' | 'transient';
 
@@ -53,6 +71,7 @@ export class ProviderCallError extends Error {
 /** A client of one provider's OpenAI-compatible chat completions endpoint. */
 export interface ProviderClient {
   chatJson(request: JsonChatRequest): Promise<JsonChatReply>;
+  chatTools(request: ToolChatRequest): Promise<ToolChatReply>;
 }
 
 // Anthropic's OpenAI-compatible endpoint ignores response_format; every other supported provider honours json_object.
@@ -105,14 +124,41 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
           },
           { signal: request.signal },
         );
-        const usage = completion.usage;
-        return {
-          content: completion.choices?.[0]?.message?.content ?? '',
-          usage: { prompt_tokens: usage?.prompt_tokens ?? 0, completion_tokens: usage?.completion_tokens ?? 0, total_tokens: usage?.total_tokens ?? 0 },
-        };
+        return { content: completion.choices?.[0]?.message?.content ?? '', usage: usageOf(completion.usage) };
+      } catch (error) {
+        throw classify(options.provider, error);
+      }
+    },
+
+    async chatTools(request) {
+      const tools: ChatCompletionTool[] = request.tools.map((tool) => ({
+        type: 'function',
+        function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+      }));
+      try {
+        const completion = await client.chat.completions.create(
+          {
+            model: request.model,
+            // AgentMessage mirrors the SDK's message params; the readonly array is only read.
+            messages: request.messages as ChatCompletionMessageParam[],
+            // Providers refuse an empty tools array: an agent without tools sends none.
+            ...(tools.length > 0 ? { tools } : {}),
+            ...(request.temperature !== null ? { temperature: request.temperature } : {}),
+          },
+          { signal: request.signal },
+        );
+        const message = completion.choices?.[0]?.message;
+        const toolCalls = (message?.tool_calls ?? []).flatMap((call, index) =>
+          call.type === 'function' ? [{ id: call.id || `call_${index}`, name: call.function.name, arguments: call.function.arguments ?? '' }] : [],
+        );
+        return { content: message?.content ?? null, toolCalls, usage: usageOf(completion.usage) };
       } catch (error) {
         throw classify(options.provider, error);
       }
     },
   };
+}
+
+function usageOf(usage: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number } | undefined): CallUsage {
+  return { prompt_tokens: usage?.prompt_tokens ?? 0, completion_tokens: usage?.completion_tokens ?? 0, total_tokens: usage?.total_tokens ?? 0 };
 }

@@ -6,14 +6,22 @@ export interface ScriptedRequest {
   path: string;
   model: string;
   authorization: string | undefined;
-  messages: Array<{ role: string; content: string }>;
+  messages: Array<{ role: string; content: string | null; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>; tool_call_id?: string }>;
   body: Record<string, unknown>;
   receivedAt: number;
 }
 
-/** What the script answers: a message `content` (wrapped in a completion), or a raw `status` and `body`. */
+/** A tool call the scripted model asks for; `arguments` is sent as JSON text (a string is sent as is). */
+export interface ScriptedToolCall {
+  id?: string;
+  name: string;
+  arguments: unknown;
+}
+
+/** What the script answers: a message `content` and/or `toolCalls` (wrapped in a completion), or a raw `status` and `body`. */
 export interface ScriptedReply {
   content?: string;
+  toolCalls?: ScriptedToolCall[];
   status?: number;
   body?: unknown;
   headers?: Record<string, string>;
@@ -35,13 +43,25 @@ export interface ScriptedLlm {
 
 const DEFAULT_USAGE = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
 
+let callCounter = 0;
+
+function message(reply: ScriptedReply): Record<string, unknown> {
+  if (!reply.toolCalls?.length) return { role: 'assistant', content: reply.content ?? '' };
+  const toolCalls = reply.toolCalls.map((call) => ({
+    id: call.id ?? `call_${++callCounter}`,
+    type: 'function',
+    function: { name: call.name, arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments) },
+  }));
+  return { role: 'assistant', content: reply.content ?? null, tool_calls: toolCalls };
+}
+
 function completion(model: string, reply: ScriptedReply): unknown {
   return {
     id: `chatcmpl-${Math.random().toString(36).slice(2)}`,
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model,
-    choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: reply.content ?? '' } }],
+    choices: [{ index: 0, finish_reason: reply.toolCalls?.length ? 'tool_calls' : 'stop', message: message(reply) }],
     usage: reply.usage ?? DEFAULT_USAGE,
   };
 }

@@ -1,43 +1,20 @@
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { sql } from 'kysely';
-import { startProcess, waitFor, type ManagedProcess } from '../../lib/embedded/process-utils';
+import { waitFor } from '../../lib/embedded/process-utils';
 import { evalApi, judgeReplies } from '../helpers/eval-api';
 import { harness, type Harness } from '../helpers/harness';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
 import { startScriptedLlm, type ScriptedLlm } from '../helpers/scripted-llm';
 import { createTenant } from '../helpers/tenants';
+import { workerPool, type WorkerPool } from '../helpers/worker-process';
 
 const CASES = 200;
-const BIN = path.resolve(__dirname, '../../bin/assay.js');
 
 describe('eval run durability', () => {
   let h: Harness;
   let platform: TestPlatform;
   let llm: ScriptedLlm;
-  const workers: ManagedProcess[] = [];
-
-  // The production worker command (`assay worker`) as a real child process, configured only by its environment.
-  async function spawnWorker(): Promise<ManagedProcess> {
-    const worker = startProcess(process.execPath, [BIN, 'worker'], {
-      env: {
-        PATH: process.env.PATH,
-        DATABASE_URL: h.databaseUrl,
-        TEMPORAL_ADDRESS: h.temporalAddress,
-        TEMPORAL_TASK_QUEUE: platform.config.TEMPORAL_TASK_QUEUE,
-        ASSAY_MASTER_KEY: h.masterKey.toString('base64'),
-        ASSAY_DATA_DIR: h.tmpDir,
-        EGRESS_ALLOWLIST: '127.0.0.1',
-        LOG_LEVEL: 'info',
-      },
-    });
-    workers.push(worker);
-    await waitFor('the worker to start', async () => {
-      if (worker.child.exitCode !== null) throw new Error(`worker exited: ${worker.output()}`);
-      return worker.output().includes('worker running');
-    }, 90_000);
-    return worker;
-  }
+  let workers: WorkerPool;
 
   const resultCount = async (runId: string): Promise<number> => {
     const row = await sql<{ n: string }>`SELECT count(*) AS n FROM case_results WHERE run_id = ${runId}`.execute(platform.runtime.db);
@@ -47,10 +24,11 @@ describe('eval run durability', () => {
   before(async () => {
     h = await harness();
     platform = await createTestPlatform(h, { env: { EGRESS_ALLOWLIST: '127.0.0.1' } });
+    workers = workerPool(h, platform.config.TEMPORAL_TASK_QUEUE);
     llm = await startScriptedLlm(judgeReplies({ delayMs: 150 }));
   });
   after(async () => {
-    for (const worker of workers) await worker.stop('SIGTERM');
+    await workers?.stopAll();
     await llm?.close();
     await platform?.close();
   });
@@ -70,7 +48,7 @@ describe('eval run durability', () => {
       caseIds.push(...created);
     }
 
-    const first = await spawnWorker();
+    const first = await workers.spawn();
     const run = await api.trigger('bulk', 'big');
     await waitFor('some results before the kill', async () => (await resultCount(run.id)) >= 20, 90_000);
     first.child.kill('SIGKILL');
@@ -78,7 +56,7 @@ describe('eval run durability', () => {
     const atKill = await resultCount(run.id);
     assert.ok(atKill < CASES, `the run had already finished (${atKill} results) when its worker was killed`);
 
-    await spawnWorker();
+    await workers.spawn();
     const done = await api.settle('bulk', run.id, 240_000);
     assert.equal(done.status, 'completed', done.error);
     assert.ok((await resultCount(run.id)) > atKill);

@@ -60,6 +60,7 @@ describe('evaluation permissions', () => {
     'list runs of a set': { method: 'get', path: '/api/ai-agents/agent/eval-sets/main/runs', permission: 'evals:view', success: 200 },
     'read run status': { method: 'get', path: () => `/api/ai-agents/agent/eval-runs/${ids.run}`, permission: 'evals:view', success: 200 },
     'read run results': { method: 'get', path: () => `/api/ai-agents/agent/eval-runs/${ids.run}/results`, permission: 'evals:view', success: 200 },
+    'list the cases of a run': { method: 'get', path: () => `/api/ai-agents/agent/eval-runs/${ids.run}/cases`, permission: 'evals:view', success: 200 },
     'read the judge model': { method: 'get', path: '/api/workspaces/current/eval-judge-model', permission: 'evals:view', success: 200 },
     'write the judge model': { method: 'put', path: '/api/workspaces/current/eval-judge-model', body: { judge_model: 'gpt-4.1-mini' }, permission: 'evals:manage', success: 200 },
     'connect a provider': { method: 'put', path: '/api/workspaces/current/integrations/openai', body: { api_key: 'sk-permission-test-key-000' }, permission: 'integrations:manage', success: 200 },

@@ -202,10 +202,9 @@ describe('offline eval runs', () => {
     }
   });
 
-  it('refuses live mode for now, and explicit selections naming a foreign case or run', async () => {
-    const live = await api.send('post', '/api/ai-agents/support/eval-sets/smoke/run', 422, { mode: 'live' });
-    assert.equal(live.error.details[0].field, 'mode');
-    assert.match(live.error.message, /live mode is not available yet/);
+  it('refuses live mode for an unpublished agent, and explicit selections naming a foreign case or run', async () => {
+    const live = await api.send('post', '/api/ai-agents/support/eval-sets/smoke/run', 409, { mode: 'live' });
+    assert.equal(live.error.code, 'agent_not_published');
     const foreign = await api.send('post', '/api/ai-agents/support/eval-sets/smoke/run', 422, {
       run_selection: 'explicit', conversations: { [ids.handCase]: ids.set },
     });

@@ -166,10 +166,10 @@ describe('MCP servers: the recommended order against a real server-everything', 
     agentId = agent.body.data.id;
     const linked = await call(owner, 'post', `/api/v1/agents/${agentId}/mcp-servers`, { mcp_server_id: serverId, enabled: true });
     assert.equal(linked.status, 200);
-    assert.deepEqual(linked.body, { agent_id: agentId, mcp_server_id: serverId, enabled: true });
+    assert.deepEqual(linked.body, { agent_id: agentId, mcp_server_id: serverId, enabled: true, sandbox_real_calls: false });
     const disabled = await call(owner, 'post', `/api/v1/agents/mcp-agent/mcp-servers`, { mcp_server_id: serverId, enabled: false });
-    assert.deepEqual(disabled.body, { agent_id: agentId, mcp_server_id: serverId, enabled: false });
-    assert.deepEqual((await call(owner, 'get', `/api/v1/agents/${agentId}/mcp-servers`)).body, [{ agent_id: agentId, mcp_server_id: serverId, enabled: false }]);
+    assert.deepEqual(disabled.body, { agent_id: agentId, mcp_server_id: serverId, enabled: false, sandbox_real_calls: false });
+    assert.deepEqual((await call(owner, 'get', `/api/v1/agents/${agentId}/mcp-servers`)).body, [{ agent_id: agentId, mcp_server_id: serverId, enabled: false, sandbox_real_calls: false }]);
     await call(owner, 'post', `/api/v1/agents/${agentId}/mcp-servers`, { mcp_server_id: serverId, enabled: true });
   });
 

@@ -1,0 +1,61 @@
+import crypto from 'node:crypto';
+import { z } from 'zod';
+import { findPublishedVersion } from '../../db/agent.repository';
+import { findConversation } from '../../db/conversation.repository';
+import { findIntegration } from '../../db/integration.repository';
+import { providerNotConnectedMessage } from '../../domain/judge-failures';
+import { providerForModel } from '../../domain/model-provider';
+import type { agentRunWorkflow } from '../../workflows/agent-run.workflow';
+import { AgentIdKey, WorkspaceIdKey, workflowIds } from '../../workflows/temporal-names';
+import { agentNotPublished } from '../agent-run-errors';
+import { nonBlank } from '../eval-schemas';
+import { HttpError } from '../http-error';
+import { requireAgent } from '../lookups';
+import { route, type RouteSpec } from '../route';
+import { awaitWorkflow } from '../workflow-call';
+import { conversationJson, toConversationJson } from './conversations.routes';
+
+const runBody = z
+  .object({
+    message: nonBlank,
+    session_input: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict();
+
+/**
+ * Production runs of an agent: its published version answers a message with real tool effects (MCP calls, CRM,
+ * messaging). The request waits for the run's workflow and answers the recorded conversation (201), which can then
+ * be promoted to an eval case. The run keeps going on the worker if the client disconnects.
+ */
+export const agentRunRoutes: RouteSpec[] = [
+  route({
+    method: 'post', path: '/api/ai-agents/:agent/runs', summary: 'Run the published agent on a message (real effects); answers the conversation',
+    tag: 'agents', permission: 'agents:manage', body: runBody, status: 201, response: z.object({ data: conversationJson }),
+    handler: async ({ body, params, auth, deps }) => {
+      const agent = await requireAgent(deps.db, auth.workspaceId, params.agent);
+      const version = await findPublishedVersion(deps.db, agent);
+      if (!version) throw agentNotPublished();
+      const provider = providerForModel(version.model);
+      if (!provider) throw new HttpError(409, 'agent_model_unresolvable', `cannot derive a provider from the agent model "${version.model}"`);
+      if (!(await findIntegration(deps.db, auth.workspaceId, provider))) {
+        throw new HttpError(409, 'provider_not_connected', providerNotConnectedMessage(provider, version.model, 'agent'), { provider });
+      }
+      const result = await awaitWorkflow(
+        () =>
+          deps.temporal.workflow.execute<typeof agentRunWorkflow>('agentRunWorkflow', {
+            taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
+            workflowId: workflowIds.agentRun(crypto.randomUUID()),
+            args: [{ mode: 'production', workspaceId: auth.workspaceId, agentId: agent.id, sessionInput: { ...body.session_input, message: body.message } }],
+            typedSearchAttributes: [
+              { key: WorkspaceIdKey, value: auth.workspaceId },
+              { key: AgentIdKey, value: agent.id },
+            ],
+          }),
+        'agent_run_failed',
+      );
+      const conversation = await findConversation(deps.db, agent.id, result.conversationId);
+      if (!conversation) throw new HttpError(502, 'agent_run_failed', 'the run finished but its conversation is gone');
+      return { data: toConversationJson(conversation) };
+    },
+  }),
+];

@@ -1,0 +1,46 @@
+import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { AgentMessage, AgentTokenUsage, RequestedToolCall } from '../../domain/agent-messages';
+import type { AgentToolDef } from '../../domain/agent-tools';
+import type { Provider } from '../../domain/model-provider';
+import type { GuardrailEvent } from '../../domain/safety';
+import type { RecordedToolCall } from './conversation.table';
+import type { Json } from './json-column';
+
+/** Production runs have real effects; sandbox runs (live evaluation) simulate or replay them. */
+export type AgentRunMode = 'production' | 'sandbox';
+
+/** What one model step produced: tool calls to run (indexes into `tool_calls`), or the final answer. */
+export type AgentStepOutcome = { kind: 'tools'; tool_calls: RequestedToolCall[]; runnable: number } | { kind: 'final' };
+
+/** The runtime state of one agent-run workflow, written by its activities. */
+export interface AgentRunTable {
+  id: Generated<string>;
+  key: string;
+  workspace_id: string;
+  agent_id: string;
+  agent_version: number;
+  model: string;
+  provider: Provider;
+  mode: AgentRunMode;
+  eval_run_id: string | null;
+  eval_case_id: string | null;
+  session_input: Json<Record<string, unknown>>;
+  settings: Json<unknown>;
+  tools: Json<AgentToolDef[]>;
+  replay_calls: Json<RecordedToolCall[]>;
+  replay_used: Json<number[]>;
+  messages: Json<AgentMessage[]>;
+  steps: Json<AgentStepOutcome[]>;
+  tool_calls: Json<RecordedToolCall[]>;
+  started_calls: Json<string[]>;
+  guardrail_events: Json<GuardrailEvent[]>;
+  token_usage: Json<AgentTokenUsage>;
+  final_response: string | null;
+  status: 'running' | 'completed' | 'failed';
+  error: string | null;
+  conversation_id: string | null;
+  created_at: ColumnType<Date, never, never>;
+  finished_at: Date | null;
+}
+
+export type AgentRun = Selectable<AgentRunTable>;

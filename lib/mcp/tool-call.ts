@@ -1,0 +1,48 @@
+import type { Db } from '../../db/database';
+import type { EgressGuard } from '../egress/egress-guard';
+import type { CredentialVault } from '../vault/credential-vault';
+import { describeMcpFailure, scrubSecrets } from './mcp-failure';
+import { withMcpSession } from './mcp-session';
+import { preflightRefusal } from './preflight';
+import { resolveServerTarget, type ResolvedServer } from './server-target';
+
+/** A tool call may run long (the handshake keeps its own shorter limit). */
+export const TOOL_CALL_TIMEOUT_MS = 60_000;
+
+/** One `tools/call` on a workspace's server. */
+export interface ServerToolCall {
+  db: Db;
+  vault: CredentialVault;
+  guard: EgressGuard;
+  workspaceId: string;
+  serverId: string;
+  toolName: string;
+  args: Record<string, unknown>;
+}
+
+/** The outcome: the tool's output (secret-free) or why it failed; never throws for a failed call. */
+export interface ServerToolOutcome {
+  status: 'completed' | 'failed';
+  output?: unknown;
+  error?: string;
+}
+
+/** Resolves the server's target, checks it with the egress guard, handshakes and calls the tool once. */
+export async function callServerTool(call: ServerToolCall): Promise<ServerToolOutcome> {
+  let resolved: ResolvedServer | undefined;
+  try {
+    resolved = await resolveServerTarget(call.db, call.vault, call.workspaceId, call.serverId);
+    const refusal = await preflightRefusal(resolved.target, call.guard);
+    if (refusal) return { status: 'failed', error: refusal };
+    const result = await withMcpSession(resolved.target, call.guard, (session) =>
+      session.client.callTool({ name: call.toolName, arguments: call.args }, undefined, { timeout: TOOL_CALL_TIMEOUT_MS }),
+    );
+    // A tool may echo what it was given (get-env prints its environment): secret values never reach Postgres.
+    const raw = JSON.stringify({ content: result.content, structured_content: result.structuredContent ?? null, is_error: result.isError === true });
+    const output = JSON.parse(scrubSecrets(raw, resolved.secretValues)) as unknown;
+    if (result.isError === true) return { status: 'failed', output, error: `tool ${call.toolName} returned an error` };
+    return { status: 'completed', output };
+  } catch (error) {
+    return { status: 'failed', error: describeMcpFailure(error, { timeoutMs: TOOL_CALL_TIMEOUT_MS, secrets: resolved?.secretValues ?? [] }).message };
+  }
+}

@@ -1,0 +1,192 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { evalApi, judgeReplies } from '../helpers/eval-api';
+import { harness } from '../helpers/harness';
+import { judgeGate, type JudgeGate } from '../helpers/judge-gate';
+import { createTestPlatform, type TestPlatform } from '../helpers/platform';
+import { serveWithRelay, type ServedApi } from '../helpers/relay-client';
+import { startScriptedLlm, type ScriptedLlm } from '../helpers/scripted-llm';
+import { createTenant, type Tenant } from '../helpers/tenants';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run',
+  '--disable-component-update', '--disable-sync',
+];
+const ARTIFACTS = path.join(__dirname, '..', '..', '.test-artifacts');
+const CASES = 30;
+const JUDGE_DELAY_MS = 300;
+
+// Cases 4, 13 and 22 are judged not equivalent; every seventh conversation (3, 10, 17, 24) had a guardrail fire.
+const judge = judgeReplies({
+  match: (ask) => ask.expected_response === ask.actual_response && !/#(4|13|22)\b/.test(ask.user_input),
+  delayMs: JUDGE_DELAY_MS,
+});
+const conversation = (i: number): Record<string, unknown> => ({
+  session_input: { message: `Customer question #${i}: where is order ${1000 + i}?` },
+  tool_calls: [
+    { tool_name: 'lookup_order', tool_args: { id: 1000 + i } },
+    { tool_name: 'reply', tool_args: { tone: 'friendly' } },
+  ],
+  final_response: `Order ${1000 + i} ships tomorrow.`,
+  ...(i % 7 === 3 ? { guardrail_events: [{ guardrail: 'pii_filter', stage: 'output', detail: 'masked an e-mail address' }] } : {}),
+});
+
+// Counts the case rows by state (waiting, passed, failed, error).
+async function states(page: Page): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const state of await page.locator('[data-case-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-state') ?? '?'))) {
+    counts[state] = (counts[state] ?? 0) + 1;
+  }
+  return counts;
+}
+
+// Browser-side predicates, run in the page (the test's TypeScript has no DOM types; the page's CSP forbids eval).
+const ALL_WAITING = (n: number): boolean =>
+  [...(globalThis as any).document.querySelectorAll('[data-case-id]')].filter((r: any) => r.dataset.state === 'waiting').length === n;
+const SOME_WAITING_SOME_DONE = (): boolean => {
+  const all: string[] = [...(globalThis as any).document.querySelectorAll('[data-case-id]')].map((r: any) => r.dataset.state);
+  return all.includes('waiting') && (all.includes('passed') || all.includes('failed'));
+};
+const RUN_COMPLETED = (): boolean => (globalThis as any).document.querySelector('#run-status')?.dataset.status === 'completed';
+
+describe('builder eval page in headless Chromium', () => {
+  let platform: TestPlatform;
+  let llm: ScriptedLlm;
+  let gate: JudgeGate;
+  let served: ServedApi;
+  let browser: Browser;
+  let owner: Tenant;
+  let api: ReturnType<typeof evalApi>;
+  let agent: any;
+  let set: any;
+  const caseIds: string[] = [];
+  const conversationIds: string[] = [];
+
+  before(async () => {
+    assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is missing: run scripts/provision.sh`);
+    const h = await harness();
+    platform = await createTestPlatform(h, { env: { EGRESS_ALLOWLIST: '127.0.0.1', EVAL_CONCURRENCY: '2' } });
+    await platform.startWorker();
+    gate = judgeGate();
+    llm = await startScriptedLlm(async (req) => {
+      await gate.acquire();
+      return judge(req);
+    });
+    owner = await createTenant(platform.runtime.db, 'owner');
+    api = evalApi(platform.app, owner);
+    agent = await api.agent('concierge', 'gpt-4o');
+    await api.connect('openai', 'sk-builder-page-openai-key-01', llm.baseUrl);
+    set = await api.evalSet('concierge', { name: 'order questions', description: 'Thirty order-status conversations' });
+    for (let i = 0; i < CASES; i++) {
+      const imported = await api.importRun('concierge', conversation(i));
+      conversationIds.push(imported.id);
+      caseIds.push((await api.promote('concierge', imported.id, set.id, `order question ${i}`)).id);
+    }
+    served = await serveWithRelay(platform.app, { config: platform.config, db: platform.runtime.db, logger: platform.logger });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+  });
+
+  after(async () => {
+    gate?.release(Infinity);
+    await browser?.close();
+    await served?.close();
+    await llm?.close();
+    await platform?.close();
+  });
+
+  it('shows every case waiting, then passed or failed as results arrive without a reload, and the same summary as the API', async () => {
+    // Case 10 is scored against conversation 11: one call missing, one extra, and a different final response.
+    const queued = await api.trigger('concierge', set.id, { run_selection: 'explicit', conversations: { [caseIds[10]]: conversationIds[11] } });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
+    let navigations = 0;
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) navigations++;
+    });
+
+    await page.goto(`${served.baseUrl}/builder/runs/${queued.id}?agent=${agent.id}`);
+    await page.locator('#token-input').fill(owner.token);
+    await page.locator('#token-input').press('Enter');
+    await page.waitForFunction(ALL_WAITING, CASES);
+    assert.equal(await page.locator('#progress').textContent(), `0/${CASES}`);
+    assert.equal(await page.locator('#live').textContent(), 'live');
+
+    gate.release(Infinity);
+    await page.waitForFunction(SOME_WAITING_SOME_DONE);
+    const midway = await states(page);
+    assert.ok(midway.waiting > 0 && midway.waiting < CASES, JSON.stringify(midway));
+    await page.screenshot({ path: path.join(ARTIFACTS, 'builder-run-live.png') });
+
+    await page.waitForFunction(RUN_COMPLETED, undefined, { timeout: 60_000 });
+    const run = await api.settle('concierge', queued.id);
+    const results = await api.results('concierge', queued.id);
+    assert.equal(navigations, 1, 'the page was never reloaded');
+
+    const done = await states(page);
+    assert.deepEqual(done, { passed: run.summary.counts.passed, failed: run.summary.counts.failed });
+    assert.equal(await page.locator('#progress').textContent(), `${CASES}/${CASES}`);
+    assert.equal(await page.locator('#summary .big').textContent(), `${(run.summary.pass_rate * 100).toFixed(1)}%`);
+    const counts = run.summary.counts;
+    assert.equal(await page.locator('#summary .counts').textContent(), `${counts.passed} passed · ${counts.failed} failed · ${counts.error} error · ${counts.total} total`);
+    const shown = await page.$$eval('#summary [data-criterion]', (rows) => rows.map((r) => [r.getAttribute('data-criterion'), Number(r.querySelector('td[data-value]')?.getAttribute('data-value'))]));
+    assert.deepEqual(Object.fromEntries(shown), run.summary.avg_score);
+
+    for (const result of results) {
+      assert.equal(await page.locator(`[data-case-id="${result.case_id}"]`).getAttribute('data-state'), result.status, result.case_name);
+    }
+
+    // The mismatched case: matched, missing and extra calls, both final responses, and one score entry per criterion.
+    const mismatched = results.find((r) => r.case_id === caseIds[10]);
+    const row = page.locator(`[data-case-id="${caseIds[10]}"]`);
+    await row.locator('summary').click();
+    assert.equal(await row.locator('.call.matched').count(), 2);
+    assert.deepEqual(await row.locator('.call.missing code').allTextContents(), ['lookup_order']);
+    assert.deepEqual(await row.locator('.call.extra code').allTextContents(), ['lookup_order']);
+    assert.match((await row.locator('.call.missing').textContent()) ?? '', /1010/);
+    assert.match((await row.locator('.call.extra').textContent()) ?? '', /1011/);
+    assert.deepEqual(await row.locator('blockquote').allTextContents(), [
+      'Customer question #10: where is order 1010?', 'Order 1010 ships tomorrow.', 'Order 1011 ships tomorrow.',
+    ]);
+    for (const [key, entry] of Object.entries<any>(mismatched.criteria)) {
+      const cells = await row.locator(`.scores [data-criterion="${key}"] td`).allTextContents();
+      const verdict = !entry.applicable ? 'n/a' : entry.passed ? 'pass' : 'fail';
+      assert.deepEqual(cells.slice(1), [entry.score.toFixed(3), entry.min_score === null ? '–' : entry.min_score.toFixed(3), verdict], key);
+    }
+    assert.equal(await row.locator('.guardrails').textContent(), 'No guardrail fired.');
+
+    const guarded = page.locator(`[data-case-id="${caseIds[17]}"]`);
+    await guarded.locator('summary').click();
+    assert.match((await guarded.locator('.guardrails').textContent()) ?? '', /Guardrails that fired.*pii_filter at output/);
+
+    await page.screenshot({ path: path.join(ARTIFACTS, 'builder-run.png'), fullPage: true });
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it("lists an agent's eval sets with their runs, each linking to its page", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${served.baseUrl}/builder`);
+    await page.locator('#token-input').fill(owner.token);
+    await page.locator('#token-input').press('Enter');
+    await page.locator('#agent-select').selectOption(agent.id);
+    const card = page.locator(`[data-set-id="${set.id}"]`);
+    await card.waitFor();
+    assert.equal(await card.locator('h2').textContent(), 'order questions');
+    const runs = (await api.send('get', `/api/ai-agents/${agent.id}/eval-sets/${set.id}/runs`, 200)).data;
+    assert.deepEqual(await card.locator('[data-run-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-run-id'))), runs.map((r: any) => r.id));
+    await card.locator(`[data-run-id="${runs[0].id}"] a`).click();
+    await page.waitForURL(`**/builder/runs/${runs[0].id}?agent=${agent.id}`);
+    // The token was kept for this tab: the run page opens without asking again.
+    await page.waitForFunction(RUN_COMPLETED);
+    assert.equal(await page.locator('#token-form').count(), 0);
+    await page.close();
+  });
+});

@@ -1,0 +1,52 @@
+import path from 'node:path';
+import { startProcess, waitFor, type ManagedProcess } from '../../lib/embedded/process-utils';
+import type { Harness } from './harness';
+
+const BIN = path.resolve(__dirname, '../../bin/assay.js');
+
+/** Spawns the production worker command (`assay worker`) as a child process configured only by its environment. */
+export async function spawnWorkerProcess(h: Harness, taskQueue: string): Promise<ManagedProcess> {
+  const worker = startProcess(process.execPath, [BIN, 'worker'], {
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: h.databaseUrl,
+      TEMPORAL_ADDRESS: h.temporalAddress,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      ASSAY_MASTER_KEY: h.masterKey.toString('base64'),
+      ASSAY_DATA_DIR: h.tmpDir,
+      EGRESS_ALLOWLIST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+    },
+  });
+  try {
+    await waitFor('the worker to start', async () => {
+      if (worker.child.exitCode !== null) throw new Error(`worker exited: ${worker.output()}`);
+      return worker.output().includes('worker running');
+    }, 90_000);
+  } catch (error) {
+    await worker.stop('SIGKILL');
+    throw error;
+  }
+  return worker;
+}
+
+/** Worker processes of one test: spawn as many as needed, stop every one at the end. */
+export interface WorkerPool {
+  spawn(): Promise<ManagedProcess>;
+  stopAll(): Promise<void>;
+}
+
+/** A pool of `assay worker` processes on one task queue. */
+export function workerPool(h: Harness, taskQueue: string): WorkerPool {
+  const workers: ManagedProcess[] = [];
+  return {
+    async spawn() {
+      const worker = await spawnWorkerProcess(h, taskQueue);
+      workers.push(worker);
+      return worker;
+    },
+    async stopAll() {
+      for (const worker of workers.splice(0)) await worker.stop('SIGTERM');
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import { ActivityFailure, ApplicationFailure, isCancellation, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import type { AgentRunRequest, AgentRunResult, AgentRuntimeActivities } from '../activities/agent-runtime.activities';
+import type { AgentToolCallActivities } from '../activities/agent-tool-call.activities';
+import type { AgentStopReason } from '../domain/agent-messages';
+
+const setup = proxyActivities<AgentRuntimeActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 8 },
+});
+
+// A model step may take minutes: no short limit, but heartbeats let a dead worker's step move to another within 20 s.
+const modelSteps = proxyActivities<AgentRuntimeActivities>({
+  startToCloseTimeout: '30 minutes',
+  heartbeatTimeout: '20 seconds',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 },
+});
+
+// Retrying a tool call is safe: built-in effects are keyed by call, and a real MCP call in production is made once.
+const toolCalls = proxyActivities<AgentToolCallActivities>({
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '20 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 3 },
+});
+
+function failureOf(error: unknown): ApplicationFailure {
+  const cause = error instanceof ActivityFailure ? error.cause : error;
+  if (cause instanceof ApplicationFailure) return ApplicationFailure.nonRetryable(cause.message, cause.type ?? 'AgentRunFailed');
+  return ApplicationFailure.nonRetryable(cause instanceof Error ? cause.message : String(cause), 'AgentRunFailed');
+}
+
+/**
+ * Runs an agent's published version on one message: one activity per model step and one per tool call, up to the
+ * agent's step limit, then records the conversation. The workflow id keys the run, so a retried activity resumes it.
+ */
+export async function agentRunWorkflow(input: AgentRunRequest): Promise<AgentRunResult> {
+  let runId: string | undefined;
+  try {
+    const prepared = await setup.prepareAgentRun({ ...input, key: workflowInfo().workflowId });
+    runId = prepared.runId;
+    let stopReason: AgentStopReason = prepared.blocked ? 'input_blocked' : 'step_limit';
+    for (let step = 0; !prepared.blocked && step < prepared.maxSteps; step++) {
+      const outcome = await modelSteps.runAgentModelStep({ runId, step });
+      if (outcome.kind === 'final') {
+        stopReason = 'completed';
+        break;
+      }
+      // Sequential on purpose: the model may chain effects, and the step's calls are capped by the activity.
+      for (let index = 0; index < outcome.toolCalls; index++) await toolCalls.runAgentToolCall({ runId, step, index });
+    }
+    return await setup.finishAgentRun({ runId, stopReason });
+  } catch (error) {
+    if (isCancellation(error)) throw error;
+    const failure = failureOf(error);
+    if (runId !== undefined) await setup.failAgentRun({ runId, error: failure.message });
+    throw failure;
+  }
+}

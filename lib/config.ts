@@ -30,6 +30,11 @@ const envSchema = z.object({
   BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'must look like 1mb or 512kb').default('1mb'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   EGRESS_ALLOWLIST: z.string().default(''),
+  TEMPORAL_CODEC_ORIGINS: z
+    .string()
+    .default('')
+    .transform((csv) => csv.split(',').map((origin) => origin.trim()).filter(Boolean))
+    .pipe(z.array(z.url({ protocol: /^https?$/, error: 'must list http(s) origins' }))),
   MCP_CATALOG_FILE: z.string().min(1).optional(),
   EVAL_CONCURRENCY: integer(1, 256).default(8),
 });

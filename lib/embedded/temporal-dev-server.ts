@@ -16,6 +16,8 @@ export interface TemporalDevServerOptions {
   /** SQLite file for persistent state; omitted = in memory. */
   dbFile?: string;
   searchAttributes: Record<string, string>;
+  /** Remote codec the Web UI uses to show encrypted payloads. */
+  codecEndpoint?: string;
   binary?: string;
 }
 
@@ -27,6 +29,7 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
   args.push('--http-port', String(await freePort()), '--metrics-port', String(await freePort()), '--log-level', 'error');
   args.push(...(options.uiPort ? ['--ui-port', String(options.uiPort), '--ui-ip', '127.0.0.1'] : ['--headless']));
   if (options.dbFile) args.push('--db-filename', options.dbFile);
+  if (options.uiPort && options.codecEndpoint) args.push('--ui-codec-endpoint', options.codecEndpoint);
   for (const [key, type] of Object.entries(options.searchAttributes)) args.push('--search-attribute', `${key}=${type}`);
   const server = startProcess(binary, args);
   const address = `127.0.0.1:${options.port}`;

@@ -67,9 +67,14 @@ describe('assay start (the whole platform as a child process)', function () {
     assert.equal((await fetch(`${api}/readyz`)).status, 200);
     assert.equal((await fetch(`${api}/api/ai-agents`, { headers: { Authorization: `Bearer ${token}` } })).status, 200);
     assert.equal((await fetch(`${api}/api/ai-agents`, { headers: { Authorization: 'Bearer assay_wrong' } })).status, 401);
-    const ui = await fetch(`http://127.0.0.1:${env.TEMPORAL_UI_PORT}/`);
+    const uiOrigin = `http://127.0.0.1:${env.TEMPORAL_UI_PORT}`;
+    const ui = await fetch(`${uiOrigin}/`);
     assert.equal(ui.status, 200);
     assert.match(await ui.text(), /<html/i);
+    const settings = (await (await fetch(`${uiOrigin}/api/v1/settings`)).json()) as { Codec: { Endpoint: string } };
+    assert.equal(settings.Codec.Endpoint, `${api}/codec`, 'the Web UI decodes payloads through the api');
+    const preflight = await fetch(`${api}/codec/decode`, { method: 'OPTIONS', headers: { Origin: uiOrigin } });
+    assert.equal(preflight.headers.get('access-control-allow-origin'), uiOrigin);
 
     const key = deriveKey(loadMasterKey(undefined, dataDir), 'temporal-payload');
     const temporal = await connectTemporal(`127.0.0.1:${env.TEMPORAL_PORT}`, 'default', createDataConverter(key));

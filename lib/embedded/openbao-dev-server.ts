@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { freePort, startProcess, waitFor } from './process-utils';
+import { freePort, startProcess, WaitAborted, waitFor } from './process-utils';
 
 /** An OpenBao dev server (in-memory, KV v2 at secret/) on loopback. */
 export interface OpenBaoDevServer {
@@ -16,7 +16,7 @@ export async function startOpenBaoDevServer(token: string, binary = path.resolve
     'server', '-dev', `-dev-root-token-id=${token}`, `-dev-listen-address=127.0.0.1:${port}`,
   ], { env: { PATH: process.env.PATH, HOME: process.env.HOME } });
   await waitFor('openbao', async () => {
-    if (server.child.exitCode !== null) throw new Error(`openbao exited: ${server.output()}`);
+    if (server.child.exitCode !== null) throw new WaitAborted(`openbao exited: ${server.output()}`);
     const res = await fetch(`${address}/v1/sys/health`);
     return res.status === 200;
   });

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
-import { portOpen, startProcess, waitFor, type ManagedProcess } from './process-utils';
+import { portOpen, startProcess, WaitAborted, waitFor, type ManagedProcess } from './process-utils';
 
 /** A project-owned PostgreSQL cluster on loopback. */
 export interface PostgresCluster {
@@ -46,7 +46,7 @@ export async function startPostgresCluster(dataDir: string, port: number): Promi
   const server: ManagedProcess = startProcess(cmd, args);
   const adminUrl = `postgres://assay@127.0.0.1:${port}/postgres`;
   await waitFor('postgres', async () => {
-    if (server.child.exitCode !== null) throw new Error(`postgres exited: ${server.output()}`);
+    if (server.child.exitCode !== null) throw new WaitAborted(`postgres exited: ${server.output()}`);
     return canConnect(adminUrl);
   });
   await ensureDatabase(adminUrl, 'assay');

@@ -13,11 +13,30 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Polls `probe` until it resolves true or the deadline passes. */
+/** Thrown by a `waitFor` probe to stop waiting at once (the awaited process exited); other probe errors retry. */
+export class WaitAborted extends Error {}
+
+const retryUnlessAborted = (error: unknown): boolean => {
+  if (error instanceof WaitAborted) throw error;
+  return false;
+};
+
+// A probe that never settles (a socket accepted but never answered) counts as a failed attempt.
+async function attempt(probe: () => Promise<boolean>, limitMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), limitMs)));
+  try {
+    return await Promise.race([probe(), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Polls `probe` (each attempt bounded to 5 s) until it resolves true or the deadline passes; a throw aborts. */
 export async function waitFor(what: string, probe: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (await probe().catch(() => false)) return;
+    if (await attempt(() => probe().catch(retryUnlessAborted), Math.min(5_000, Math.max(100, deadline - Date.now())))) return;
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import { freePort, portOpen, startProcess, waitFor } from './process-utils';
+import { freePort, portOpen, startProcess, WaitAborted, waitFor } from './process-utils';
 
 /** A Temporal CLI dev server on loopback. */
 export interface TemporalDevServer {
@@ -34,11 +34,11 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
   const server = startProcess(binary, args);
   const address = `127.0.0.1:${options.port}`;
   await waitFor('temporal dev server', async () => {
-    if (server.child.exitCode !== null) throw new Error(`temporal exited: ${server.output()}`);
+    if (server.child.exitCode !== null) throw new WaitAborted(`temporal exited: ${server.output()}`);
     if (!(await portOpen(options.port))) return false;
     const connection = await Connection.connect({ address, connectTimeout: 1000 });
     try {
-      await connection.workflowService.describeNamespace({ namespace: options.namespace });
+      await connection.withDeadline(Date.now() + 2000, () => connection.workflowService.describeNamespace({ namespace: options.namespace }));
       return true;
     } finally {
       await connection.close();

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { startProcess, waitFor, type ManagedProcess } from '../../lib/embedded/process-utils';
+import { startProcess, WaitAborted, waitFor, type ManagedProcess } from '../../lib/embedded/process-utils';
 import type { Harness } from './harness';
 
 const BIN = path.resolve(__dirname, '../../bin/assay.js');
@@ -20,7 +20,7 @@ export async function spawnWorkerProcess(h: Harness, taskQueue: string): Promise
   });
   try {
     await waitFor('the worker to start', async () => {
-      if (worker.child.exitCode !== null) throw new Error(`worker exited: ${worker.output()}`);
+      if (worker.child.exitCode !== null) throw new WaitAborted(`worker exited: ${worker.output()}`);
       return worker.output().includes('worker running');
     }, 90_000);
   } catch (error) {

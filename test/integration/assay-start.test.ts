@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { deriveKey, loadMasterKey } from '../../lib/master-key';
-import { freePort, waitFor } from '../../lib/embedded/process-utils';
+import { WaitAborted, waitFor } from '../../lib/embedded/process-utils';
 import { createDataConverter } from '../../lib/temporal/data-converter';
 import { connectTemporal } from '../../lib/temporal/temporal-client';
 import { pingWorkflow } from '../../workflows/ping.workflow';
@@ -27,9 +28,12 @@ function startAssay(env: NodeJS.ProcessEnv): Started {
 
 async function untilBanner(started: Started): Promise<void> {
   await waitFor('assay start banner', async () => {
-    if (started.child.exitCode !== null) throw new Error(`assay start exited: ${started.output()}`);
+    if (started.child.exitCode !== null) throw new WaitAborted(`assay start exited: ${started.output()}`);
     return started.output().includes('Press Ctrl-C to stop.');
-  }, 120_000);
+  }, 120_000).catch((error: Error) => {
+    started.child.kill('SIGKILL');
+    throw new Error(`${error.message}; output so far:\n${started.output().slice(-4000)}`);
+  });
 }
 
 async function stopWithCtrlC(started: Started): Promise<void> {
@@ -40,6 +44,23 @@ async function stopWithCtrlC(started: Started): Promise<void> {
   await waitFor('children gone', async () => tree.every((pid) => !alive(pid)), 20_000);
 }
 
+async function stablePorts(count: number): Promise<number[]> {
+  const ports = new Set<number>();
+  while (ports.size < count) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (!ports.has(port) && (await canListen(port))) ports.add(port);
+  }
+  return [...ports];
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
 describe('assay start (the whole platform as a child process)', function () {
   this.timeout(300_000);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-start-'));
@@ -48,9 +69,12 @@ describe('assay start (the whole platform as a child process)', function () {
   let token: string;
 
   before(async () => {
+    // Fixed for both starts, so taken below the kernel's ephemeral range, where no outgoing socket or
+    // `listen(0)` of the services started in between can land on them.
+    const [api, pg, temporal, ui] = await stablePorts(4);
     env = {
-      ASSAY_DATA_DIR: dataDir, ASSAY_PORT: String(await freePort()), PG_PORT: String(await freePort()),
-      TEMPORAL_PORT: String(await freePort()), TEMPORAL_UI_PORT: String(await freePort()), LOG_LEVEL: 'warn',
+      ASSAY_DATA_DIR: dataDir, ASSAY_PORT: String(api), PG_PORT: String(pg),
+      TEMPORAL_PORT: String(temporal), TEMPORAL_UI_PORT: String(ui), LOG_LEVEL: 'info',
       DATABASE_URL: '', TEMPORAL_ADDRESS: '', VAULT_ADDR: '',
     };
   });

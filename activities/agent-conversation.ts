@@ -6,7 +6,11 @@ import type { AgentMessage, AgentStopReason } from '../domain/agent-messages';
 function toConversationMessage(message: AgentMessage): ConversationMessage {
   if (message.role === 'tool') return { role: 'tool', content: message.content, tool_call_id: message.tool_call_id };
   if (message.role === 'assistant' && message.tool_calls?.length) {
-    const calls = message.tool_calls.map((call) => ({ id: call.id, name: call.function.name, arguments: call.function.arguments }));
+    const calls = message.tool_calls.map((call) => ({
+      id: call.id,
+      name: call.function.name,
+      arguments: call.function.arguments,
+    }));
     return { role: 'assistant', content: message.content ?? '', tool_calls: calls };
   }
   return { role: message.role, content: message.content ?? '' };

@@ -1,6 +1,13 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { completeAgentRun, createAgentRun, failAgentRun, findAgentRun, findAgentRunByKey, updateAgentRun } from '../db/agent-run.repository';
+import {
+  completeAgentRun,
+  createAgentRun,
+  failAgentRun,
+  findAgentRun,
+  findAgentRunByKey,
+  updateAgentRun,
+} from '../db/agent-run.repository';
 import { findConversation } from '../db/conversation.repository';
 import { findEvalCaseById } from '../db/eval-case.repository';
 import { findScoringRun } from '../db/eval-run.repository';
@@ -22,7 +29,12 @@ import { toActivityFailure } from './judge.activities';
 
 /** What to run: a production message of an agent, or a case of a live eval run in the sandbox. */
 export type AgentRunRequest =
-  | { mode: 'production'; workspaceId: string; agentId: string; sessionInput: { message: string } & Record<string, unknown> }
+  | {
+      mode: 'production';
+      workspaceId: string;
+      agentId: string;
+      sessionInput: { message: string } & Record<string, unknown>;
+    }
   | { mode: 'sandbox'; evalRunId: string; evalCaseId: string };
 
 /** A prepared run: its id, its step limit, and whether an input guardrail already answered it. */
@@ -75,13 +87,22 @@ export function createAgentRuntimeActivities(deps: ActivityDeps) {
       return { ...request, replay: [], evalRunId: null, evalCaseId: null };
     }
     const run = await findScoringRun(deps.db, request.evalRunId);
-    if (!run) throw ApplicationFailure.nonRetryable(`eval run ${request.evalRunId} no longer exists`, EVAL_FAILURE.runNotFound);
+    if (!run)
+      throw ApplicationFailure.nonRetryable(`eval run ${request.evalRunId} no longer exists`, EVAL_FAILURE.runNotFound);
     const evalCase = await findEvalCaseById(deps.db, request.evalCaseId);
     if (!evalCase) throw ApplicationFailure.nonRetryable('the case was deleted before it was run', 'EvalCaseNotFound');
-    const source = !evalCase.snapshot && evalCase.source_run_id ? await findConversation(deps.db, run.agent_id, evalCase.source_run_id) : undefined;
+    const source =
+      !evalCase.snapshot && evalCase.source_run_id
+        ? await findConversation(deps.db, run.agent_id, evalCase.source_run_id)
+        : undefined;
     return {
-      workspaceId: run.workspace_id, agentId: run.agent_id, mode: 'sandbox', sessionInput: evalCase.session_input,
-      replay: evalCase.snapshot?.tool_calls ?? source?.tool_calls ?? [], evalRunId: run.id, evalCaseId: evalCase.id,
+      workspaceId: run.workspace_id,
+      agentId: run.agent_id,
+      mode: 'sandbox',
+      sessionInput: evalCase.session_input,
+      replay: evalCase.snapshot?.tool_calls ?? source?.tool_calls ?? [],
+      evalRunId: run.id,
+      evalCaseId: evalCase.id,
     };
   }
 
@@ -91,20 +112,42 @@ export function createAgentRuntimeActivities(deps: ActivityDeps) {
       const existing = await findAgentRunByKey(deps.db, input.key);
       if (existing) return prepared(existing);
       const target = await targetOf(input);
-      const { agent, version, provider, settings } = await resolveRunnableAgent(deps, guard, target.workspaceId, target.agentId);
+      const { agent, version, provider, settings } = await resolveRunnableAgent(
+        deps,
+        guard,
+        target.workspaceId,
+        target.agentId,
+      );
       const tools = await loadAgentTools(deps.db, target.workspaceId, agent.id, settings.builtinTools);
       const message = target.sessionInput.message;
       const guarded = applyGuardrails(message, 'input', settings.guardrails);
-      const messages: AgentMessage[] = version.instructions.trim() ? [{ role: 'system', content: version.instructions }] : [];
+      const messages: AgentMessage[] = version.instructions.trim()
+        ? [{ role: 'system', content: version.instructions }]
+        : [];
       messages.push({ role: 'user', content: guarded.blocked ? message : guarded.text });
       if (guarded.blocked) messages.push({ role: 'assistant', content: settings.safeReply });
       const run = await createAgentRun(deps.db, {
-        key: input.key, workspace_id: target.workspaceId, agent_id: agent.id, agent_version: version.version, model: version.model, provider,
-        mode: target.mode, eval_run_id: target.evalRunId, eval_case_id: target.evalCaseId, session_input: target.sessionInput,
-        settings: version.settings, tools, replay_calls: target.replay, messages, guardrail_events: guarded.events,
+        key: input.key,
+        workspace_id: target.workspaceId,
+        agent_id: agent.id,
+        agent_version: version.version,
+        model: version.model,
+        provider,
+        mode: target.mode,
+        eval_run_id: target.evalRunId,
+        eval_case_id: target.evalCaseId,
+        session_input: target.sessionInput,
+        settings: version.settings,
+        tools,
+        replay_calls: target.replay,
+        messages,
+        guardrail_events: guarded.events,
         final_response: guarded.blocked ? settings.safeReply : null,
       });
-      deps.logger.info({ agent_run_id: run.id, agent_id: agent.id, mode: run.mode, tools: tools.length }, 'agent run prepared');
+      deps.logger.info(
+        { agent_run_id: run.id, agent_id: agent.id, mode: run.mode, tools: tools.length },
+        'agent run prepared',
+      );
       return prepared(run);
     },
 
@@ -112,28 +155,52 @@ export function createAgentRuntimeActivities(deps: ActivityDeps) {
     async runAgentModelStep(input: { runId: string; step: number }): Promise<AgentStepResult> {
       const run = await requireRun(input.runId);
       if (run.steps[input.step]) return stepResultOf(run, input.step);
-      if (run.steps.length !== input.step) throw ApplicationFailure.nonRetryable(`step ${input.step} asked after step ${run.steps.length - 1}`, 'AgentStepOutOfOrder');
+      if (run.steps.length !== input.step)
+        throw ApplicationFailure.nonRetryable(
+          `step ${input.step} asked after step ${run.steps.length - 1}`,
+          'AgentStepOutOfOrder',
+        );
       const settings = runtimeSettings(run.settings);
       const { baseUrl, apiKey } = await connectAgentProvider(deps, run.workspace_id, run.provider, run.model);
       const client = createProviderClient({
-        provider: run.provider, baseUrl, apiKey, fetch: guard.fetch, timeoutMs: MODEL_CALL_TIMEOUT_MS, maxRetries: MODEL_CALL_MAX_RETRIES,
+        provider: run.provider,
+        baseUrl,
+        apiKey,
+        fetch: guard.fetch,
+        timeoutMs: MODEL_CALL_TIMEOUT_MS,
+        maxRetries: MODEL_CALL_MAX_RETRIES,
       });
       const signal = Context.current().cancellationSignal;
       let reply;
       try {
-        reply = await withHeartbeat(() => client.chatTools({ model: run.model, messages: run.messages, tools: run.tools, temperature: settings.temperature, signal }));
+        reply = await withHeartbeat(() =>
+          client.chatTools({
+            model: run.model,
+            messages: run.messages,
+            tools: run.tools,
+            temperature: settings.temperature,
+            signal,
+          }),
+        );
       } catch (error) {
         throw toActivityFailure(error);
       }
       return updateAgentRun(deps.db, run.id, (current) =>
-        current.steps[input.step] ? { value: stepResultOf(current, input.step) } : recordModelReply(current, input.step, reply, settings),
+        current.steps[input.step]
+          ? { value: stepResultOf(current, input.step) }
+          : recordModelReply(current, input.step, reply, settings),
       );
     },
 
     /** Records the run's conversation once and answers its id. */
     async finishAgentRun(input: { runId: string; stopReason: AgentStopReason }): Promise<AgentRunResult> {
-      const conversationId = await completeAgentRun(deps.db, input.runId, (run) => conversationOf(run, input.stopReason, new Date()));
-      deps.logger.info({ agent_run_id: input.runId, conversation_id: conversationId, stop_reason: input.stopReason }, 'agent run finished');
+      const conversationId = await completeAgentRun(deps.db, input.runId, (run) =>
+        conversationOf(run, input.stopReason, new Date()),
+      );
+      deps.logger.info(
+        { agent_run_id: input.runId, conversation_id: conversationId, stop_reason: input.stopReason },
+        'agent run finished',
+      );
       return { agentRunId: input.runId, conversationId, stopReason: input.stopReason };
     },
 

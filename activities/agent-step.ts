@@ -1,7 +1,12 @@
 import type { AgentRunState } from '../db/agent-run.repository';
 import type { AgentRun } from '../db/tables/agent-run.table';
 import type { RecordedToolCall } from '../db/tables/conversation.table';
-import { assistantToolCallMessage, type AgentMessage, type AgentTokenUsage, type RequestedToolCall } from '../domain/agent-messages';
+import {
+  assistantToolCallMessage,
+  type AgentMessage,
+  type AgentTokenUsage,
+  type RequestedToolCall,
+} from '../domain/agent-messages';
 import type { AgentRuntimeSettings } from '../domain/agent-settings';
 import { applyGuardrails } from '../domain/guardrails/apply-guardrails';
 import type { ToolChatReply } from '../lib/llm/provider-client';
@@ -40,7 +45,11 @@ function uniqueIds(calls: readonly RequestedToolCall[], step: number): Requested
   });
 }
 
-function skippedCall(call: RequestedToolCall, step: number, index: number): { recorded: RecordedToolCall; message: AgentMessage } {
+function skippedCall(
+  call: RequestedToolCall,
+  step: number,
+  index: number,
+): { recorded: RecordedToolCall; message: AgentMessage } {
   const error = `not run: the model asked for more than ${MAX_TOOL_CALLS_PER_STEP} tool calls in one step`;
   let args: Record<string, unknown> = {};
   try {
@@ -49,7 +58,14 @@ function skippedCall(call: RequestedToolCall, step: number, index: number): { re
     // the arguments are not even JSON; the call is recorded with none
   }
   return {
-    recorded: { tool_name: call.name, tool_args: args, error, simulated: false, replayed: false, call_key: callKey(step, index) },
+    recorded: {
+      tool_name: call.name,
+      tool_args: args,
+      error,
+      simulated: false,
+      replayed: false,
+      call_key: callKey(step, index),
+    },
     message: { role: 'tool', tool_call_id: call.id, content: JSON.stringify({ error }) },
   };
 }
@@ -58,7 +74,12 @@ function skippedCall(call: RequestedToolCall, step: number, index: number): { re
  * The state after a model reply: tool calls become the step's calls to run (beyond the cap, answered with an error);
  * a final answer passes the output guardrails (redacted, or replaced by the safe reply when blocked) and ends the run.
  */
-export function recordModelReply(run: AgentRun, step: number, reply: ToolChatReply, settings: AgentRuntimeSettings): { patch: Partial<AgentRunState>; value: AgentStepResult } {
+export function recordModelReply(
+  run: AgentRun,
+  step: number,
+  reply: ToolChatReply,
+  settings: AgentRuntimeSettings,
+): { patch: Partial<AgentRunState>; value: AgentStepResult } {
   const token_usage = addUsage(run.token_usage, reply.usage);
   if (reply.toolCalls.length > 0) {
     const calls = uniqueIds(reply.toolCalls, step);

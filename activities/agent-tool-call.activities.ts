@@ -19,15 +19,26 @@ export interface AgentToolCallRef {
   index: number;
 }
 
-const INTERRUPTED = 'the call was interrupted (its worker stopped) and is not repeated, since it may already have had its effect';
+const INTERRUPTED =
+  'the call was interrupted (its worker stopped) and is not repeated, since it may already have had its effect';
 
 // The tool message and the recorded call are written together, once; a replayed recording is used up.
-function recordExecution(run: AgentRun, key: string, call: RequestedToolCall, execution: ToolExecution): { patch?: Partial<AgentRunState>; value: { status: 'completed' | 'failed' } } {
+function recordExecution(
+  run: AgentRun,
+  key: string,
+  call: RequestedToolCall,
+  execution: ToolExecution,
+): { patch?: Partial<AgentRunState>; value: { status: 'completed' | 'failed' } } {
   const status = execution.error === undefined ? 'completed' : 'failed';
   if (run.tool_calls.some((recorded) => recorded.call_key === key)) return { value: { status } };
   const recorded = {
-    tool_name: call.name, tool_args: execution.args, ...(execution.result !== undefined ? { result: execution.result } : {}),
-    ...(execution.error !== undefined ? { error: execution.error } : {}), simulated: execution.simulated, replayed: execution.replayed, call_key: key,
+    tool_name: call.name,
+    tool_args: execution.args,
+    ...(execution.result !== undefined ? { result: execution.result } : {}),
+    ...(execution.error !== undefined ? { error: execution.error } : {}),
+    simulated: execution.simulated,
+    replayed: execution.replayed,
+    call_key: key,
   };
   return {
     patch: {
@@ -44,17 +55,36 @@ export function createAgentToolCallActivities(deps: ActivityDeps) {
   const guard = createEgressGuard({ allowlist: deps.config.EGRESS_ALLOWLIST });
 
   // A real MCP call in production is made at most once: a retry after a lost worker records it as interrupted.
-  async function callMcp(run: AgentRun, source: Extract<AgentToolSource, { kind: 'mcp' }>, args: Record<string, unknown>, key: string): Promise<ToolExecution> {
+  async function callMcp(
+    run: AgentRun,
+    source: Extract<AgentToolSource, { kind: 'mcp' }>,
+    args: Record<string, unknown>,
+    key: string,
+  ): Promise<ToolExecution> {
     if (run.mode === 'production') {
       const first = await updateAgentRun(deps.db, run.id, (current) =>
-        current.started_calls.includes(key) ? { value: false } : { patch: { started_calls: [...current.started_calls, key] }, value: true },
+        current.started_calls.includes(key)
+          ? { value: false }
+          : { patch: { started_calls: [...current.started_calls, key] }, value: true },
       );
       if (!first) return { args, error: INTERRUPTED, simulated: false, replayed: false };
     }
     const outcome = await callServerTool({
-      db: deps.db, vault: deps.vault, guard, workspaceId: run.workspace_id, serverId: source.server_id, toolName: source.tool_name, args,
+      db: deps.db,
+      vault: deps.vault,
+      guard,
+      workspaceId: run.workspace_id,
+      serverId: source.server_id,
+      toolName: source.tool_name,
+      args,
     });
-    return { args, ...(outcome.output !== undefined ? { result: outcome.output } : {}), ...(outcome.error ? { error: outcome.error } : {}), simulated: false, replayed: false };
+    return {
+      args,
+      ...(outcome.output !== undefined ? { result: outcome.output } : {}),
+      ...(outcome.error ? { error: outcome.error } : {}),
+      simulated: false,
+      replayed: false,
+    };
   }
 
   async function execute(run: AgentRun, call: RequestedToolCall, key: string): Promise<ToolExecution> {
@@ -65,7 +95,9 @@ export function createAgentToolCallActivities(deps: ActivityDeps) {
     if (!tool) return { args: parsed.args, error: `unknown tool ${call.name}`, simulated: sandbox, replayed: false };
     if (tool.source.kind === 'builtin') {
       const name = tool.name as BuiltinToolName;
-      return sandbox ? simulateBuiltinTool(name, parsed.args, key) : runBuiltinTool(deps.db, run, name, parsed.args, key);
+      return sandbox
+        ? simulateBuiltinTool(name, parsed.args, key)
+        : runBuiltinTool(deps.db, run, name, parsed.args, key);
     }
     // Sandbox: a server the agent's link opts in (read-only servers) is called for real; any other is never dialled.
     if (sandbox && !tool.source.sandbox_real_calls) return answerMcpInSandbox(run, tool.name, parsed.args);
@@ -82,7 +114,11 @@ export function createAgentToolCallActivities(deps: ActivityDeps) {
       if (done) return { status: done.error === undefined ? 'completed' : 'failed' };
       const outcome = run.steps[ref.step];
       const call = outcome?.kind === 'tools' ? outcome.tool_calls[ref.index] : undefined;
-      if (!call) throw ApplicationFailure.nonRetryable(`agent run ${ref.runId} has no tool call ${key}`, 'AgentToolCallNotFound');
+      if (!call)
+        throw ApplicationFailure.nonRetryable(
+          `agent run ${ref.runId} has no tool call ${key}`,
+          'AgentToolCallNotFound',
+        );
       const execution = await withHeartbeat(() => execute(run, call, key));
       return updateAgentRun(deps.db, run.id, (current) => recordExecution(current, key, call, execution));
     },

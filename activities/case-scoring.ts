@@ -25,18 +25,29 @@ export function caseNeedsJudge(evalCase: EvalCase): boolean {
 /** Scores a case against a conversation with every criterion and decides its outcome (domain/ does the rules). */
 export async function scoreCaseAgainst(input: CaseScoringInput): Promise<CaseOutcome> {
   const { evalCase, conversation, minScores, judgeSamples, judge } = input;
-  if (caseNeedsJudge(evalCase) && !judge) return { status: 'error', criteria: [], error: 'the run has no judge for this case' };
+  if (caseNeedsJudge(evalCase) && !judge)
+    return { status: 'error', criteria: [], error: 'the run has no judge for this case' };
   const userInput = evalCase.session_input.message;
   const actual = conversation.final_response;
-  const matchSamples = hasExpectedResponse(evalCase.expected_final_response) && judge
-    ? await judge.sampleMatch({ userInput, expected: evalCase.expected_final_response, actual }, judgeSamples)
-    : [];
-  const rubricSamples = hasRubrics(evalCase.rubrics) && judge
-    ? await judge.sampleRubrics({ userInput, response: actual, rubrics: evalCase.rubrics }, judgeSamples)
-    : [];
+  const matchSamples =
+    hasExpectedResponse(evalCase.expected_final_response) && judge
+      ? await judge.sampleMatch({ userInput, expected: evalCase.expected_final_response, actual }, judgeSamples)
+      : [];
+  const rubricSamples =
+    hasRubrics(evalCase.rubrics) && judge
+      ? await judge.sampleRubrics({ userInput, response: actual, rubrics: evalCase.rubrics }, judgeSamples)
+      : [];
   return decideCaseOutcome([
-    scoreTrajectory({ expected: evalCase.expected_trajectory, actual: conversation.tool_calls, minScore: minScores.tool_trajectory_avg_score }),
-    scoreFinalResponse({ expected: evalCase.expected_final_response, samples: matchSamples, minScore: minScores.final_response_match }),
+    scoreTrajectory({
+      expected: evalCase.expected_trajectory,
+      actual: conversation.tool_calls,
+      minScore: minScores.tool_trajectory_avg_score,
+    }),
+    scoreFinalResponse({
+      expected: evalCase.expected_final_response,
+      samples: matchSamples,
+      minScore: minScores.final_response_match,
+    }),
     scoreRubrics({ rubrics: evalCase.rubrics, samples: rubricSamples, minScore: minScores.rubric_based }),
     scoreSafety(conversation.guardrail_events),
   ]);

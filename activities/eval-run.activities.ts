@@ -3,7 +3,14 @@ import { ApplicationFailure } from '@temporalio/common';
 import { findCaseResult, listResultOutcomes, recordCaseResult } from '../db/case-result.repository';
 import { findConversation } from '../db/conversation.repository';
 import { findEvalCaseById } from '../db/eval-case.repository';
-import { completeRun, explicitConversationFor, failRun, findScoringRun, markRunRunning, type ScoringRun } from '../db/eval-run.repository';
+import {
+  completeRun,
+  explicitConversationFor,
+  failRun,
+  findScoringRun,
+  markRunRunning,
+  type ScoringRun,
+} from '../db/eval-run.repository';
 import { countRunCases, runCaseIdPage, someRunCaseNeedsJudge, type RunCaseScope } from '../db/run-cases.repository';
 import type { CaseStatus } from '../domain/case-outcome';
 import type { CriterionKey } from '../domain/criteria';
@@ -33,9 +40,22 @@ const NO_CONVERSATION =
 /** Activities of the eval-run workflow: preflight, case pages, one scoring per case, and the run's end. */
 export function createEvalRunActivities(deps: ActivityDeps, judge: Judge = createJudge(deps)) {
   const guard = createEgressGuard({ allowlist: deps.config.EGRESS_ALLOWLIST });
-  const storeError = async (run: ScoringRun, caseId: string, caseName: string, error: string, conversationId: string | null = null): Promise<{ status: CaseStatus }> => {
+  const storeError = async (
+    run: ScoringRun,
+    caseId: string,
+    caseName: string,
+    error: string,
+    conversationId: string | null = null,
+  ): Promise<{ status: CaseStatus }> => {
     await recordCaseResult(deps.db, {
-      run_id: run.id, case_id: caseId, case_name: caseName, conversation_id: conversationId, status: 'error', criteria: {}, error, judge_usage: null,
+      run_id: run.id,
+      case_id: caseId,
+      case_name: caseName,
+      conversation_id: conversationId,
+      status: 'error',
+      criteria: {},
+      error,
+      judge_usage: null,
     });
     return { status: (await findCaseResult(deps.db, run.id, caseId))?.status ?? 'error' };
   };
@@ -62,7 +82,11 @@ export function createEvalRunActivities(deps: ActivityDeps, judge: Judge = creat
     },
 
     /** The next page of case ids of the run after the cursor. */
-    async listRunCasePage(input: { runId: string; after: string | null; limit: number }): Promise<{ caseIds: string[] }> {
+    async listRunCasePage(input: {
+      runId: string;
+      after: string | null;
+      limit: number;
+    }): Promise<{ caseIds: string[] }> {
       const run = await requireRun(deps, input.runId);
       return { caseIds: await runCaseIdPage(deps.db, scopeOf(run), input.after, input.limit) };
     },
@@ -71,25 +95,44 @@ export function createEvalRunActivities(deps: ActivityDeps, judge: Judge = creat
      * Scores one case and stores its result once; a retry after a stored result changes nothing. A live run passes
      * the case's sandbox conversation; otherwise the explicit choice or the case's source conversation is scored.
      */
-    async scoreCase(input: { runId: string; caseId: string; conversationId?: string }): Promise<{ status: CaseStatus }> {
+    async scoreCase(input: {
+      runId: string;
+      caseId: string;
+      conversationId?: string;
+    }): Promise<{ status: CaseStatus }> {
       const existing = await findCaseResult(deps.db, input.runId, input.caseId);
       if (existing) return existing;
       const run = await requireRun(deps, input.runId);
       const evalCase = await findEvalCaseById(deps.db, input.caseId);
-      if (!evalCase) return storeError(run, input.caseId, '(deleted case)', 'the case was deleted before it was scored');
-      const explicit = run.run_selection === 'explicit' ? await explicitConversationFor(deps.db, run.id, evalCase.id) : null;
+      if (!evalCase)
+        return storeError(run, input.caseId, '(deleted case)', 'the case was deleted before it was scored');
+      const explicit =
+        run.run_selection === 'explicit' ? await explicitConversationFor(deps.db, run.id, evalCase.id) : null;
       const conversationId = input.conversationId ?? explicit ?? evalCase.source_run_id;
       if (!conversationId) return storeError(run, evalCase.id, evalCase.name, NO_CONVERSATION);
       const conversation = await findConversation(deps.db, run.agent_id, conversationId);
-      if (!conversation) return storeError(run, evalCase.id, evalCase.name, `conversation ${conversationId} no longer exists`);
+      if (!conversation)
+        return storeError(run, evalCase.id, evalCase.name, `conversation ${conversationId} no longer exists`);
       const signal = Context.current().cancellationSignal;
       try {
         return await withHeartbeat(async () => {
           const session = caseNeedsJudge(evalCase) ? await judge.open(run, signal) : null;
-          const outcome = await scoreCaseAgainst({ evalCase, conversation, minScores: run.min_scores, judgeSamples: run.judge_samples, judge: session });
+          const outcome = await scoreCaseAgainst({
+            evalCase,
+            conversation,
+            minScores: run.min_scores,
+            judgeSamples: run.judge_samples,
+            judge: session,
+          });
           await recordCaseResult(deps.db, {
-            run_id: run.id, case_id: evalCase.id, case_name: evalCase.name, conversation_id: conversation.id,
-            status: outcome.status, criteria: criteriaByKey(outcome), error: outcome.error, judge_usage: session?.usage() ?? null,
+            run_id: run.id,
+            case_id: evalCase.id,
+            case_name: evalCase.name,
+            conversation_id: conversation.id,
+            status: outcome.status,
+            criteria: criteriaByKey(outcome),
+            error: outcome.error,
+            judge_usage: session?.usage() ?? null,
           });
           return { status: outcome.status };
         });
@@ -112,7 +155,9 @@ export function createEvalRunActivities(deps: ActivityDeps, judge: Judge = creat
         outcomes.map((row) => ({
           status: row.status,
           criteria: Object.entries(row.criteria).map(([criterion, entry]) => ({
-            criterion: criterion as CriterionKey, score: entry?.score ?? 0, applicable: entry?.applicable ?? false,
+            criterion: criterion as CriterionKey,
+            score: entry?.score ?? 0,
+            applicable: entry?.applicable ?? false,
           })),
         })),
       );

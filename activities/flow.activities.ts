@@ -32,23 +32,45 @@ export function createFlowActivities(deps: ActivityDeps) {
     return { run, flow, nodes: flow.nodes };
   }
 
-  async function renderArguments(run: FlowRun, node: McpCallToolNode, nodes: McpCallToolNode[]): Promise<Record<string, unknown>> {
+  async function renderArguments(
+    run: FlowRun,
+    node: McpCallToolNode,
+    nodes: McpCallToolNode[],
+  ): Promise<Record<string, unknown>> {
     const results = run.node_results;
-    const earlier = nodes.slice(0, nodes.findIndex((n) => n.id === node.id));
+    const earlier = nodes.slice(
+      0,
+      nodes.findIndex((n) => n.id === node.id),
+    );
     const scope: FlowScope = {
       variables: run.variables as Record<string, unknown>,
-      nodes: Object.fromEntries(earlier.filter((n) => results[n.id]).map((n) => [n.id, { output: results[n.id].output }])),
+      nodes: Object.fromEntries(
+        earlier.filter((n) => results[n.id]).map((n) => [n.id, { output: results[n.id].output }]),
+      ),
     };
     const [tool] = await findServerTools(deps.db, node.mcp_server_id, [node.tool_name]);
     const types = new Map((tool?.parameters ?? []).map((p) => [p.name, p.type]));
     return Object.fromEntries(
-      Object.entries(node.parameters).map(([name, template]) => [name, coerceArgument(renderValue(template, scope), types.get(name) ?? 'string')]),
+      Object.entries(node.parameters).map(([name, template]) => [
+        name,
+        coerceArgument(renderValue(template, scope), types.get(name) ?? 'string'),
+      ]),
     );
   }
 
-  async function callTool(ref: FlowRunRef, node: McpCallToolNode, args: Record<string, unknown>): Promise<FlowNodeResult> {
+  async function callTool(
+    ref: FlowRunRef,
+    node: McpCallToolNode,
+    args: Record<string, unknown>,
+  ): Promise<FlowNodeResult> {
     const outcome = await callServerTool({
-      db: deps.db, vault: deps.vault, guard, workspaceId: ref.workspaceId, serverId: node.mcp_server_id, toolName: node.tool_name, args,
+      db: deps.db,
+      vault: deps.vault,
+      guard,
+      workspaceId: ref.workspaceId,
+      serverId: node.mcp_server_id,
+      toolName: node.tool_name,
+      args,
     });
     return { ...outcome, arguments: args, finished_at: new Date().toISOString() };
   }
@@ -78,7 +100,9 @@ export function createFlowActivities(deps: ActivityDeps) {
     },
 
     /** Ends the run as completed or failed. */
-    async completeFlowRun(ref: FlowRunRef & { status: 'completed' | 'failed'; error?: string }): Promise<{ status: string }> {
+    async completeFlowRun(
+      ref: FlowRunRef & { status: 'completed' | 'failed'; error?: string },
+    ): Promise<{ status: string }> {
       const run = await finishFlowRun(deps.db, ref.flowRunId, ref.status, ref.error ?? null);
       return { status: run.status };
     },

@@ -19,6 +19,12 @@ export interface ActivityDeps {
 
 /** Every activity the worker registers, each group built from the same dependencies. */
 export function createActivities(deps: ActivityDeps): object {
-  return { ...createPlatformActivities(), ...createMcpActivities(deps), ...createFlowActivities(deps), ...createEvalRunActivities(deps),
-    ...createAgentRuntimeActivities(deps), ...createAgentToolCallActivities(deps) };
+  return {
+    ...createPlatformActivities(),
+    ...createMcpActivities(deps),
+    ...createFlowActivities(deps),
+    ...createEvalRunActivities(deps),
+    ...createAgentRuntimeActivities(deps),
+    ...createAgentToolCallActivities(deps),
+  };
 }

@@ -3,7 +3,12 @@ import { findAgent, findPublishedVersion } from '../db/agent.repository';
 import type { JudgeUsage, RunJudge } from '../db/tables/eval-run.table';
 import { findJudgeModel } from '../db/workspace-settings.repository';
 import { EVAL_FAILURE, providerNotConnectedMessage } from '../domain/judge-failures';
-import { parseMatchVerdict, parseRubricVerdicts, type MatchVerdict, type RubricVerdict } from '../domain/judge-output.parser';
+import {
+  parseMatchVerdict,
+  parseRubricVerdicts,
+  type MatchVerdict,
+  type RubricVerdict,
+} from '../domain/judge-output.parser';
 import { finalResponsePrompt, rubricsPrompt, type JudgeMessage } from '../domain/judge-prompts';
 import { resolveJudge } from '../domain/model-provider';
 import { createEgressGuard } from '../lib/egress/egress-guard';
@@ -19,8 +24,14 @@ const PARSE_ATTEMPTS = 3;
 
 /** The judge of one case: sampled verdicts per criterion and the token usage of every call made. */
 export interface JudgeSession {
-  sampleMatch(input: { userInput: string; expected: string; actual: string }, samples: number): Promise<Array<MatchVerdict | null>>;
-  sampleRubrics(input: { userInput: string; response: string; rubrics: readonly string[] }, samples: number): Promise<Array<RubricVerdict[] | null>>;
+  sampleMatch(
+    input: { userInput: string; expected: string; actual: string },
+    samples: number,
+  ): Promise<Array<MatchVerdict | null>>;
+  sampleRubrics(
+    input: { userInput: string; response: string; rubrics: readonly string[] },
+    samples: number,
+  ): Promise<Array<RubricVerdict[] | null>>;
   usage(): JudgeUsage;
 }
 
@@ -67,22 +78,34 @@ export function createJudge(deps: ActivityDeps): Judge {
       const agent = await findAgent(deps.db, run.workspace_id, run.agent_id);
       if (!agent) throw ApplicationFailure.nonRetryable('the agent no longer exists', EVAL_FAILURE.runNotFound);
       const agentModel = (await findPublishedVersion(deps.db, agent))?.model ?? agent.model;
-      const resolved = resolveJudge({ agentModel, workspaceJudgeModel: await findJudgeModel(deps.db, run.workspace_id) });
+      const resolved = resolveJudge({
+        agentModel,
+        workspaceJudgeModel: await findJudgeModel(deps.db, run.workspace_id),
+      });
       if ('error' in resolved) throw ApplicationFailure.nonRetryable(resolved.error, EVAL_FAILURE.judgeUnresolvable);
       const { baseUrl } = await connect(run.workspace_id, resolved);
       const verdict = await guard.check(baseUrl);
       if (!verdict.allowed) {
-        throw ApplicationFailure.nonRetryable(`the ${resolved.provider} endpoint is blocked: ${verdict.reason}`, EVAL_FAILURE.egressBlocked);
+        throw ApplicationFailure.nonRetryable(
+          `the ${resolved.provider} endpoint is blocked: ${verdict.reason}`,
+          EVAL_FAILURE.egressBlocked,
+        );
       }
       return { provider: resolved.provider, model: resolved.model, source: resolved.source };
     },
 
     async open(run, signal) {
-      if (!run.judge) throw ApplicationFailure.nonRetryable('the run resolved no judge', EVAL_FAILURE.judgeUnresolvable);
+      if (!run.judge)
+        throw ApplicationFailure.nonRetryable('the run resolved no judge', EVAL_FAILURE.judgeUnresolvable);
       const judge = run.judge;
       const { baseUrl, apiKey } = await connect(run.workspace_id, judge);
       const client = createProviderClient({
-        provider: judge.provider, baseUrl, apiKey, fetch: guard.fetch, timeoutMs: CALL_TIMEOUT_MS, maxRetries: CALL_MAX_RETRIES,
+        provider: judge.provider,
+        baseUrl,
+        apiKey,
+        fetch: guard.fetch,
+        timeoutMs: CALL_TIMEOUT_MS,
+        maxRetries: CALL_MAX_RETRIES,
       });
       return openSession(client, judge.model, signal);
     },

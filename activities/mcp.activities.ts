@@ -31,7 +31,8 @@ export interface McpToolSyncResult {
 export function createMcpActivities(deps: ActivityDeps) {
   const guard = createEgressGuard({ allowlist: deps.config.EGRESS_ALLOWLIST });
 
-  const resolve = (input: McpServerRef): Promise<ResolvedServer> => resolveServerTarget(deps.db, deps.vault, input.workspaceId, input.serverId);
+  const resolve = (input: McpServerRef): Promise<ResolvedServer> =>
+    resolveServerTarget(deps.db, deps.vault, input.workspaceId, input.serverId);
 
   async function runTest(input: McpServerRef): Promise<McpTestResult> {
     let resolved: ResolvedServer;
@@ -48,7 +49,11 @@ export function createMcpActivities(deps: ActivityDeps) {
       await withMcpSession(resolved.target, guard, async () => undefined);
       return { status: 'connected', latency_ms: Math.round(performance.now() - started) };
     } catch (error) {
-      const context = { timeoutMs: requestTimeoutMs(resolved.target), secrets: resolved.secretValues, command: commandOf(resolved) };
+      const context = {
+        timeoutMs: requestTimeoutMs(resolved.target),
+        secrets: resolved.secretValues,
+        command: commandOf(resolved),
+      };
       return { status: 'error', message: describeMcpFailure(error, context).message };
     }
   }
@@ -71,9 +76,15 @@ export function createMcpActivities(deps: ActivityDeps) {
         const refusal = await preflightRefusal(resolved.target, guard);
         if (refusal) throw new McpTargetError(refusal);
         const timeoutMs = requestTimeoutMs(resolved.target);
-        tools = (await withMcpSession(resolved.target, guard, (session) => listAllTools(session.client, timeoutMs))).map(toToolDescriptor);
+        tools = (
+          await withMcpSession(resolved.target, guard, (session) => listAllTools(session.client, timeoutMs))
+        ).map(toToolDescriptor);
       } catch (error) {
-        const context = { timeoutMs: resolved ? requestTimeoutMs(resolved.target) : 0, secrets: resolved?.secretValues ?? [], command: resolved && commandOf(resolved) };
+        const context = {
+          timeoutMs: resolved ? requestTimeoutMs(resolved.target) : 0,
+          secrets: resolved?.secretValues ?? [],
+          command: resolved && commandOf(resolved),
+        };
         const failure = describeMcpFailure(error, context);
         await markMcpServerError(deps.db, input.serverId, failure.message);
         deps.logger.warn({ mcp_server_id: input.serverId, error: failure.message }, 'mcp tool sync failed');
@@ -83,7 +94,16 @@ export function createMcpActivities(deps: ActivityDeps) {
       }
       const syncedAt = new Date();
       const changes = await saveToolSync(deps.db, input.serverId, tools, syncedAt);
-      deps.logger.info({ mcp_server_id: input.serverId, tools_count: tools.length, added: changes.added.length, removed: changes.removed.length, changed: changes.changed.length }, 'mcp tools synced');
+      deps.logger.info(
+        {
+          mcp_server_id: input.serverId,
+          tools_count: tools.length,
+          added: changes.added.length,
+          removed: changes.removed.length,
+          changed: changes.changed.length,
+        },
+        'mcp tools synced',
+      );
       return { status: 'connected', tools_count: tools.length, synced_at: syncedAt.toISOString(), changes };
     },
   };

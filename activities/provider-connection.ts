@@ -11,7 +11,12 @@ export interface ProviderConnection {
 }
 
 /** Reads the workspace's integration with a provider and its key; not connected → non-retryable with `notConnected`. */
-export async function connectProvider(deps: ActivityDeps, workspaceId: string, provider: Provider, notConnected: string): Promise<ProviderConnection> {
+export async function connectProvider(
+  deps: ActivityDeps,
+  workspaceId: string,
+  provider: Provider,
+  notConnected: string,
+): Promise<ProviderConnection> {
   const integration = await findIntegration(deps.db, workspaceId, provider);
   const apiKey = integration ? await deps.vault.get({ workspaceId, credentialId: integration.credential_id }) : null;
   if (!integration || !apiKey) throw ApplicationFailure.nonRetryable(notConnected, EVAL_FAILURE.providerNotConnected);

@@ -1,5 +1,10 @@
 import type { AgentRun } from '../db/tables/agent-run.table';
-import { crmUpdateContactArgs, invalidArgumentsMessage, sendMessageArgs, type BuiltinToolName } from '../domain/agent-tools';
+import {
+  crmUpdateContactArgs,
+  invalidArgumentsMessage,
+  sendMessageArgs,
+  type BuiltinToolName,
+} from '../domain/agent-tools';
 import { findReplay, simulatedToolResult } from '../domain/tool-replay';
 import type { ToolExecution } from './tool-execution';
 
@@ -13,7 +18,16 @@ export function simulateBuiltinTool(name: BuiltinToolName, args: Record<string, 
   }
   const parsed = sendMessageArgs.safeParse(args);
   if (!parsed.success) return { ...simulated, error: invalidArgumentsMessage(name, parsed.error) };
-  return { ...simulated, result: { status: 'sent', message_id: `sandbox:${key}`, channel: parsed.data.channel, to: parsed.data.to, simulated: true } };
+  return {
+    ...simulated,
+    result: {
+      status: 'sent',
+      message_id: `sandbox:${key}`,
+      channel: parsed.data.channel,
+      to: parsed.data.to,
+      simulated: true,
+    },
+  };
 }
 
 /** Answers an MCP tool in the sandbox without calling it: the recorded result when name and arguments match, else simulated. */
@@ -21,5 +35,12 @@ export function answerMcpInSandbox(run: AgentRun, name: string, args: Record<str
   const index = findReplay(run.replay_calls, run.replay_used, name, args);
   if (index === null) return { args, result: simulatedToolResult(name, args), simulated: true, replayed: false };
   const recorded = run.replay_calls[index];
-  return { args, result: recorded.result, ...(recorded.error ? { error: recorded.error } : {}), simulated: true, replayed: true, replayIndex: index };
+  return {
+    args,
+    result: recorded.result,
+    ...(recorded.error ? { error: recorded.error } : {}),
+    simulated: true,
+    replayed: true,
+    replayIndex: index,
+  };
 }

@@ -13,12 +13,18 @@ export interface ToolExecution {
 function mcpText(result: unknown): string | null {
   const content = (result as { content?: unknown } | null)?.content;
   if (!Array.isArray(content)) return null;
-  const texts = content.filter((item): item is { type: 'text'; text: string } => item?.type === 'text' && typeof item.text === 'string');
+  const texts = content.filter(
+    (item): item is { type: 'text'; text: string } => item?.type === 'text' && typeof item.text === 'string',
+  );
   return texts.length === content.length && texts.length > 0 ? texts.map((item) => item.text).join('\n') : null;
 }
 
 /** The tool message the model is sent: an MCP result's text, else the result (or error) as JSON. */
 export function toolMessageContent(execution: ToolExecution): string {
-  if (execution.error !== undefined) return JSON.stringify({ error: execution.error, ...(execution.result !== undefined ? { result: execution.result } : {}) });
+  if (execution.error !== undefined)
+    return JSON.stringify({
+      error: execution.error,
+      ...(execution.result !== undefined ? { result: execution.result } : {}),
+    });
   return mcpText(execution.result) ?? JSON.stringify(execution.result ?? null);
 }

@@ -26,8 +26,23 @@ import { mcpServerActionRoutes } from './routes/mcp-server-actions.routes';
 import { mcpServerRoutes } from './routes/mcp-servers.routes';
 
 /** Every authenticated route of the API. */
-export const API_ROUTES: RouteSpec[] = [...agentRoutes, ...mcpCatalogRoutes, ...mcpServerRoutes, ...mcpServerActionRoutes, ...agentLinkRoutes, ...flowRoutes, ...flowRunRoutes,
-  ...conversationRoutes, ...agentRunRoutes, ...evalSetRoutes, ...evalCaseRoutes, ...evalRunRoutes, ...evalRunCaseRoutes, ...judgeModelRoutes, ...integrationRoutes];
+export const API_ROUTES: RouteSpec[] = [
+  ...agentRoutes,
+  ...mcpCatalogRoutes,
+  ...mcpServerRoutes,
+  ...mcpServerActionRoutes,
+  ...agentLinkRoutes,
+  ...flowRoutes,
+  ...flowRunRoutes,
+  ...conversationRoutes,
+  ...agentRunRoutes,
+  ...evalSetRoutes,
+  ...evalCaseRoutes,
+  ...evalRunRoutes,
+  ...evalRunCaseRoutes,
+  ...judgeModelRoutes,
+  ...integrationRoutes,
+];
 
 /** Builds the Express application: health, docs, then authenticated routes, then the one error handler. */
 export function createApp(deps: AppDeps): Express {
@@ -51,7 +66,12 @@ export function createApp(deps: AppDeps): Express {
   app.use(builderPages());
   const codec = deps.temporal.options.loadedDataConverter.payloadCodecs[0];
   app.use(codecRouter(codec, deps.config.TEMPORAL_CODEC_ORIGINS, deps.config.BODY_LIMIT));
-  app.use('/api', authMiddleware(deps.db), requireJsonBody, express.json({ limit: deps.config.BODY_LIMIT, strict: true }));
+  app.use(
+    '/api',
+    authMiddleware(deps.db),
+    requireJsonBody,
+    express.json({ limit: deps.config.BODY_LIMIT, strict: true }),
+  );
   app.use(api);
   app.use(() => {
     throw new HttpError(404, 'not_found', 'route not found');

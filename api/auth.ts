@@ -17,7 +17,11 @@ export interface AuthContext {
 const unauthorized = (message: string): HttpError => new HttpError(401, 'unauthorized', message);
 
 /** Resolves a bearer token and the current workspace (X-Workspace-Id, else the token's default). */
-export async function authenticate(db: Db, authorization: string | undefined, workspaceHeader: string | undefined): Promise<AuthContext> {
+export async function authenticate(
+  db: Db,
+  authorization: string | undefined,
+  workspaceHeader: string | undefined,
+): Promise<AuthContext> {
   const match = /^Bearer ([A-Za-z0-9_\-.~+/]+=*)$/.exec(authorization ?? '');
   if (!authorization) throw unauthorized('missing Authorization header');
   if (!match) throw unauthorized('Authorization header must be "Bearer <token>"');
@@ -26,7 +30,8 @@ export async function authenticate(db: Db, authorization: string | undefined, wo
   if (token.revoked_at) throw unauthorized('token revoked');
   if (token.expires_at && token.expires_at.getTime() <= Date.now()) throw unauthorized('token expired');
   const workspaceId = workspaceHeader ?? token.default_workspace_id;
-  if (!isUuid(workspaceId)) throw new HttpError(400, 'invalid_header', 'X-Workspace-Id must be a UUID', { field: 'X-Workspace-Id' });
+  if (!isUuid(workspaceId))
+    throw new HttpError(400, 'invalid_header', 'X-Workspace-Id must be a UUID', { field: 'X-Workspace-Id' });
   const role = await findRole(db, workspaceId, token.user_id);
   if (!role) throw new HttpError(403, 'forbidden', 'not a member of this workspace');
   return { userId: token.user_id, tokenId: token.id, workspaceId, role };

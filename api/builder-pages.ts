@@ -23,7 +23,10 @@ function pageHeaders(_req: Request, res: Response, next: NextFunction): void {
   next();
 }
 
-const page = (file: string) => (_req: Request, res: Response): void => res.sendFile(path.join(PUBLIC_DIR, file));
+const page =
+  (file: string) =>
+  (_req: Request, res: Response): void =>
+    res.sendFile(path.join(PUBLIC_DIR, file));
 
 /**
  * The builder's eval pages (static HTML and vanilla JS, no token needed to load them; the page asks for one and

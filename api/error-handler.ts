@@ -9,7 +9,8 @@ interface BodyParserError {
 
 /** Maps body-parser failures onto our error codes. */
 function fromBodyParser(error: BodyParserError): HttpError | undefined {
-  if (error.type === 'entity.parse.failed') return new HttpError(400, 'malformed_json', 'request body is not valid JSON');
+  if (error.type === 'entity.parse.failed')
+    return new HttpError(400, 'malformed_json', 'request body is not valid JSON');
   if (error.type === 'entity.too.large') return new HttpError(413, 'payload_too_large', 'request body is too large');
   if (error.type === 'encoding.unsupported' || error.type === 'charset.unsupported') {
     return new HttpError(415, 'unsupported_media_type', 'unsupported body encoding');
@@ -25,7 +26,12 @@ export function errorHandler(logger: Logger) {
       res.status(known.status).json(known.toJSON());
       return;
     }
-    logger.error({ err: { name: (error as Error)?.name, message: (error as Error)?.message }, request_id: req.requestId }, 'unhandled error');
-    res.status(500).json(new HttpError(500, 'internal', `internal error (request ${req.requestId ?? 'unknown'})`).toJSON());
+    logger.error(
+      { err: { name: (error as Error)?.name, message: (error as Error)?.message }, request_id: req.requestId },
+      'unhandled error',
+    );
+    res
+      .status(500)
+      .json(new HttpError(500, 'internal', `internal error (request ${req.requestId ?? 'unknown'})`).toJSON());
   };
 }

@@ -19,12 +19,20 @@ export async function requireEvalSet(db: Db, agent: Agent, idOrName: string): Pr
 }
 
 /** The eval set of the caller's agent, both by id or name from the path (`:agent`, `:set`), or 404. */
-export async function requireAgentEvalSet(db: Db, workspaceId: string, params: Record<string, string>): Promise<EvalSet> {
+export async function requireAgentEvalSet(
+  db: Db,
+  workspaceId: string,
+  params: Record<string, string>,
+): Promise<EvalSet> {
   return requireEvalSet(db, await requireAgent(db, workspaceId, params.agent), params.set);
 }
 
 /** A case (`:case`) of the caller's agent's eval set, or 404. */
-export async function requireAgentEvalCase(db: Db, workspaceId: string, params: Record<string, string>): Promise<EvalCase> {
+export async function requireAgentEvalCase(
+  db: Db,
+  workspaceId: string,
+  params: Record<string, string>,
+): Promise<EvalCase> {
   return requireEvalCase(db, await requireAgentEvalSet(db, workspaceId, params), params.case);
 }
 
@@ -43,7 +51,11 @@ export async function requireConversation(db: Db, agent: Agent, id: string): Pro
 }
 
 /** An eval run (`:evalRun`) of the caller's agent (`:agent`), or 404. */
-export async function requireAgentEvalRun(db: Db, workspaceId: string, params: Record<string, string>): Promise<EvalRun> {
+export async function requireAgentEvalRun(
+  db: Db,
+  workspaceId: string,
+  params: Record<string, string>,
+): Promise<EvalRun> {
   const agent = await requireAgent(db, workspaceId, params.agent);
   const found = isUuid(params.evalRun) ? await findEvalRun(db, agent.id, params.evalRun) : undefined;
   if (!found) throw notFound('eval run');

@@ -55,7 +55,9 @@ export const caseResultJson = z.object({
   actual_final_response: z.string().nullable(),
   criteria: z.record(z.string(), criterionJson),
   error: z.string().nullable(),
-  judge_usage: z.object({ calls: z.number(), prompt_tokens: z.number(), completion_tokens: z.number(), total_tokens: z.number() }).nullable(),
+  judge_usage: z
+    .object({ calls: z.number(), prompt_tokens: z.number(), completion_tokens: z.number(), total_tokens: z.number() })
+    .nullable(),
   scored_at: z.string(),
 });
 

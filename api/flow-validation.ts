@@ -16,7 +16,11 @@ export const flowNodeBody = z.object({
 });
 
 /** Checks nodes against the stored tool descriptors: known tool, known parameters, required ones present, earlier-node references. */
-export async function validateFlowNodes(db: Db, workspaceId: string, nodes: z.infer<typeof flowNodeBody>[]): Promise<McpCallToolNode[]> {
+export async function validateFlowNodes(
+  db: Db,
+  workspaceId: string,
+  nodes: z.infer<typeof flowNodeBody>[],
+): Promise<McpCallToolNode[]> {
   const seen: string[] = [];
   const validated: McpCallToolNode[] = [];
   for (const [index, node] of nodes.entries()) {
@@ -24,7 +28,11 @@ export async function validateFlowNodes(db: Db, workspaceId: string, nodes: z.in
     if (seen.includes(node.id)) throw invalidField(`${at}.id`, `duplicates node ${node.id}`);
     const server = await requireMcpServer(db, workspaceId, node.mcp_server_id);
     const [tool] = await findServerTools(db, server.id, [node.tool_name]);
-    if (!tool) throw invalidField(`${at}.tool_name`, `${node.tool_name} is not a stored tool of ${server.name} (run refresh-tools first)`);
+    if (!tool)
+      throw invalidField(
+        `${at}.tool_name`,
+        `${node.tool_name} is not a stored tool of ${server.name} (run refresh-tools first)`,
+      );
     const names = tool.parameters.map((p) => p.name);
     const unknown = Object.keys(node.parameters).find((name) => !names.includes(name));
     if (unknown) throw invalidField(`${at}.parameters.${unknown}`, `is not a parameter of ${tool.name}`);
@@ -35,7 +43,13 @@ export async function validateFlowNodes(db: Db, workspaceId: string, nodes: z.in
       if (problem) throw invalidField(`${at}.parameters.${name}`, problem);
     }
     seen.push(node.id);
-    validated.push({ id: node.id, kind: 'mcp.call_tool', mcp_server_id: server.id, tool_name: tool.name, parameters: node.parameters });
+    validated.push({
+      id: node.id,
+      kind: 'mcp.call_tool',
+      mcp_server_id: server.id,
+      tool_name: tool.name,
+      parameters: node.parameters,
+    });
   }
   return validated;
 }

@@ -10,7 +10,10 @@ const secretValue = z.string().min(1).max(16_384);
 export const serverConfigBody = z
   .object({
     url: z.string().max(2048).optional(),
-    headers: z.record(z.string(), z.string().max(4096)).refine((h) => Object.keys(h).length <= 32, 'at most 32 headers').optional(),
+    headers: z
+      .record(z.string(), z.string().max(4096))
+      .refine((h) => Object.keys(h).length <= 32, 'at most 32 headers')
+      .optional(),
   })
   .strict();
 export const serverSecretsBody = {
@@ -37,21 +40,25 @@ export interface ServerInput {
 }
 
 function schemaDefault(entry: McpCatalogEntry | undefined, key: 'url' | 'headers'): unknown {
-  const properties = (entry?.config_schema as { properties?: Record<string, { default?: unknown }> } | undefined)?.properties;
+  const properties = (entry?.config_schema as { properties?: Record<string, { default?: unknown }> } | undefined)
+    ?.properties;
   return properties?.[key]?.default;
 }
 
 function secretsOf(request: ServerInputRequest): Record<string, string> | undefined {
   const { entry, secret_value: single, secrets } = request;
-  if (single !== undefined && secrets !== undefined) throw invalidField('secret_value', 'give either secret_value or secrets, not both');
+  if (single !== undefined && secrets !== undefined)
+    throw invalidField('secret_value', 'give either secret_value or secrets, not both');
   const required = entry?.required_secrets ?? [];
   if (single !== undefined) {
     if (!entry) return { [CUSTOM_SECRET_NAME]: single };
-    if (required.length !== 1) throw invalidField('secrets', `this entry needs ${required.join(', ') || 'no secrets'}: send them in secrets`);
+    if (required.length !== 1)
+      throw invalidField('secrets', `this entry needs ${required.join(', ') || 'no secrets'}: send them in secrets`);
     return { [required[0]]: single };
   }
   if (secrets === undefined) {
-    if (required.length > 0 && !request.existing) throw invalidField(required.length === 1 ? 'secret_value' : `secrets.${required[0]}`, 'is required');
+    if (required.length > 0 && !request.existing)
+      throw invalidField(required.length === 1 ? 'secret_value' : `secrets.${required[0]}`, 'is required');
     return undefined;
   }
   if (entry) {
@@ -71,7 +78,8 @@ function validUrl(raw: string | undefined): string {
   } catch {
     throw invalidField('config.url', 'is not a valid URL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidField('config.url', 'must be an http or https URL');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw invalidField('config.url', 'must be an http or https URL');
   if (url.password !== '') throw invalidField('config.url', 'must not contain a password: store it as a secret');
   return url.toString();
 }
@@ -79,16 +87,28 @@ function validUrl(raw: string | undefined): string {
 /** Checks transport, url, headers and secrets of a create or update; throws the 422 naming the field. */
 export function validateServerInput(request: ServerInputRequest): ServerInput {
   const { entry, transport } = request;
-  if (entry && transport !== entry.transport) throw invalidField('transport', `must be ${entry.transport} for catalog entry ${entry.name}`);
-  if (!entry && transport !== 'http') throw invalidField('transport', 'a custom server must use http; stdio_curated servers come from the curated catalog');
+  if (entry && transport !== entry.transport)
+    throw invalidField('transport', `must be ${entry.transport} for catalog entry ${entry.name}`);
+  if (!entry && transport !== 'http')
+    throw invalidField(
+      'transport',
+      'a custom server must use http; stdio_curated servers come from the curated catalog',
+    );
   const secrets = secretsOf(request);
   const secretNames = secrets ? Object.keys(secrets).sort() : (request.existing?.secretNames ?? []);
   if (transport === 'stdio_curated') {
-    if (request.config?.url !== undefined || request.config?.headers !== undefined) throw invalidField('config', 'stdio_curated servers take no url or headers');
+    if (request.config?.url !== undefined || request.config?.headers !== undefined)
+      throw invalidField('config', 'stdio_curated servers take no url or headers');
     return { config: {}, secretNames, secrets };
   }
-  const url = validUrl(request.config?.url ?? request.existing?.config.url ?? (schemaDefault(entry, 'url') as string | undefined));
-  const headers = request.config?.headers ?? request.existing?.config.headers ?? (schemaDefault(entry, 'headers') as Record<string, string> | undefined) ?? {};
+  const url = validUrl(
+    request.config?.url ?? request.existing?.config.url ?? (schemaDefault(entry, 'url') as string | undefined),
+  );
+  const headers =
+    request.config?.headers ??
+    request.existing?.config.headers ??
+    (schemaDefault(entry, 'headers') as Record<string, string> | undefined) ??
+    {};
   const [issue] = headerIssues(headers, entry?.required_secrets ?? secretNames);
   if (issue) throw invalidField(`config.headers.${issue.header}`, issue.message);
   return { config: { url, headers }, secretNames, secrets };

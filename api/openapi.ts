@@ -5,7 +5,11 @@ type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
 /** A registry with the bearer scheme every route uses. */
 export function createRegistry(): OpenAPIRegistry {
   const registry = new OpenAPIRegistry();
-  registry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', description: 'Personal API token' });
+  registry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Personal API token',
+  });
   return registry;
 }
 
@@ -23,7 +27,8 @@ const escape = (s: string): string => s.replace(/[&<>"]/g, (c) => `&#${c.charCod
 export function renderDocsPage(document: OpenApiDocument): string {
   const rows = Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
     Object.entries(item as Record<string, { summary?: string; description?: string }>).map(
-      ([method, op]) => `<tr><td><code>${method.toUpperCase()}</code></td><td><code>${escape(path)}</code></td><td>${escape(op.summary ?? '')}</td><td>${escape(op.description ?? '')}</td></tr>`,
+      ([method, op]) =>
+        `<tr><td><code>${method.toUpperCase()}</code></td><td><code>${escape(path)}</code></td><td>${escape(op.summary ?? '')}</td><td>${escape(op.description ?? '')}</td></tr>`,
     ),
   );
   return `<!doctype html><html><head><meta charset="utf-8"><title>Assay API</title>

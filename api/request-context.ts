@@ -13,7 +13,10 @@ export function requestContext(logger: Logger) {
     // The path only: a query string may carry something a log must not hold.
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.info({ request_id: req.requestId, method: req.method, path: req.path, status: res.statusCode, ms }, 'request');
+      logger.info(
+        { request_id: req.requestId, method: req.method, path: req.path, status: res.statusCode, ms },
+        'request',
+      );
     });
     next();
   };
@@ -23,7 +26,9 @@ export function requestContext(logger: Logger) {
 export function requireJsonBody(req: Request, _res: Response, next: NextFunction): void {
   const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
   if (hasBody && !req.is('application/json')) {
-    throw new HttpError(415, 'unsupported_media_type', 'request body must be application/json', { field: 'Content-Type' });
+    throw new HttpError(415, 'unsupported_media_type', 'request body must be application/json', {
+      field: 'Content-Type',
+    });
   }
   next();
 }

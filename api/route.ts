@@ -47,11 +47,16 @@ const MAX_DEPTH = 32;
 // Postgres text and jsonb cannot hold U+0000, and JSON.parse accepts nesting deep enough to overflow the stack of
 // any later recursion: both are 422s naming the field here rather than 500s further down. Iterative on purpose.
 function unstorable(body: unknown): { field: string; message: string } | undefined {
-  const nul = (path: string[]): { field: string; message: string } => ({ field: path.join('.') || '(body)', message: 'must not contain NUL characters' });
+  const nul = (path: string[]): { field: string; message: string } => ({
+    field: path.join('.') || '(body)',
+    message: 'must not contain NUL characters',
+  });
   if (typeof body === 'string' && body.includes('\u0000')) return nul([]);
-  const stack: Array<{ value: object; path: string[] }> = body !== null && typeof body === 'object' ? [{ value: body, path: [] }] : [];
+  const stack: Array<{ value: object; path: string[] }> =
+    body !== null && typeof body === 'object' ? [{ value: body, path: [] }] : [];
   for (let item = stack.pop(); item; item = stack.pop()) {
-    if (item.path.length >= MAX_DEPTH) return { field: item.path.join('.'), message: `must not nest deeper than ${MAX_DEPTH} levels` };
+    if (item.path.length >= MAX_DEPTH)
+      return { field: item.path.join('.'), message: `must not nest deeper than ${MAX_DEPTH} levels` };
     for (const [key, value] of Object.entries(item.value)) {
       const path = [...item.path, key];
       if (key.includes('\u0000') || (typeof value === 'string' && value.includes('\u0000'))) return nul(path);

@@ -15,7 +15,8 @@ export async function awaitWorkflow<T>(run: () => Promise<T>, code: string): Pro
   } catch (error) {
     if (!(error instanceof WorkflowFailedError)) throw error;
     const cause = error.cause ? innermost(error.cause) : undefined;
-    if (cause instanceof TimeoutFailure || !cause) throw new HttpError(504, 'worker_timeout', 'no worker completed the request in time');
+    if (cause instanceof TimeoutFailure || !cause)
+      throw new HttpError(504, 'worker_timeout', 'no worker completed the request in time');
     throw new HttpError(502, code, cause.message);
   }
 }

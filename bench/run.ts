@@ -7,7 +7,8 @@ const BENCHES: Record<string, () => Promise<void>> = { eval: evalBench };
 async function main(): Promise<void> {
   const names = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(BENCHES);
   const unknown = names.filter((name) => !BENCHES[name]);
-  if (unknown.length) throw new Error(`unknown benchmark ${unknown.join(', ')}; known: ${Object.keys(BENCHES).join(', ')}`);
+  if (unknown.length)
+    throw new Error(`unknown benchmark ${unknown.join(', ')}; known: ${Object.keys(BENCHES).join(', ')}`);
   try {
     for (const name of names) await BENCHES[name]();
   } finally {

@@ -19,12 +19,15 @@ const enc = encodeURIComponent;
 
 function parseMinPassRate(value: string): number {
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new Error('--min-pass-rate must be a number from 0 to 1');
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1)
+    throw new Error('--min-pass-rate must be a number from 0 to 1');
   return n;
 }
 
 async function waitForRun(api: ApiClient, path: string, pollMs: number): Promise<EvalRunJson> {
-  const bar = process.stderr.isTTY ? new SingleBar({ format: 'scoring [{bar}] {value}/{total} cases', stream: process.stderr }) : null;
+  const bar = process.stderr.isTTY
+    ? new SingleBar({ format: 'scoring [{bar}] {value}/{total} cases', stream: process.stderr })
+    : null;
   let lastLine = '';
   for (;;) {
     const { data: run } = await api.get<{ data: EvalRunJson }>(path);
@@ -50,7 +53,9 @@ async function fetchResults(api: ApiClient, path: string): Promise<CaseResultJso
   const results: CaseResultJson[] = [];
   let cursor: string | null = null;
   do {
-    const page: { data: CaseResultJson[]; next_cursor?: string | null } = await api.get(cursor ? `${path}?cursor=${enc(cursor)}` : path);
+    const page: { data: CaseResultJson[]; next_cursor?: string | null } = await api.get(
+      cursor ? `${path}?cursor=${enc(cursor)}` : path,
+    );
     results.push(...page.data);
     cursor = page.next_cursor ?? null;
   } while (cursor);
@@ -77,6 +82,10 @@ export async function agentEvalCommand(agent: string, evalSet: string, options: 
   if (options.junit) fs.writeFileSync(options.junit, renderJunit(set.name, run, results));
   if (options.json) fs.writeFileSync(options.json, `${JSON.stringify({ run, results }, null, 2)}\n`);
   const passRate = run.summary?.pass_rate ?? 0;
-  process.stdout.write(passRate >= minPassRate ? 'PASSED\n' : `FAILED: pass rate ${passRate.toFixed(2)} is below ${minPassRate.toFixed(2)}\n`);
+  process.stdout.write(
+    passRate >= minPassRate
+      ? 'PASSED\n'
+      : `FAILED: pass rate ${passRate.toFixed(2)} is below ${minPassRate.toFixed(2)}\n`,
+  );
   return passRate >= minPassRate ? EXIT.ok : EXIT.gateFailed;
 }

@@ -14,7 +14,8 @@ function cell(criterion: CriterionJson | undefined): string {
 export function renderTable(results: CaseResultJson[]): string {
   const columns = CRITERIA_ORDER.filter((key) => results.some((r) => r.criteria[key]));
   const table = new Table({ head: ['case', 'status', ...columns], style: { head: [], border: [] } });
-  for (const r of results) table.push([r.case_name, r.status.toUpperCase(), ...columns.map((key) => cell(r.criteria[key]))]);
+  for (const r of results)
+    table.push([r.case_name, r.status.toUpperCase(), ...columns.map((key) => cell(r.criteria[key]))]);
   return table.toString();
 }
 
@@ -22,20 +23,26 @@ export function renderTable(results: CaseResultJson[]): string {
 export function renderSummary(run: EvalRunJson, minPassRate: number): string {
   const s = run.summary;
   if (!s) return `run ${run.id}: ${run.status}`;
-  const averages = Object.entries(s.avg_score).map(([k, v]) => `${k}=${fmt(v)}`).join(' ');
+  const averages = Object.entries(s.avg_score)
+    .map(([k, v]) => `${k}=${fmt(v)}`)
+    .join(' ');
   const counts = s.counts ? ` (${s.counts.passed} passed, ${s.counts.failed} failed, ${s.counts.error} error)` : '';
   return `pass rate ${fmt(s.pass_rate)} (minimum ${fmt(minPassRate)})${counts}\naverage scores: ${averages || 'none'}`;
 }
 
 type Detail = Record<string, unknown>;
 const calls = (list: unknown): string =>
-  ((list as Array<{ tool_name: string; tool_args: unknown }>) ?? []).map((c) => `${c.tool_name}(${JSON.stringify(c.tool_args)})`).join(', ') || 'none';
+  ((list as Array<{ tool_name: string; tool_args: unknown }>) ?? [])
+    .map((c) => `${c.tool_name}(${JSON.stringify(c.tool_args)})`)
+    .join(', ') || 'none';
 
 function explain(key: string, criterion: CriterionJson): string[] {
   const d = (criterion.detail ?? {}) as Detail;
   if (key === 'tool_trajectory_avg_score') return [`missing: ${calls(d.missing)}`, `extra: ${calls(d.extra)}`];
   if (key === 'rubric_based') {
-    return ((d.rejected as Array<{ rubric: string; justification: string }>) ?? []).map((r) => `rejected: "${r.rubric}" — ${r.justification}`);
+    return ((d.rejected as Array<{ rubric: string; justification: string }>) ?? []).map(
+      (r) => `rejected: "${r.rubric}" — ${r.justification}`,
+    );
   }
   if (key === 'safety') return [`guardrails fired: ${((d.guardrails as string[]) ?? []).join(', ')}`];
   return [JSON.stringify(d)];
@@ -55,7 +62,8 @@ export function renderDetails(results: CaseResultJson[]): string {
   return lines.join('\n');
 }
 
-const xml = (s: string): string => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+const xml = (s: string): string =>
+  s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 
 /** JUnit XML: one testsuite for the run, one testcase per case (failures and errors with their detail). */
 export function renderJunit(suite: string, run: EvalRunJson, results: CaseResultJson[]): string {

@@ -20,7 +20,11 @@ export interface CaseResultJson {
 export interface EvalRunJson {
   id: string;
   status: 'queued' | 'running' | 'completed' | 'failed';
-  summary: { pass_rate: number; avg_score: Record<string, number>; counts?: { total: number; passed: number; failed: number; error: number } } | null;
+  summary: {
+    pass_rate: number;
+    avg_score: Record<string, number>;
+    counts?: { total: number; passed: number; failed: number; error: number };
+  } | null;
   scored_cases: number;
   total_cases: number | null;
   error?: string | null;

@@ -6,9 +6,15 @@ import { startCommand } from './start.command';
 import { tokenCreateCommand, tokenRevokeCommand } from './token.command';
 
 const program = new Command('assay').description('Agent evaluation and MCP server catalog').showHelpAfterError();
-const run = <A extends unknown[]>(action: (...args: A) => Promise<void>) => (...args: A): Promise<void> => action(...args).catch(fail);
+const run =
+  <A extends unknown[]>(action: (...args: A) => Promise<void>) =>
+  (...args: A): Promise<void> =>
+    action(...args).catch(fail);
 
-program.command('start').description('run everything on this machine (local Postgres and Temporal unless configured)').action(run(startCommand));
+program
+  .command('start')
+  .description('run everything on this machine (local Postgres and Temporal unless configured)')
+  .action(run(startCommand));
 program.command('api').description('run the HTTP api against configured services').action(run(apiCommand));
 program.command('worker').description('run a Temporal worker against configured services').action(run(workerCommand));
 program.command('migrate').description('bring the database schema up to date').action(run(migrateCommand));

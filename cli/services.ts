@@ -58,7 +58,11 @@ export async function startWorker(config: Config, runtime: Runtime, logger: Logg
 }
 
 /** Stops services in reverse order on the first SIGINT or SIGTERM, then exits 0. */
-export function stopOnSignal(services: Service[], logger: Logger, after: () => Promise<void> = async () => undefined): void {
+export function stopOnSignal(
+  services: Service[],
+  logger: Logger,
+  after: () => Promise<void> = async () => undefined,
+): void {
   let stopping = false;
   const stop = async (signal: string): Promise<void> => {
     if (stopping) return;
@@ -66,7 +70,9 @@ export function stopOnSignal(services: Service[], logger: Logger, after: () => P
     logger.info({ signal }, 'shutting down');
     for (const service of [...services].reverse()) {
       logger.info({ component: service.name }, 'stopping');
-      await service.stop().catch((error: unknown) => logger.error({ component: service.name, err: String(error) }, 'stop failed'));
+      await service
+        .stop()
+        .catch((error: unknown) => logger.error({ component: service.name, err: String(error) }, 'stop failed'));
     }
     await after();
     process.exit(0);

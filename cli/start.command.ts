@@ -31,7 +31,9 @@ export async function startCommand(): Promise<void> {
       // The embedded Web UI reads encrypted payloads through the api's codec endpoint, which serves only the UI's origin.
       const apiUrl = config.ASSAY_PUBLIC_URL ?? `http://${config.ASSAY_HOST}:${config.ASSAY_PORT}`;
       if (!config.TEMPORAL_CODEC_ORIGINS.length) {
-        effective.TEMPORAL_CODEC_ORIGINS = ['127.0.0.1', 'localhost'].map((host) => `http://${host}:${config.TEMPORAL_UI_PORT}`);
+        effective.TEMPORAL_CODEC_ORIGINS = ['127.0.0.1', 'localhost'].map(
+          (host) => `http://${host}:${config.TEMPORAL_UI_PORT}`,
+        );
       }
       const temporal = await startTemporalDevServer({
         codecEndpoint: `${apiUrl}/codec`,

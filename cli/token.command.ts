@@ -1,5 +1,11 @@
 import { createDb } from '../db/database';
-import { createWorkspace, ensureUser, findFirstWorkspace, revokeApiToken, upsertMembership } from '../db/tenancy.repository';
+import {
+  createWorkspace,
+  ensureUser,
+  findFirstWorkspace,
+  revokeApiToken,
+  upsertMembership,
+} from '../db/tenancy.repository';
 import { ROLES } from '../domain/permissions';
 import { issueToken } from '../lib/api-tokens';
 import { loadConfig } from '../lib/config';
@@ -20,17 +26,26 @@ function database(): ReturnType<typeof createDb> {
 
 /** `assay token create`: makes the user a member with `role` and prints a new token once. */
 export async function tokenCreateCommand(options: TokenCreateOptions): Promise<void> {
-  if (!(ROLES as readonly string[]).includes(options.role)) throw new Error(`--role must be one of ${ROLES.join(', ')}`);
+  if (!(ROLES as readonly string[]).includes(options.role))
+    throw new Error(`--role must be one of ${ROLES.join(', ')}`);
   const days = options.expiresInDays === undefined ? undefined : Number(options.expiresInDays);
   if (days !== undefined && !(days > 0)) throw new Error('--expires-in-days must be a positive number');
   const db = database();
   try {
-    const workspaceId = options.workspace ?? (await findFirstWorkspace(db))?.id ?? (await createWorkspace(db, 'default')).id;
+    const workspaceId =
+      options.workspace ?? (await findFirstWorkspace(db))?.id ?? (await createWorkspace(db, 'default')).id;
     const user = await ensureUser(db, options.email, options.name ?? options.email);
     await upsertMembership(db, workspaceId, user.id, options.role);
     const expiresAt = days ? new Date(Date.now() + days * 86_400_000) : null;
-    const { id, token } = await issueToken(db, { userId: user.id, workspaceId, name: options.name ?? 'cli', expiresAt });
-    process.stdout.write(`${JSON.stringify({ id, token, workspace_id: workspaceId, role: options.role, expires_at: expiresAt })}\n`);
+    const { id, token } = await issueToken(db, {
+      userId: user.id,
+      workspaceId,
+      name: options.name ?? 'cli',
+      expiresAt,
+    });
+    process.stdout.write(
+      `${JSON.stringify({ id, token, workspace_id: workspaceId, role: options.role, expires_at: expiresAt })}\n`,
+    );
   } finally {
     await db.destroy();
   }

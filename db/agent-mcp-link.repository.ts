@@ -3,12 +3,20 @@ import type { Db } from './database';
 import type { AgentMcpServer } from './tables/mcp.table';
 
 /** Links a server to an agent, or updates `enabled` (and `sandbox_real_calls` when given) of an existing link. */
-export async function upsertAgentMcpLink(db: Db, agentId: string, serverId: string, enabled: boolean, sandboxRealCalls?: boolean): Promise<AgentMcpServer> {
+export async function upsertAgentMcpLink(
+  db: Db,
+  agentId: string,
+  serverId: string,
+  enabled: boolean,
+  sandboxRealCalls?: boolean,
+): Promise<AgentMcpServer> {
   const optIn = sandboxRealCalls === undefined ? {} : { sandbox_real_calls: sandboxRealCalls };
   return db
     .insertInto('agent_mcp_servers')
     .values({ agent_id: agentId, mcp_server_id: serverId, enabled, ...optIn })
-    .onConflict((oc) => oc.columns(['agent_id', 'mcp_server_id']).doUpdateSet({ enabled, ...optIn, updated_at: sql<Date>`now()` }))
+    .onConflict((oc) =>
+      oc.columns(['agent_id', 'mcp_server_id']).doUpdateSet({ enabled, ...optIn, updated_at: sql<Date>`now()` }),
+    )
     .returningAll()
     .executeTakeFirstOrThrow();
 }
@@ -20,6 +28,10 @@ export async function listAgentMcpLinks(db: Db, agentId: string): Promise<AgentM
 
 /** Removes a link; true when one existed. */
 export async function deleteAgentMcpLink(db: Db, agentId: string, serverId: string): Promise<boolean> {
-  const result = await db.deleteFrom('agent_mcp_servers').where('agent_id', '=', agentId).where('mcp_server_id', '=', serverId).executeTakeFirst();
+  const result = await db
+    .deleteFrom('agent_mcp_servers')
+    .where('agent_id', '=', agentId)
+    .where('mcp_server_id', '=', serverId)
+    .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }

@@ -6,13 +6,46 @@ import type { AgentRun, AgentRunTable } from './tables/agent-run.table';
 /** What an agent run starts with. */
 export type AgentRunInput = Pick<
   AgentRun,
-  'key' | 'workspace_id' | 'agent_id' | 'agent_version' | 'model' | 'provider' | 'mode' | 'eval_run_id' | 'eval_case_id' | 'session_input' | 'settings' | 'tools' | 'replay_calls' | 'messages' | 'guardrail_events' | 'final_response'
+  | 'key'
+  | 'workspace_id'
+  | 'agent_id'
+  | 'agent_version'
+  | 'model'
+  | 'provider'
+  | 'mode'
+  | 'eval_run_id'
+  | 'eval_case_id'
+  | 'session_input'
+  | 'settings'
+  | 'tools'
+  | 'replay_calls'
+  | 'messages'
+  | 'guardrail_events'
+  | 'final_response'
 >;
 
 /** The fields activities change as a run advances. */
-export type AgentRunState = Pick<AgentRun, 'messages' | 'steps' | 'tool_calls' | 'started_calls' | 'replay_used' | 'guardrail_events' | 'token_usage' | 'final_response'>;
+export type AgentRunState = Pick<
+  AgentRun,
+  | 'messages'
+  | 'steps'
+  | 'tool_calls'
+  | 'started_calls'
+  | 'replay_used'
+  | 'guardrail_events'
+  | 'token_usage'
+  | 'final_response'
+>;
 
-const STATE_JSON = ['messages', 'steps', 'tool_calls', 'started_calls', 'replay_used', 'guardrail_events', 'token_usage'] as const;
+const STATE_JSON = [
+  'messages',
+  'steps',
+  'tool_calls',
+  'started_calls',
+  'replay_used',
+  'guardrail_events',
+  'token_usage',
+] as const;
 
 function stateColumns(patch: Partial<AgentRunState>): Updateable<AgentRunTable> {
   const out: Updateable<AgentRunTable> = {};
@@ -59,27 +92,55 @@ export async function findAgentRunByKey(db: Db, key: string): Promise<AgentRun |
  * Changes a run's state under a row lock: `change` sees the current row and returns the fields to write (or none,
  * when a retried activity finds its work already recorded) and the value to answer.
  */
-export async function updateAgentRun<T>(db: Db, id: string, change: (run: AgentRun) => { patch?: Partial<AgentRunState>; value: T }): Promise<T> {
+export async function updateAgentRun<T>(
+  db: Db,
+  id: string,
+  change: (run: AgentRun) => { patch?: Partial<AgentRunState>; value: T },
+): Promise<T> {
   return db.transaction().execute(async (trx) => {
-    const run = await trx.selectFrom('agent_runs').selectAll().where('id', '=', id).forUpdate().executeTakeFirstOrThrow();
+    const run = await trx
+      .selectFrom('agent_runs')
+      .selectAll()
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
     const { patch, value } = change(run);
-    if (patch && Object.keys(patch).length > 0) await trx.updateTable('agent_runs').set(stateColumns(patch)).where('id', '=', id).execute();
+    if (patch && Object.keys(patch).length > 0)
+      await trx.updateTable('agent_runs').set(stateColumns(patch)).where('id', '=', id).execute();
     return value;
   });
 }
 
 /** Records the run's conversation once and completes the run; a retry answers the conversation already recorded. */
-export async function completeAgentRun(db: Db, id: string, conversation: (run: AgentRun) => ConversationInput): Promise<string> {
+export async function completeAgentRun(
+  db: Db,
+  id: string,
+  conversation: (run: AgentRun) => ConversationInput,
+): Promise<string> {
   return db.transaction().execute(async (trx) => {
-    const run = await trx.selectFrom('agent_runs').selectAll().where('id', '=', id).forUpdate().executeTakeFirstOrThrow();
+    const run = await trx
+      .selectFrom('agent_runs')
+      .selectAll()
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
     if (run.conversation_id) return run.conversation_id;
     const row = await insertConversation(trx, { id: run.agent_id, workspace_id: run.workspace_id }, conversation(run));
-    await trx.updateTable('agent_runs').set({ status: 'completed', conversation_id: row.id, finished_at: sql<Date>`now()` }).where('id', '=', id).execute();
+    await trx
+      .updateTable('agent_runs')
+      .set({ status: 'completed', conversation_id: row.id, finished_at: sql<Date>`now()` })
+      .where('id', '=', id)
+      .execute();
     return row.id;
   });
 }
 
 /** Marks a run failed with a (secret-free) message. */
 export async function failAgentRun(db: Db, id: string, error: string): Promise<void> {
-  await db.updateTable('agent_runs').set({ status: 'failed', error, finished_at: sql<Date>`now()` }).where('id', '=', id).where('status', '=', 'running').execute();
+  await db
+    .updateTable('agent_runs')
+    .set({ status: 'failed', error, finished_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .where('status', '=', 'running')
+    .execute();
 }

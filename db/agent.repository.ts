@@ -3,7 +3,6 @@ import { isUuid } from './column-values';
 import type { Db } from './database';
 import type { Agent, AgentVersion } from './tables/agent.table';
 
-
 export interface AgentInput {
   name: string;
   model: string;
@@ -15,7 +14,14 @@ export interface AgentInput {
 export async function insertAgent(db: Db, workspaceId: string, input: AgentInput): Promise<Agent> {
   return db
     .insertInto('agents')
-    .values({ workspace_id: workspaceId, name: input.name, model: input.model, instructions: input.instructions, settings: JSON.stringify(input.settings ?? {}), published_version: null })
+    .values({
+      workspace_id: workspaceId,
+      name: input.name,
+      model: input.model,
+      instructions: input.instructions,
+      settings: JSON.stringify(input.settings ?? {}),
+      published_version: null,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
@@ -26,7 +32,9 @@ export async function findAgent(db: Db, workspaceId: string, idOrName: string): 
     .selectFrom('agents')
     .selectAll()
     .where('workspace_id', '=', workspaceId)
-    .where((eb) => (isUuid(idOrName) ? eb.or([eb('id', '=', idOrName), eb('name', '=', idOrName)]) : eb('name', '=', idOrName)))
+    .where((eb) =>
+      isUuid(idOrName) ? eb.or([eb('id', '=', idOrName), eb('name', '=', idOrName)]) : eb('name', '=', idOrName),
+    )
     .executeTakeFirst();
 }
 
@@ -54,14 +62,29 @@ export async function deleteAgent(db: Db, agentId: string): Promise<void> {
 /** Snapshots the agent's current definition as its next published version. */
 export async function publishAgent(db: Db, agentId: string): Promise<AgentVersion> {
   return db.transaction().execute(async (trx) => {
-    const agent = await trx.selectFrom('agents').selectAll().where('id', '=', agentId).forUpdate().executeTakeFirstOrThrow();
+    const agent = await trx
+      .selectFrom('agents')
+      .selectAll()
+      .where('id', '=', agentId)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
     const version = (agent.published_version ?? 0) + 1;
     const row = await trx
       .insertInto('agent_versions')
-      .values({ agent_id: agentId, version, model: agent.model, instructions: agent.instructions, settings: JSON.stringify(agent.settings) })
+      .values({
+        agent_id: agentId,
+        version,
+        model: agent.model,
+        instructions: agent.instructions,
+        settings: JSON.stringify(agent.settings),
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await trx.updateTable('agents').set({ published_version: version, updated_at: sql<Date>`now()` }).where('id', '=', agentId).execute();
+    await trx
+      .updateTable('agents')
+      .set({ published_version: version, updated_at: sql<Date>`now()` })
+      .where('id', '=', agentId)
+      .execute();
     return row;
   });
 }

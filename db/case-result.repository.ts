@@ -38,8 +38,17 @@ export type CaseResultView = CaseResult & {
 };
 
 /** The stored result of a case in a run, if any. */
-export async function findCaseResult(db: Db, runId: string, caseId: string): Promise<Pick<CaseResult, 'status'> | undefined> {
-  return db.selectFrom('case_results').select('status').where('run_id', '=', runId).where('case_id', '=', caseId).executeTakeFirst();
+export async function findCaseResult(
+  db: Db,
+  runId: string,
+  caseId: string,
+): Promise<Pick<CaseResult, 'status'> | undefined> {
+  return db
+    .selectFrom('case_results')
+    .select('status')
+    .where('run_id', '=', runId)
+    .where('case_id', '=', caseId)
+    .executeTakeFirst();
 }
 
 /**
@@ -75,7 +84,10 @@ export async function recordCaseResult(db: Db, result: CaseResultInput): Promise
 }
 
 /** The status and criteria of every stored result of a run, for its summary. */
-export async function listResultOutcomes(db: Db, runId: string): Promise<Array<Pick<CaseResult, 'status' | 'criteria'>>> {
+export async function listResultOutcomes(
+  db: Db,
+  runId: string,
+): Promise<Array<Pick<CaseResult, 'status' | 'criteria'>>> {
   return db.selectFrom('case_results').select(['status', 'criteria']).where('run_id', '=', runId).execute();
 }
 
@@ -91,11 +103,16 @@ function resultViews(db: Db, runId: string) {
 
 /** A run's results in case order, joined with the case input and the scored conversation's final response. */
 export async function listCaseResults(db: Db, runId: string): Promise<CaseResultView[]> {
-  return resultViews(db, runId).orderBy(sql`coalesce(c.created_at, r.created_at)`).orderBy('r.case_id').execute();
+  return resultViews(db, runId)
+    .orderBy(sql`coalesce(c.created_at, r.created_at)`)
+    .orderBy('r.case_id')
+    .execute();
 }
 
 /** The results of the given cases of a run (those stored so far), as `listCaseResults` shows them. */
 export async function listCaseResultsFor(db: Db, runId: string, caseIds: readonly string[]): Promise<CaseResultView[]> {
   if (caseIds.length === 0) return [];
-  return resultViews(db, runId).where('r.case_id', 'in', [...caseIds]).execute();
+  return resultViews(db, runId)
+    .where('r.case_id', 'in', [...caseIds])
+    .execute();
 }

@@ -1,6 +1,11 @@
 import type { Db } from './database';
 import { jsonOrNull } from './column-values';
-import type { Conversation, ConversationMessage, ConversationSource, RecordedToolCall } from './tables/conversation.table';
+import type {
+  Conversation,
+  ConversationMessage,
+  ConversationSource,
+  RecordedToolCall,
+} from './tables/conversation.table';
 
 /** What a conversation is recorded from. */
 export interface ConversationInput {
@@ -19,7 +24,11 @@ export interface ConversationInput {
 }
 
 /** Records a conversation of an agent. */
-export async function insertConversation(db: Db, agent: { id: string; workspace_id: string }, input: ConversationInput): Promise<Conversation> {
+export async function insertConversation(
+  db: Db,
+  agent: { id: string; workspace_id: string },
+  input: ConversationInput,
+): Promise<Conversation> {
   return db
     .insertInto('conversations')
     .values({
@@ -55,12 +64,22 @@ export async function listConversations(db: Db, agentId: string, limit: number):
 
 /** One conversation of an agent. */
 export async function findConversation(db: Db, agentId: string, id: string): Promise<Conversation | undefined> {
-  return db.selectFrom('conversations').selectAll().where('agent_id', '=', agentId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('conversations')
+    .selectAll()
+    .where('agent_id', '=', agentId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /** Which of `ids` are conversations of the agent. */
 export async function existingConversationIds(db: Db, agentId: string, ids: readonly string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await db.selectFrom('conversations').select('id').where('agent_id', '=', agentId).where('id', 'in', [...ids]).execute();
+  const rows = await db
+    .selectFrom('conversations')
+    .select('id')
+    .where('agent_id', '=', agentId)
+    .where('id', 'in', [...ids])
+    .execute();
   return new Set(rows.map((row) => row.id));
 }

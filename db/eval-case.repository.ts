@@ -37,12 +37,23 @@ export async function insertEvalCase(db: Db, evalSetId: string, input: EvalCaseI
 
 /** A set's cases in creation order. */
 export async function listEvalCases(db: Db, evalSetId: string): Promise<EvalCase[]> {
-  return db.selectFrom('eval_cases').selectAll().where('eval_set_id', '=', evalSetId).orderBy('created_at').orderBy('id').execute();
+  return db
+    .selectFrom('eval_cases')
+    .selectAll()
+    .where('eval_set_id', '=', evalSetId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
 /** One case of a set. */
 export async function findEvalCase(db: Db, evalSetId: string, id: string): Promise<EvalCase | undefined> {
-  return db.selectFrom('eval_cases').selectAll().where('eval_set_id', '=', evalSetId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('eval_cases')
+    .selectAll()
+    .where('eval_set_id', '=', evalSetId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /** A case by id alone, for scoring (the run already tied it to its set). */
@@ -68,6 +79,11 @@ export async function deleteEvalCase(db: Db, id: string): Promise<void> {
 /** Which of `ids` are cases of the set. */
 export async function existingCaseIds(db: Db, evalSetId: string, ids: readonly string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await db.selectFrom('eval_cases').select('id').where('eval_set_id', '=', evalSetId).where('id', 'in', [...ids]).execute();
+  const rows = await db
+    .selectFrom('eval_cases')
+    .select('id')
+    .where('eval_set_id', '=', evalSetId)
+    .where('id', 'in', [...ids])
+    .execute();
   return new Set(rows.map((row) => row.id));
 }

@@ -19,7 +19,11 @@ export interface EvalRunInput {
 export type ScoringRun = Omit<EvalRun, 'conversations' | 'summary'>;
 
 /** Creates a run in `queued`. */
-export async function insertEvalRun(db: Db, set: { id: string; agent_id: string; workspace_id: string }, input: EvalRunInput): Promise<EvalRun> {
+export async function insertEvalRun(
+  db: Db,
+  set: { id: string; agent_id: string; workspace_id: string },
+  input: EvalRunInput,
+): Promise<EvalRun> {
   return db
     .insertInto('eval_runs')
     .values({
@@ -50,14 +54,38 @@ export async function findEvalRun(db: Db, agentId: string, id: string): Promise<
 
 /** A set's runs, newest first. */
 export async function listEvalRuns(db: Db, evalSetId: string, limit: number): Promise<EvalRun[]> {
-  return db.selectFrom('eval_runs').selectAll().where('eval_set_id', '=', evalSetId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  return db
+    .selectFrom('eval_runs')
+    .selectAll()
+    .where('eval_set_id', '=', evalSetId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
 }
 
 /** The run as scoring sees it. */
 export async function findScoringRun(db: Db, id: string): Promise<ScoringRun | undefined> {
   return db
     .selectFrom('eval_runs')
-    .select(['id', 'workspace_id', 'agent_id', 'eval_set_id', 'status', 'mode', 'run_selection', 'min_scores', 'judge_samples', 'judge', 'total_cases', 'scored_cases', 'error', 'created_at', 'started_at', 'completed_at'])
+    .select([
+      'id',
+      'workspace_id',
+      'agent_id',
+      'eval_set_id',
+      'status',
+      'mode',
+      'run_selection',
+      'min_scores',
+      'judge_samples',
+      'judge',
+      'total_cases',
+      'scored_cases',
+      'error',
+      'created_at',
+      'started_at',
+      'completed_at',
+    ])
     .where('id', '=', id)
     .executeTakeFirst();
 }
@@ -76,7 +104,12 @@ export async function explicitConversationFor(db: Db, runId: string, caseId: str
 export async function markRunRunning(db: Db, id: string, judge: RunJudge | null, totalCases: number): Promise<void> {
   await db
     .updateTable('eval_runs')
-    .set({ status: 'running', judge: jsonOrNull(judge), total_cases: totalCases, started_at: sql<Date>`coalesce(started_at, now())` })
+    .set({
+      status: 'running',
+      judge: jsonOrNull(judge),
+      total_cases: totalCases,
+      started_at: sql<Date>`coalesce(started_at, now())`,
+    })
     .where('id', '=', id)
     .where('status', 'in', ['queued', 'running'])
     .execute();
@@ -87,11 +120,22 @@ export async function completeRun(db: Db, id: string, summary: RunSummary): Prom
   await db.transaction().execute(async (trx) => {
     const row = await trx
       .updateTable('eval_runs')
-      .set({ status: 'completed', summary: JSON.stringify(summary), total_cases: summary.counts.total, completed_at: new Date() })
+      .set({
+        status: 'completed',
+        summary: JSON.stringify(summary),
+        total_cases: summary.counts.total,
+        completed_at: new Date(),
+      })
       .where('id', '=', id)
       .returning(['workspace_id'])
       .executeTakeFirst();
-    if (row) await notifyRunStatus(trx, { run_id: id, workspace_id: row.workspace_id, type: 'run_status', status: 'completed' });
+    if (row)
+      await notifyRunStatus(trx, {
+        run_id: id,
+        workspace_id: row.workspace_id,
+        type: 'run_status',
+        status: 'completed',
+      });
   });
 }
 
@@ -104,7 +148,8 @@ export async function failRun(db: Db, id: string, error: string): Promise<void> 
       .where('id', '=', id)
       .returning(['workspace_id'])
       .executeTakeFirst();
-    if (row) await notifyRunStatus(trx, { run_id: id, workspace_id: row.workspace_id, type: 'run_status', status: 'failed' });
+    if (row)
+      await notifyRunStatus(trx, { run_id: id, workspace_id: row.workspace_id, type: 'run_status', status: 'failed' });
   });
 }
 

@@ -12,10 +12,19 @@ export interface EvalSetInput {
 }
 
 /** Creates an eval set for an agent. */
-export async function insertEvalSet(db: Db, agent: { id: string; workspace_id: string }, input: EvalSetInput): Promise<EvalSet> {
+export async function insertEvalSet(
+  db: Db,
+  agent: { id: string; workspace_id: string },
+  input: EvalSetInput,
+): Promise<EvalSet> {
   return db
     .insertInto('eval_sets')
-    .values({ workspace_id: agent.workspace_id, agent_id: agent.id, ...input, min_scores: JSON.stringify(input.min_scores) })
+    .values({
+      workspace_id: agent.workspace_id,
+      agent_id: agent.id,
+      ...input,
+      min_scores: JSON.stringify(input.min_scores),
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
@@ -31,7 +40,9 @@ export async function findEvalSet(db: Db, agentId: string, idOrName: string): Pr
     .selectFrom('eval_sets')
     .selectAll()
     .where('agent_id', '=', agentId)
-    .where((eb) => (isUuid(idOrName) ? eb.or([eb('id', '=', idOrName), eb('name', '=', idOrName)]) : eb('name', '=', idOrName)))
+    .where((eb) =>
+      isUuid(idOrName) ? eb.or([eb('id', '=', idOrName), eb('name', '=', idOrName)]) : eb('name', '=', idOrName),
+    )
     .executeTakeFirst();
 }
 

@@ -3,12 +3,21 @@ import type { Flow, McpCallToolNode } from './tables/flow.table';
 
 /** Inserts a flow. */
 export async function insertFlow(db: Db, workspaceId: string, name: string, nodes: McpCallToolNode[]): Promise<Flow> {
-  return db.insertInto('flows').values({ workspace_id: workspaceId, name, nodes: JSON.stringify(nodes) }).returningAll().executeTakeFirstOrThrow();
+  return db
+    .insertInto('flows')
+    .values({ workspace_id: workspaceId, name, nodes: JSON.stringify(nodes) })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** A workspace's flow by id, else undefined. */
 export async function findFlow(db: Db, workspaceId: string, id: string): Promise<Flow | undefined> {
-  return db.selectFrom('flows').selectAll().where('id', '=', id).where('workspace_id', '=', workspaceId).executeTakeFirst();
+  return db
+    .selectFrom('flows')
+    .selectAll()
+    .where('id', '=', id)
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirst();
 }
 
 /** A workspace's flows by name. */

@@ -8,28 +8,53 @@ export function integrationCredentialId(provider: Provider): string {
 }
 
 /** Records (or replaces) a provider integration; the key itself must already be in the vault. */
-export async function saveIntegration(db: Db, workspaceId: string, provider: Provider, fields: { base_url: string | null; key_hint: string }): Promise<Integration> {
+export async function saveIntegration(
+  db: Db,
+  workspaceId: string,
+  provider: Provider,
+  fields: { base_url: string | null; key_hint: string },
+): Promise<Integration> {
   const credential_id = integrationCredentialId(provider);
   return db
     .insertInto('integrations')
     .values({ workspace_id: workspaceId, provider, credential_id, ...fields })
-    .onConflict((oc) => oc.columns(['workspace_id', 'provider']).doUpdateSet({ ...fields, credential_id, updated_at: new Date() }))
+    .onConflict((oc) =>
+      oc.columns(['workspace_id', 'provider']).doUpdateSet({ ...fields, credential_id, updated_at: new Date() }),
+    )
     .returningAll()
     .executeTakeFirstOrThrow();
 }
 
 /** A workspace's integration with a provider. */
-export async function findIntegration(db: Db, workspaceId: string, provider: Provider): Promise<Integration | undefined> {
-  return db.selectFrom('integrations').selectAll().where('workspace_id', '=', workspaceId).where('provider', '=', provider).executeTakeFirst();
+export async function findIntegration(
+  db: Db,
+  workspaceId: string,
+  provider: Provider,
+): Promise<Integration | undefined> {
+  return db
+    .selectFrom('integrations')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('provider', '=', provider)
+    .executeTakeFirst();
 }
 
 /** A workspace's integrations by provider. */
 export async function listIntegrations(db: Db, workspaceId: string): Promise<Integration[]> {
-  return db.selectFrom('integrations').selectAll().where('workspace_id', '=', workspaceId).orderBy('provider').execute();
+  return db
+    .selectFrom('integrations')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('provider')
+    .execute();
 }
 
 /** Removes an integration record; returns whether one existed. */
 export async function deleteIntegration(db: Db, workspaceId: string, provider: Provider): Promise<boolean> {
-  const result = await db.deleteFrom('integrations').where('workspace_id', '=', workspaceId).where('provider', '=', provider).executeTakeFirst();
+  const result = await db
+    .deleteFrom('integrations')
+    .where('workspace_id', '=', workspaceId)
+    .where('provider', '=', provider)
+    .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }

@@ -27,7 +27,9 @@ const toRow = (entry: CatalogEntryInput) => ({
   config_schema: JSON.stringify(entry.config_schema ?? defaultConfigSchema(entry.transport)),
   required_secrets: JSON.stringify(entry.required_secrets),
   command: entry.command ? JSON.stringify(entry.command) : null,
-  env: entry.command ? JSON.stringify(entry.env ?? Object.fromEntries(entry.required_secrets.map((s) => [s, s]))) : null,
+  env: entry.command
+    ? JSON.stringify(entry.env ?? Object.fromEntries(entry.required_secrets.map((s) => [s, s])))
+    : null,
 });
 
 /** Inserts or refreshes global entries by name (operator files are loaded on every start). */
@@ -37,13 +39,22 @@ export async function upsertGlobalCatalogEntries(db: Db, entries: CatalogEntryIn
     await db
       .insertInto('mcp_catalog_entries')
       .values({ ...row, workspace_id: null, source })
-      .onConflict((oc) => oc.column('name').where('workspace_id', 'is', null).doUpdateSet({ ...row, source, updated_at: sql<Date>`now()` }))
+      .onConflict((oc) =>
+        oc
+          .column('name')
+          .where('workspace_id', 'is', null)
+          .doUpdateSet({ ...row, source, updated_at: sql<Date>`now()` }),
+      )
       .execute();
   }
 }
 
 /** Inserts a workspace-restricted entry. */
-export async function insertWorkspaceCatalogEntry(db: Db, workspaceId: string, entry: CatalogEntryInput): Promise<McpCatalogEntry> {
+export async function insertWorkspaceCatalogEntry(
+  db: Db,
+  workspaceId: string,
+  entry: CatalogEntryInput,
+): Promise<McpCatalogEntry> {
   return db
     .insertInto('mcp_catalog_entries')
     .values({ ...toRow(entry), workspace_id: workspaceId, source: 'workspace' })
@@ -63,7 +74,11 @@ export async function listVisibleCatalogEntries(db: Db, workspaceId: string): Pr
 }
 
 /** One entry the workspace may see (global or its own), else undefined. */
-export async function findVisibleCatalogEntry(db: Db, workspaceId: string, id: string): Promise<McpCatalogEntry | undefined> {
+export async function findVisibleCatalogEntry(
+  db: Db,
+  workspaceId: string,
+  id: string,
+): Promise<McpCatalogEntry | undefined> {
   return db
     .selectFrom('mcp_catalog_entries')
     .selectAll()

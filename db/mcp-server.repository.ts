@@ -41,7 +41,12 @@ export async function insertMcpServer(db: Db, workspaceId: string, input: McpSer
 
 /** A workspace's server by id, else undefined (also for another workspace's server). */
 export async function findMcpServer(db: Db, workspaceId: string, id: string): Promise<McpServer | undefined> {
-  return db.selectFrom('mcp_servers').selectAll().where('id', '=', id).where('workspace_id', '=', workspaceId).executeTakeFirst();
+  return db
+    .selectFrom('mcp_servers')
+    .selectAll()
+    .where('id', '=', id)
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirst();
 }
 
 /** A workspace's servers by name. */
@@ -50,10 +55,21 @@ export async function listMcpServers(db: Db, workspaceId: string): Promise<McpSe
 }
 
 /** Replaces config and secret names; the server goes back to `pending` until the next successful sync. */
-export async function updateMcpServerConfig(db: Db, id: string, config: McpServerConfig, secretNames: string[]): Promise<McpServer> {
+export async function updateMcpServerConfig(
+  db: Db,
+  id: string,
+  config: McpServerConfig,
+  secretNames: string[],
+): Promise<McpServer> {
   return db
     .updateTable('mcp_servers')
-    .set({ config: JSON.stringify(config), secret_names: JSON.stringify(secretNames), status: 'pending', last_error: null, updated_at: sql<Date>`now()` })
+    .set({
+      config: JSON.stringify(config),
+      secret_names: JSON.stringify(secretNames),
+      status: 'pending',
+      last_error: null,
+      updated_at: sql<Date>`now()`,
+    })
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -66,10 +82,18 @@ export async function deleteMcpServer(db: Db, id: string): Promise<void> {
 
 /** Stores the last connection test; the status is left alone (a test alone does not connect a server). */
 export async function recordMcpServerTest(db: Db, id: string, test: McpServerTestRecord): Promise<void> {
-  await db.updateTable('mcp_servers').set({ last_test: JSON.stringify(test), updated_at: sql<Date>`now()` }).where('id', '=', id).execute();
+  await db
+    .updateTable('mcp_servers')
+    .set({ last_test: JSON.stringify(test), updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Marks a failed sync: status `error` with the (secret-free) message. */
 export async function markMcpServerError(db: Db, id: string, message: string): Promise<void> {
-  await db.updateTable('mcp_servers').set({ status: 'error', last_error: message, updated_at: sql<Date>`now()` }).where('id', '=', id).execute();
+  await db
+    .updateTable('mcp_servers')
+    .set({ status: 'error', last_error: message, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .execute();
 }

@@ -30,13 +30,29 @@ export async function findServerTools(db: Db, serverId: string, names: string[])
  * Replaces a server's tool set with a sync's result and marks it connected, in one transaction; a retried sync
  * writes the same rows again. Returns what changed since the previous sync.
  */
-export async function saveToolSync(db: Db, serverId: string, tools: ToolDescriptorInput[], syncedAt: Date): Promise<ToolChanges> {
+export async function saveToolSync(
+  db: Db,
+  serverId: string,
+  tools: ToolDescriptorInput[],
+  syncedAt: Date,
+): Promise<ToolChanges> {
   return db.transaction().execute(async (trx) => {
     await trx.selectFrom('mcp_servers').select('id').where('id', '=', serverId).forUpdate().executeTakeFirstOrThrow();
-    const previous = await trx.selectFrom('mcp_tools').select(['name', 'hash']).where('server_id', '=', serverId).execute();
-    const changes = diffTools(new Map(previous.map((t) => [t.name, t.hash])), new Map(tools.map((t) => [t.name, t.hash])));
+    const previous = await trx
+      .selectFrom('mcp_tools')
+      .select(['name', 'hash'])
+      .where('server_id', '=', serverId)
+      .execute();
+    const changes = diffTools(
+      new Map(previous.map((t) => [t.name, t.hash])),
+      new Map(tools.map((t) => [t.name, t.hash])),
+    );
     if (changes.removed.length > 0) {
-      await trx.deleteFrom('mcp_tools').where('server_id', '=', serverId).where('name', 'in', changes.removed).execute();
+      await trx
+        .deleteFrom('mcp_tools')
+        .where('server_id', '=', serverId)
+        .where('name', 'in', changes.removed)
+        .execute();
     }
     for (let start = 0; start < tools.length; start += UPSERT_CHUNK) {
       const rows = tools.slice(start, start + UPSERT_CHUNK).map((tool) => ({

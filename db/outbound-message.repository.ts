@@ -7,7 +7,11 @@ export type OutboundMessageInput = Omit<Selectable<OutboundMessageTable>, 'id' |
 
 /** Records a sent message once per (run, call): a retried call answers the id of the message already sent. */
 export async function insertOutboundMessage(db: Db, input: OutboundMessageInput): Promise<{ id: string }> {
-  await db.insertInto('outbound_messages').values(input).onConflict((oc) => oc.columns(['agent_run_id', 'call_key']).doNothing()).execute();
+  await db
+    .insertInto('outbound_messages')
+    .values(input)
+    .onConflict((oc) => oc.columns(['agent_run_id', 'call_key']).doNothing())
+    .execute();
   return db
     .selectFrom('outbound_messages')
     .select('id')

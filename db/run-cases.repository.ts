@@ -14,7 +14,9 @@ function inScope(db: Db, scope: RunCaseScope) {
 
 /** How many cases a run scores. */
 export async function countRunCases(db: Db, scope: RunCaseScope): Promise<number> {
-  const row = await inScope(db, scope).select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow();
+  const row = await inScope(db, scope)
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .executeTakeFirstOrThrow();
   return Number(row.count);
 }
 
@@ -22,14 +24,24 @@ export async function countRunCases(db: Db, scope: RunCaseScope): Promise<number
 export async function someRunCaseNeedsJudge(db: Db, scope: RunCaseScope): Promise<boolean> {
   const row = await inScope(db, scope)
     .select('id')
-    .where((eb) => eb.or([eb('expected_final_response', 'is not', null), sql<boolean>`jsonb_array_length(coalesce(rubrics, '[]'::jsonb)) > 0`]))
+    .where((eb) =>
+      eb.or([
+        eb('expected_final_response', 'is not', null),
+        sql<boolean>`jsonb_array_length(coalesce(rubrics, '[]'::jsonb)) > 0`,
+      ]),
+    )
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
 }
 
 /** The next page of a run's case ids after `after`, in id order (a keyset page: stable while cases change). */
-export async function runCaseIdPage(db: Db, scope: RunCaseScope, after: string | null, limit: number): Promise<string[]> {
+export async function runCaseIdPage(
+  db: Db,
+  scope: RunCaseScope,
+  after: string | null,
+  limit: number,
+): Promise<string[]> {
   let query = inScope(db, scope).select('id').orderBy('id').limit(limit);
   if (after !== null) query = query.where('id', '>', after);
   return (await query.execute()).map((row) => row.id);

@@ -39,7 +39,14 @@ export async function findRole(db: Db, workspaceId: string, userId: string): Pro
 /** Stores a token hash. */
 export async function insertApiToken(
   db: Db,
-  token: { user_id: string; default_workspace_id: string; name: string; token_hash: string; prefix: string; expires_at: Date | null },
+  token: {
+    user_id: string;
+    default_workspace_id: string;
+    name: string;
+    token_hash: string;
+    prefix: string;
+    expires_at: Date | null;
+  },
 ): Promise<{ id: string }> {
   return db.insertInto('api_tokens').values(token).returning(['id']).executeTakeFirstOrThrow();
 }

@@ -2,7 +2,11 @@ import type { Db } from './database';
 
 /** The workspace's fixed judge model, or null when none is fixed. */
 export async function findJudgeModel(db: Db, workspaceId: string): Promise<string | null> {
-  const row = await db.selectFrom('workspace_settings').select('judge_model').where('workspace_id', '=', workspaceId).executeTakeFirst();
+  const row = await db
+    .selectFrom('workspace_settings')
+    .select('judge_model')
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirst();
   return row?.judge_model ?? null;
 }
 

@@ -9,7 +9,11 @@ export interface RequestedToolCall {
 export type AgentMessage =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string | null; tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }> }
+  | {
+      role: 'assistant';
+      content: string | null;
+      tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
+    }
   | { role: 'tool'; tool_call_id: string; content: string };
 
 /** Token usage summed over the model calls of a run. */
@@ -25,7 +29,11 @@ export function assistantToolCallMessage(content: string | null, calls: readonly
   return {
     role: 'assistant',
     content,
-    tool_calls: calls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.arguments } })),
+    tool_calls: calls.map((call) => ({
+      id: call.id,
+      type: 'function' as const,
+      function: { name: call.name, arguments: call.arguments },
+    })),
   };
 }
 

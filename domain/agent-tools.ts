@@ -26,7 +26,10 @@ export const sendMessageArgs = z
 
 const BUILTIN_DESCRIPTIONS: Readonly<Record<BuiltinToolName, { description: string; schema: z.ZodObject }>> = {
   crm_update_contact: { description: 'Create or update a contact in the CRM.', schema: crmUpdateContactArgs },
-  messaging_send_message: { description: 'Send a message to a customer by e-mail, SMS or WhatsApp.', schema: sendMessageArgs },
+  messaging_send_message: {
+    description: 'Send a message to a customer by e-mail, SMS or WhatsApp.',
+    schema: sendMessageArgs,
+  },
 };
 
 /** Where a tool offered to the model is executed. */
@@ -76,11 +79,14 @@ export function invalidArgumentsMessage(name: string, error: z.ZodError): string
 }
 
 /** Parses the JSON arguments text of a tool call into an object; anything else is an error for the model. */
-export function parseToolArguments(text: string): { ok: true; args: Record<string, unknown> } | { ok: false; error: string } {
+export function parseToolArguments(
+  text: string,
+): { ok: true; args: Record<string, unknown> } | { ok: false; error: string } {
   if (text.trim() === '') return { ok: true, args: {} };
   try {
     const value: unknown = JSON.parse(text);
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return { ok: true, args: value as Record<string, unknown> };
+    if (value !== null && typeof value === 'object' && !Array.isArray(value))
+      return { ok: true, args: value as Record<string, unknown> };
   } catch {
     // reported below
   }

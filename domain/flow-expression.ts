@@ -23,7 +23,8 @@ const FORBIDDEN_SEGMENTS: ReadonlySet<string> = new Set(['__proto__', 'prototype
 export function parsePath(expression: string): string[] {
   if (!PATH.test(expression)) throw new FlowExpressionError(`{{ ${expression} }} is not a path like variables.name`);
   const segments: string[] = [...(expression.match(/[^.[\]]+/g) ?? [])];
-  if (!ROOTS.has(segments[0] ?? '')) throw new FlowExpressionError(`{{ ${expression} }} must start with variables or nodes`);
+  if (!ROOTS.has(segments[0] ?? ''))
+    throw new FlowExpressionError(`{{ ${expression} }} must start with variables or nodes`);
   const forbidden = segments.find((segment) => FORBIDDEN_SEGMENTS.has(segment));
   if (forbidden !== undefined) throw new FlowExpressionError(`{{ ${expression} }} uses the reserved name ${forbidden}`);
   return segments;
@@ -47,7 +48,8 @@ export function referenceProblem(template: unknown, earlierNodeIds: readonly str
       return (error as Error).message;
     }
     if (segments[0] !== 'nodes') continue;
-    if (!earlierNodeIds.includes(segments[1] ?? '')) return `{{ ${expression} }} refers to ${segments[1] ?? 'no node'}, which is not an earlier node`;
+    if (!earlierNodeIds.includes(segments[1] ?? ''))
+      return `{{ ${expression} }} refers to ${segments[1] ?? 'no node'}, which is not an earlier node`;
     if (segments[2] !== 'output') return `{{ ${expression} }} must read nodes.${segments[1]}.output`;
   }
   return undefined;
@@ -58,7 +60,8 @@ export function resolvePath(scope: FlowScope, expression: string): unknown {
   const segments = parsePath(expression);
   let current: unknown = scope;
   for (const segment of segments) {
-    if (Array.isArray(current) && /^\d+$/.test(segment) && Number(segment) < current.length) current = current[Number(segment)];
+    if (Array.isArray(current) && /^\d+$/.test(segment) && Number(segment) < current.length)
+      current = current[Number(segment)];
     else if (isRecord(current) && Object.prototype.hasOwnProperty.call(current, segment)) current = current[segment];
     else throw new FlowExpressionError(`{{ ${expression} }} is not defined`);
   }
@@ -76,7 +79,8 @@ export function renderValue(template: unknown, scope: FlowScope): unknown {
     return template.replace(EXPRESSION, (_match, expression: string) => asText(resolvePath(scope, expression)));
   }
   if (Array.isArray(template)) return template.map((item) => renderValue(item, scope));
-  if (isRecord(template)) return Object.fromEntries(Object.entries(template).map(([key, value]) => [key, renderValue(value, scope)]));
+  if (isRecord(template))
+    return Object.fromEntries(Object.entries(template).map(([key, value]) => [key, renderValue(value, scope)]));
   return template;
 }
 

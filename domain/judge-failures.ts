@@ -25,9 +25,12 @@ export const RUN_FATAL_FAILURES: readonly string[] = [
 
 /** The message of a run that needs a provider integration the workspace has not connected (to judge, or to run the agent). */
 export function providerNotConnectedMessage(provider: string, model: string, use: 'judge' | 'agent' = 'judge'): string {
-  return `the ${provider} integration is not connected in this workspace: connect the ${provider} integration ` +
-    `(PUT /api/workspaces/current/integrations/${provider}) to ${use === 'judge' ? 'judge with' : 'run the agent on'} ${model}`;
+  return (
+    `the ${provider} integration is not connected in this workspace: connect the ${provider} integration ` +
+    `(PUT /api/workspaces/current/integrations/${provider}) to ${use === 'judge' ? 'judge with' : 'run the agent on'} ${model}`
+  );
 }
 
 /** The message of a run whose agent has never been published. */
-export const AGENT_NOT_PUBLISHED = 'the agent has no published version: publish it (POST /api/ai-agents/{agent}/publish) before running it';
+export const AGENT_NOT_PUBLISHED =
+  'the agent has no published version: publish it (POST /api/ai-agents/{agent}/publish) before running it';

@@ -33,7 +33,11 @@ export function finalResponsePrompt(input: { userInput: string; expected: string
 }
 
 /** The messages asking for a YES / NO verdict per rubric, each rubric addressed by its 0-based index. */
-export function rubricsPrompt(input: { userInput: string; response: string; rubrics: readonly string[] }): JudgeMessage[] {
+export function rubricsPrompt(input: {
+  userInput: string;
+  response: string;
+  rubrics: readonly string[];
+}): JudgeMessage[] {
   const task: JudgeTask = 'rubric_based';
   const rubrics = input.rubrics.map((rubric, index) => ({ index, rubric }));
   const user = { task, user_input: input.userInput, response: input.response, rubrics };

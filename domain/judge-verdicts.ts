@@ -1,10 +1,4 @@
-import {
-  notApplicable,
-  scored,
-  type CriterionError,
-  type CriterionResult,
-  type NotApplicableDetail,
-} from './criteria';
+import { notApplicable, scored, type CriterionError, type CriterionResult, type NotApplicableDetail } from './criteria';
 import type { MatchVerdict, RubricVerdict } from './judge-output.parser';
 
 /** Detail of `final_response_match`: how many judge samples said the responses are equivalent, and why. */

@@ -38,10 +38,13 @@ export const operatorCatalogEntrySchema = z
     env: z.record(envName, secretName).optional(),
   })
   .superRefine((entry, ctx) => {
-    if (entry.transport === 'stdio_curated' && !entry.command) ctx.addIssue({ code: 'custom', path: ['command'], message: 'is required for stdio_curated' });
-    if (entry.transport === 'http' && (entry.command || entry.env)) ctx.addIssue({ code: 'custom', path: ['command'], message: 'only stdio_curated entries run commands' });
+    if (entry.transport === 'stdio_curated' && !entry.command)
+      ctx.addIssue({ code: 'custom', path: ['command'], message: 'is required for stdio_curated' });
+    if (entry.transport === 'http' && (entry.command || entry.env))
+      ctx.addIssue({ code: 'custom', path: ['command'], message: 'only stdio_curated entries run commands' });
     const undeclared = Object.values(entry.env ?? {}).find((name) => !entry.required_secrets.includes(name));
-    if (undeclared) ctx.addIssue({ code: 'custom', path: ['env'], message: `maps ${undeclared}, which is not in required_secrets` });
+    if (undeclared)
+      ctx.addIssue({ code: 'custom', path: ['env'], message: `maps ${undeclared}, which is not in required_secrets` });
   });
 
 /** The operator's catalog file. */
@@ -58,7 +61,10 @@ export function defaultConfigSchema(transport: McpTransport): ConfigSchema {
   if (transport === 'stdio_curated') return { type: 'object', properties: {}, required: [] };
   return {
     type: 'object',
-    properties: { url: { type: 'string', format: 'uri' }, headers: { type: 'object', additionalProperties: { type: 'string' } } },
+    properties: {
+      url: { type: 'string', format: 'uri' },
+      headers: { type: 'object', additionalProperties: { type: 'string' } },
+    },
     required: ['url'],
   };
 }

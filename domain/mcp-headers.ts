@@ -9,11 +9,24 @@ export interface HeaderIssue {
 
 const REFERENCE = /\$([A-Z][A-Z0-9_]*)/g;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}$/;
-const CREDENTIAL_HEADER = /authori[sz]ation|cookie|api[-_]?key|apikey|token|secret|passw(or)?d|credential|session|signature|auth|-key$/i;
+const CREDENTIAL_HEADER =
+  /authori[sz]ation|cookie|api[-_]?key|apikey|token|secret|passw(or)?d|credential|session|signature|auth|-key$/i;
 const SCHEME_THEN_REFERENCE = /^(?:[A-Za-z][A-Za-z0-9-]*\s+)?\$[A-Z][A-Z0-9_]*$/;
 const MANAGED_HEADERS: ReadonlySet<string> = new Set([
-  'host', 'content-length', 'content-type', 'accept', 'connection', 'transfer-encoding', 'upgrade', 'te', 'trailer',
-  'keep-alive', 'proxy-connection', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id',
+  'host',
+  'content-length',
+  'content-type',
+  'accept',
+  'connection',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+  'keep-alive',
+  'proxy-connection',
+  'mcp-session-id',
+  'mcp-protocol-version',
+  'last-event-id',
 ]);
 const CREDENTIAL_VALUES: readonly RegExp[] = [
   /^(bearer|basic|digest|token|bot)\s+\S/i,
@@ -62,21 +75,31 @@ export function headerIssues(headers: Record<string, string>, declared: readonly
     }
     const credentialHeader = CREDENTIAL_HEADER.test(header);
     if (credentialHeader && !SCHEME_THEN_REFERENCE.test(value.trim())) {
-      issues.push({ header, message: 'is a credential header: its value must be a secret reference such as $API_KEY or Bearer $API_KEY' });
+      issues.push({
+        header,
+        message: 'is a credential header: its value must be a secret reference such as $API_KEY or Bearer $API_KEY',
+      });
     } else if (!credentialHeader && looksLikeCredential(value.replace(REFERENCE, ''))) {
-      issues.push({ header, message: 'looks like a literal credential: store it as a secret and reference it as $NAME' });
+      issues.push({
+        header,
+        message: 'looks like a literal credential: store it as a secret and reference it as $NAME',
+      });
     }
   }
   return issues;
 }
 
 /** Replaces every `$NAME` reference with its secret value; throws naming the first secret that is missing. */
-export function resolveHeaders(headers: Record<string, string>, secrets: Readonly<Record<string, string>>): Record<string, string> {
+export function resolveHeaders(
+  headers: Record<string, string>,
+  secrets: Readonly<Record<string, string>>,
+): Record<string, string> {
   return Object.fromEntries(
     Object.entries(headers).map(([header, value]) => [
       header,
       value.replace(REFERENCE, (_match, name: string) => {
-        if (!Object.prototype.hasOwnProperty.call(secrets, name)) throw new Error(`header ${header} references secret $${name}, which is not stored`);
+        if (!Object.prototype.hasOwnProperty.call(secrets, name))
+          throw new Error(`header ${header} references secret $${name}, which is not stored`);
         return secrets[name];
       }),
     ]),

@@ -19,7 +19,15 @@ export const ROLES = ['owner', 'admin', 'builder', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
 
 const VIEW: Permission[] = ['evals:view', 'agents:view', 'mcp:view'];
-const BUILD: Permission[] = [...VIEW, 'evals:create_case', 'evals:manage', 'agents:manage', 'mcp:manage', 'flows:manage', 'flows:run'];
+const BUILD: Permission[] = [
+  ...VIEW,
+  'evals:create_case',
+  'evals:manage',
+  'agents:manage',
+  'mcp:manage',
+  'flows:manage',
+  'flows:run',
+];
 
 /** What each role may do: owner and admin everything, builder all but workspace administration and integrations. */
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {

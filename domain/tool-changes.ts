@@ -9,7 +9,9 @@ export interface ToolChanges {
 export function diffTools(previous: ReadonlyMap<string, string>, next: ReadonlyMap<string, string>): ToolChanges {
   const added = [...next.keys()].filter((name) => !previous.has(name));
   const removed = [...previous.keys()].filter((name) => !next.has(name));
-  const changed = [...next.entries()].filter(([name, hash]) => previous.has(name) && previous.get(name) !== hash).map(([name]) => name);
+  const changed = [...next.entries()]
+    .filter(([name, hash]) => previous.has(name) && previous.get(name) !== hash)
+    .map(([name]) => name);
   return { added: added.sort(), removed: removed.sort(), changed: changed.sort() };
 }
 
@@ -17,7 +19,9 @@ export function diffTools(previous: ReadonlyMap<string, string>, next: ReadonlyM
 export function stableJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
   if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';

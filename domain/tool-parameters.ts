@@ -8,7 +8,8 @@ export interface ToolParameter {
 
 type Schema = Record<string, unknown>;
 
-const isSchema = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isSchema = (value: unknown): value is Schema =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The JSON type of a property schema: its `type` (first non-null of a list), else inferred, else string. */
 export function schemaType(schema: Schema): string {
@@ -18,7 +19,10 @@ export function schemaType(schema: Schema): string {
   for (const key of ['anyOf', 'oneOf', 'allOf']) {
     const options = schema[key];
     if (Array.isArray(options)) {
-      const typed = options.filter(isSchema).map(schemaType).find((t) => t !== 'null');
+      const typed = options
+        .filter(isSchema)
+        .map(schemaType)
+        .find((t) => t !== 'null');
       if (typed) return typed;
     }
   }
@@ -30,10 +34,17 @@ export function schemaType(schema: Schema): string {
 /** Flattens a tool's JSON input schema into `{name, type, description, required}` parameters, in schema order. */
 export function flattenParameters(inputSchema: unknown): ToolParameter[] {
   if (!isSchema(inputSchema) || !isSchema(inputSchema.properties)) return [];
-  const required = new Set(Array.isArray(inputSchema.required) ? inputSchema.required.filter((r) => typeof r === 'string') : []);
+  const required = new Set(
+    Array.isArray(inputSchema.required) ? inputSchema.required.filter((r) => typeof r === 'string') : [],
+  );
   return Object.entries(inputSchema.properties).map(([name, property]) => {
     const schema = isSchema(property) ? property : {};
-    const description = typeof schema.description === 'string' ? schema.description : typeof schema.title === 'string' ? schema.title : '';
+    const description =
+      typeof schema.description === 'string'
+        ? schema.description
+        : typeof schema.title === 'string'
+          ? schema.title
+          : '';
     return { name, type: schemaType(schema), description, required: required.has(name) };
   });
 }

@@ -18,7 +18,10 @@ const envSchema = z.object({
     .optional(),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional(),
   PG_PORT: port.default(54329),
-  TEMPORAL_ADDRESS: z.string().regex(/^[^:\s]+:\d+$/, 'must be host:port').optional(),
+  TEMPORAL_ADDRESS: z
+    .string()
+    .regex(/^[^:\s]+:\d+$/, 'must be host:port')
+    .optional(),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('assay'),
   TEMPORAL_PORT: port.default(7233),
@@ -26,14 +29,25 @@ const envSchema = z.object({
   TEMPORAL_UI_URL: optionalUrl,
   VAULT_ADDR: optionalUrl,
   VAULT_TOKEN: z.string().min(1).optional(),
-  VAULT_KV_MOUNT: z.string().regex(/^[a-z0-9_-]+$/i, 'must be a mount name').default('secret'),
-  BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'must look like 1mb or 512kb').default('1mb'),
+  VAULT_KV_MOUNT: z
+    .string()
+    .regex(/^[a-z0-9_-]+$/i, 'must be a mount name')
+    .default('secret'),
+  BODY_LIMIT: z
+    .string()
+    .regex(/^\d+(b|kb|mb)$/i, 'must look like 1mb or 512kb')
+    .default('1mb'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   EGRESS_ALLOWLIST: z.string().default(''),
   TEMPORAL_CODEC_ORIGINS: z
     .string()
     .default('')
-    .transform((csv) => csv.split(',').map((origin) => origin.trim()).filter(Boolean))
+    .transform((csv) =>
+      csv
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.url({ protocol: /^https?$/, error: 'must list http(s) origins' }))),
   MCP_CATALOG_FILE: z.string().min(1).optional(),
   EVAL_CONCURRENCY: integer(1, 256).default(8),
@@ -59,6 +73,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const issue = parsed.error.issues[0];
     throw new ConfigError(String(issue.path[0]), issue.message);
   }
-  if (parsed.data.VAULT_ADDR && !parsed.data.VAULT_TOKEN) throw new ConfigError('VAULT_TOKEN', 'is required with VAULT_ADDR');
+  if (parsed.data.VAULT_ADDR && !parsed.data.VAULT_TOKEN)
+    throw new ConfigError('VAULT_TOKEN', 'is required with VAULT_ADDR');
   return { ...parsed.data, dataDir: path.resolve(parsed.data.ASSAY_DATA_DIR) };
 }

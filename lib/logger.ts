@@ -5,8 +5,23 @@ export type { Logger } from 'pino';
 const CENSOR = '[redacted]';
 const MAX_DEPTH = 16;
 const SECRET_KEYS = new Set([
-  'secret_value', 'secrets', 'api_key', 'apikey', 'x-api-key', 'token', 'access_token', 'refresh_token', 'client_secret',
-  'private_key', 'password', 'authorization', 'cookie', 'set-cookie', 'x-vault-token', 'sec-websocket-protocol', 'value',
+  'secret_value',
+  'secrets',
+  'api_key',
+  'apikey',
+  'x-api-key',
+  'token',
+  'access_token',
+  'refresh_token',
+  'client_secret',
+  'private_key',
+  'password',
+  'authorization',
+  'cookie',
+  'set-cookie',
+  'x-vault-token',
+  'sec-websocket-protocol',
+  'value',
 ]);
 
 /** A copy of `value` with every secret-bearing field blanked at any depth; errors are serialized (with their enumerable fields) first. */
@@ -22,7 +37,10 @@ export function redactSecrets(value: unknown, depth = 0, ancestors = new Set<obj
   const copy = Array.isArray(value)
     ? value.map((item) => redactSecrets(item, depth + 1, ancestors))
     : Object.fromEntries(
-        Object.entries(value).map(([key, item]) => [key, SECRET_KEYS.has(key.toLowerCase()) ? CENSOR : redactSecrets(item, depth + 1, ancestors)]),
+        Object.entries(value).map(([key, item]) => [
+          key,
+          SECRET_KEYS.has(key.toLowerCase()) ? CENSOR : redactSecrets(item, depth + 1, ancestors),
+        ]),
       );
   ancestors.delete(value);
   return copy;

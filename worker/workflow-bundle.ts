@@ -5,6 +5,13 @@ export async function bundleWorkflows(): Promise<WorkflowBundleWithSourceMap> {
   return bundleWorkflowCode({
     workflowsPath: require.resolve('../workflows'),
     failureConverterPath: require.resolve('../lib/temporal/failure-converter'),
-    logger: { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: (m) => console.warn(m), error: (m) => console.error(m) },
+    logger: {
+      log: () => undefined,
+      trace: () => undefined,
+      debug: () => undefined,
+      info: () => undefined,
+      warn: (m) => console.warn(m),
+      error: (m) => console.error(m),
+    },
   });
 }

@@ -1,4 +1,10 @@
-import { ActivityFailure, ApplicationFailure, isCancellation, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  isCancellation,
+  proxyActivities,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { AgentRunRequest, AgentRunResult, AgentRuntimeActivities } from '../activities/agent-runtime.activities';
 import type { AgentToolCallActivities } from '../activities/agent-tool-call.activities';
 import type { AgentStopReason } from '../domain/agent-messages';
@@ -24,7 +30,8 @@ const toolCalls = proxyActivities<AgentToolCallActivities>({
 
 function failureOf(error: unknown): ApplicationFailure {
   const cause = error instanceof ActivityFailure ? error.cause : error;
-  if (cause instanceof ApplicationFailure) return ApplicationFailure.nonRetryable(cause.message, cause.type ?? 'AgentRunFailed');
+  if (cause instanceof ApplicationFailure)
+    return ApplicationFailure.nonRetryable(cause.message, cause.type ?? 'AgentRunFailed');
   return ApplicationFailure.nonRetryable(cause instanceof Error ? cause.message : String(cause), 'AgentRunFailed');
 }
 

@@ -46,7 +46,8 @@ export interface EvalRunWorkflowResult {
 }
 
 function failureMessage(error: unknown): string {
-  if (error instanceof ActivityFailure || error instanceof ChildWorkflowFailure) return error.cause?.message || error.message;
+  if (error instanceof ActivityFailure || error instanceof ChildWorkflowFailure)
+    return error.cause?.message || error.message;
   return error instanceof Error ? error.message : String(error);
 }
 
@@ -94,7 +95,12 @@ async function scorePage(runId: string, caseIds: readonly string[], concurrency:
         else await scoring.scoreCase({ runId, caseId });
       } catch (error) {
         if (isRunFatal(error)) fatal = error;
-        else await bookkeeping.recordCaseError({ runId, caseId, error: `scoring failed after retries: ${failureMessage(error)}` });
+        else
+          await bookkeeping.recordCaseError({
+            runId,
+            caseId,
+            error: `scoring failed after retries: ${failureMessage(error)}`,
+          });
       }
     }
   };
@@ -115,7 +121,11 @@ export async function evalRunWorkflow(input: EvalRunWorkflowInput): Promise<Eval
       ({ live } = await bookkeeping.preflightEvalRun({ runId }));
       setStatus('running');
     }
-    const { caseIds } = await bookkeeping.listRunCasePage({ runId, after: input.cursor ?? null, limit: EVAL_PAGE_SIZE });
+    const { caseIds } = await bookkeeping.listRunCasePage({
+      runId,
+      after: input.cursor ?? null,
+      limit: EVAL_PAGE_SIZE,
+    });
     await scorePage(runId, caseIds, input.concurrency, live);
     if (caseIds.length === EVAL_PAGE_SIZE) cursor = caseIds[caseIds.length - 1];
     else await bookkeeping.finalizeEvalRun({ runId });
@@ -127,7 +137,9 @@ export async function evalRunWorkflow(input: EvalRunWorkflowInput): Promise<Eval
   }
   if (cursor !== null) {
     // Outside the try: continue-as-new works by throwing, and must not be mistaken for a failure.
-    const next = makeContinueAsNewFunc<typeof evalRunWorkflow>({ typedSearchAttributes: workflowInfo().typedSearchAttributes });
+    const next = makeContinueAsNewFunc<typeof evalRunWorkflow>({
+      typedSearchAttributes: workflowInfo().typedSearchAttributes,
+    });
     return next({ ...input, cursor, preflightDone: true, live });
   }
   setStatus('completed');

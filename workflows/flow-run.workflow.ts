@@ -17,7 +17,8 @@ export async function flowRunWorkflow(input: FlowRunRef): Promise<{ status: stri
   const { nodeIds } = await startFlowRun(input);
   for (const nodeId of nodeIds) {
     const outcome = await runFlowNode({ ...input, nodeId });
-    if (outcome.status === 'failed') return completeFlowRun({ ...input, status: 'failed', error: `node ${nodeId}: ${outcome.error ?? 'failed'}` });
+    if (outcome.status === 'failed')
+      return completeFlowRun({ ...input, status: 'failed', error: `node ${nodeId}: ${outcome.error ?? 'failed'}` });
   }
   return completeFlowRun({ ...input, status: 'completed' });
 }

@@ -6,17 +6,30 @@
   const setsBox = document.getElementById('sets');
 
   const runRow = (agentId, run) =>
-    el('tr', { 'data-run-id': run.id },
-      el('td', {}, el('a', { href: `/builder/runs/${encodeURIComponent(run.id)}?agent=${encodeURIComponent(agentId)}`, text: when(run.created_at) })),
+    el(
+      'tr',
+      { 'data-run-id': run.id },
+      el(
+        'td',
+        {},
+        el('a', {
+          href: `/builder/runs/${encodeURIComponent(run.id)}?agent=${encodeURIComponent(agentId)}`,
+          text: when(run.created_at),
+        }),
+      ),
       el('td', {}, el('span', { class: `badge ${run.status}`, text: run.status })),
       el('td', { text: `${run.scored_cases}/${run.total_cases ?? '?'}` }),
       el('td', { text: run.summary ? percent(run.summary.pass_rate) : '–' }),
-      el('td', { text: run.mode }));
+      el('td', { text: run.mode }),
+    );
 
   async function startRun(agentId, set, button) {
     button.disabled = true;
     try {
-      const { data: run } = await api(`/api/ai-agents/${encodeURIComponent(agentId)}/eval-sets/${encodeURIComponent(set.id)}/run`, { method: 'POST', body: {} });
+      const { data: run } = await api(
+        `/api/ai-agents/${encodeURIComponent(agentId)}/eval-sets/${encodeURIComponent(set.id)}/run`,
+        { method: 'POST', body: {} },
+      );
       location.assign(`/builder/runs/${encodeURIComponent(run.id)}?agent=${encodeURIComponent(agentId)}`);
     } catch (error) {
       showError(`Could not start a run of ${set.name}: ${error.message}`);
@@ -25,24 +38,46 @@
   }
 
   async function setCard(agentId, set) {
-    const { data: runs } = await api(`/api/ai-agents/${encodeURIComponent(agentId)}/eval-sets/${encodeURIComponent(set.id)}/runs?limit=20`);
+    const { data: runs } = await api(
+      `/api/ai-agents/${encodeURIComponent(agentId)}/eval-sets/${encodeURIComponent(set.id)}/runs?limit=20`,
+    );
     const button = el('button', { type: 'button', text: 'Run now' });
     button.addEventListener('click', () => startRun(agentId, set, button));
-    return el('article', { class: 'card set', 'data-set-id': set.id },
+    return el(
+      'article',
+      { class: 'card set', 'data-set-id': set.id },
       el('div', { class: 'set-head' }, el('h2', { text: set.name }), button),
       set.description ? el('p', { class: 'hint', text: set.description }) : null,
       runs.length === 0
         ? el('p', { class: 'hint', text: 'No runs yet.' })
-        : el('table', { class: 'runs' },
-            el('thead', {}, el('tr', {}, ['Started', 'Status', 'Scored', 'Pass rate', 'Mode'].map((h) => el('th', { text: h })))),
-            el('tbody', {}, runs.map((run) => runRow(agentId, run)))));
+        : el(
+            'table',
+            { class: 'runs' },
+            el(
+              'thead',
+              {},
+              el(
+                'tr',
+                {},
+                ['Started', 'Status', 'Scored', 'Pass rate', 'Mode'].map((h) => el('th', { text: h })),
+              ),
+            ),
+            el(
+              'tbody',
+              {},
+              runs.map((run) => runRow(agentId, run)),
+            ),
+          ),
+    );
   }
 
   async function showAgent(agentId) {
     setsBox.replaceChildren(el('p', { class: 'hint', text: 'Loading…' }));
     const { data: sets } = await api(`/api/ai-agents/${encodeURIComponent(agentId)}/eval-sets`);
     const cards = await Promise.all(sets.map((set) => setCard(agentId, set)));
-    setsBox.replaceChildren(...(cards.length ? cards : [el('p', { class: 'hint', text: 'This agent has no eval sets.' })]));
+    setsBox.replaceChildren(
+      ...(cards.length ? cards : [el('p', { class: 'hint', text: 'This agent has no eval sets.' })]),
+    );
   }
 
   async function main() {

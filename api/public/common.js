@@ -26,10 +26,14 @@ window.Assay = (() => {
     const existing = token();
     if (existing) return Promise.resolve(existing);
     const input = el('input', { id: 'token-input', type: 'password', autocomplete: 'off', placeholder: 'assay_…' });
-    const form = el('form', { id: 'token-form', class: 'card' },
+    const form = el(
+      'form',
+      { id: 'token-form', class: 'card' },
       el('label', { for: 'token-input', text: 'API token' }),
       el('p', { class: 'hint', text: 'Kept in this tab only (sessionStorage) and sent as a Bearer token.' }),
-      input, el('button', { type: 'submit', text: 'Continue' }));
+      input,
+      el('button', { type: 'submit', text: 'Continue' }),
+    );
     document.querySelector('main').prepend(form);
     input.focus();
     return new Promise((resolve) => {
@@ -48,7 +52,11 @@ window.Assay = (() => {
   async function api(path, options = {}) {
     const headers = { Authorization: `Bearer ${token()}`, Accept: 'application/json' };
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-    const res = await fetch(path, { method: options.method || 'GET', headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+    const res = await fetch(path, {
+      method: options.method || 'GET',
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
     const body = res.status === 204 ? null : await res.json().catch(() => null);
     if (res.status === 401) sessionStorage.removeItem(TOKEN_KEY);
     if (!res.ok) throw new Error((body && body.error && body.error.message) || `${res.status} ${res.statusText}`);
@@ -62,7 +70,12 @@ window.Assay = (() => {
   }
 
   /** Criterion keys in display order, with their labels. */
-  const CRITERIA = { tool_trajectory_avg_score: 'Trajectory', final_response_match: 'Final response', rubric_based: 'Rubrics', safety: 'Safety' };
+  const CRITERIA = {
+    tool_trajectory_avg_score: 'Trajectory',
+    final_response_match: 'Final response',
+    rubric_based: 'Rubrics',
+    safety: 'Safety',
+  };
 
   const percent = (rate) => `${(rate * 100).toFixed(1)}%`;
   const score = (value) => (typeof value === 'number' ? value.toFixed(3) : '–');

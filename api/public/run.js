@@ -36,14 +36,35 @@
     const box = document.getElementById('summary');
     const counts = summary.counts;
     box.replaceChildren(
-      el('div', { class: 'summary-head' },
-        el('span', { class: 'big', 'data-pass-rate': summary.pass_rate, text: percent(summary.pass_rate) }), el('span', { class: 'label', text: 'pass rate' }),
-        el('span', { class: 'counts', 'data-counts': JSON.stringify(counts), text: `${counts.passed} passed · ${counts.failed} failed · ${counts.error} error · ${counts.total} total` })),
-      el('table', { class: 'scores avg' },
+      el(
+        'div',
+        { class: 'summary-head' },
+        el('span', { class: 'big', 'data-pass-rate': summary.pass_rate, text: percent(summary.pass_rate) }),
+        el('span', { class: 'label', text: 'pass rate' }),
+        el('span', {
+          class: 'counts',
+          'data-counts': JSON.stringify(counts),
+          text: `${counts.passed} passed · ${counts.failed} failed · ${counts.error} error · ${counts.total} total`,
+        }),
+      ),
+      el(
+        'table',
+        { class: 'scores avg' },
         el('thead', {}, el('tr', {}, el('th', { text: 'Criterion' }), el('th', { text: 'Average score' }))),
-        el('tbody', {}, ordered(summary.avg_score).map(([key, value]) =>
-          el('tr', { 'data-criterion': key }, el('td', {}, CRITERIA[key] || key, el('code', { class: 'key', text: key })),
-            el('td', { class: 'num', 'data-value': value, text: score(value) }))))));
+        el(
+          'tbody',
+          {},
+          ordered(summary.avg_score).map(([key, value]) =>
+            el(
+              'tr',
+              { 'data-criterion': key },
+              el('td', {}, CRITERIA[key] || key, el('code', { class: 'key', text: key })),
+              el('td', { class: 'num', 'data-value': value, text: score(value) }),
+            ),
+          ),
+        ),
+      ),
+    );
     box.hidden = false;
   }
 
@@ -104,7 +125,10 @@
   // The token travels as a subprotocol (browsers cannot set headers on a WebSocket); never in the URL.
   function connect() {
     const live = document.getElementById('live');
-    const socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`, ['assay.v1', `assay.bearer.${token()}`]);
+    const socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`, [
+      'assay.v1',
+      `assay.bearer.${token()}`,
+    ]);
     socket.addEventListener('open', () => {
       retryMs = 500;
       live.textContent = 'live';
@@ -130,7 +154,10 @@
     await requireToken();
     const base = `/api/ai-agents/${encodeURIComponent(agentId)}`;
     document.getElementById('back').href = `/builder?agent=${encodeURIComponent(agentId)}`;
-    const [{ data: run }, { data: runCases }] = await Promise.all([api(`${base}/eval-runs/${encodeURIComponent(runId)}`), api(`${base}/eval-runs/${encodeURIComponent(runId)}/cases`)]);
+    const [{ data: run }, { data: runCases }] = await Promise.all([
+      api(`${base}/eval-runs/${encodeURIComponent(runId)}`),
+      api(`${base}/eval-runs/${encodeURIComponent(runId)}/cases`),
+    ]);
     document.getElementById('run-title').textContent = `Run ${run.id.slice(0, 8)} · ${run.mode}`;
     for (const evalCase of runCases) {
       cases.set(evalCase.id, evalCase);

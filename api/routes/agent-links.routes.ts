@@ -6,19 +6,38 @@ import { requireAgent, requireMcpServer } from '../lookups';
 import { route, type RouteSpec } from '../route';
 
 // sandbox_real_calls: live eval runs call this server for real (for read-only servers); left out, it keeps its value.
-const linkBody = z.object({ mcp_server_id: z.string().min(1), enabled: z.boolean().default(true), sandbox_real_calls: z.boolean().optional() });
-const linkJson = z.object({ agent_id: z.string(), mcp_server_id: z.string(), enabled: z.boolean(), sandbox_real_calls: z.boolean() });
+const linkBody = z.object({
+  mcp_server_id: z.string().min(1),
+  enabled: z.boolean().default(true),
+  sandbox_real_calls: z.boolean().optional(),
+});
+const linkJson = z.object({
+  agent_id: z.string(),
+  mcp_server_id: z.string(),
+  enabled: z.boolean(),
+  sandbox_real_calls: z.boolean(),
+});
 
 /** The API shape of an agent–server link. */
 export function toLinkJson(row: AgentMcpServer): z.infer<typeof linkJson> {
-  return { agent_id: row.agent_id, mcp_server_id: row.mcp_server_id, enabled: row.enabled, sandbox_real_calls: row.sandbox_real_calls };
+  return {
+    agent_id: row.agent_id,
+    mcp_server_id: row.mcp_server_id,
+    enabled: row.enabled,
+    sandbox_real_calls: row.sandbox_real_calls,
+  };
 }
 
 /** Agent ↔ MCP server links: link (or update enabled), list, unlink; agent and server share the workspace. */
 export const agentLinkRoutes: RouteSpec[] = [
   route({
-    method: 'post', path: '/api/v1/agents/:agent_id/mcp-servers', summary: 'Link an MCP server to an agent, or update enabled', tag: 'mcp',
-    permission: 'mcp:manage', body: linkBody, response: linkJson,
+    method: 'post',
+    path: '/api/v1/agents/:agent_id/mcp-servers',
+    summary: 'Link an MCP server to an agent, or update enabled',
+    tag: 'mcp',
+    permission: 'mcp:manage',
+    body: linkBody,
+    response: linkJson,
     handler: async ({ body, params, auth, deps }) => {
       const agent = await requireAgent(deps.db, auth.workspaceId, params.agent_id);
       const server = await requireMcpServer(deps.db, auth.workspaceId, body.mcp_server_id);
@@ -26,7 +45,11 @@ export const agentLinkRoutes: RouteSpec[] = [
     },
   }),
   route({
-    method: 'get', path: '/api/v1/agents/:agent_id/mcp-servers', summary: "List an agent's MCP server links", tag: 'mcp', permission: 'mcp:view',
+    method: 'get',
+    path: '/api/v1/agents/:agent_id/mcp-servers',
+    summary: "List an agent's MCP server links",
+    tag: 'mcp',
+    permission: 'mcp:view',
     response: z.array(linkJson),
     handler: async ({ params, auth, deps }) => {
       const agent = await requireAgent(deps.db, auth.workspaceId, params.agent_id);
@@ -34,8 +57,12 @@ export const agentLinkRoutes: RouteSpec[] = [
     },
   }),
   route({
-    method: 'delete', path: '/api/v1/agents/:agent_id/mcp-servers/:server_id', summary: 'Unlink an MCP server from an agent', tag: 'mcp',
-    permission: 'mcp:manage', status: 204,
+    method: 'delete',
+    path: '/api/v1/agents/:agent_id/mcp-servers/:server_id',
+    summary: 'Unlink an MCP server from an agent',
+    tag: 'mcp',
+    permission: 'mcp:manage',
+    status: 204,
     handler: async ({ params, auth, deps }) => {
       const agent = await requireAgent(deps.db, auth.workspaceId, params.agent_id);
       const server = await requireMcpServer(deps.db, auth.workspaceId, params.server_id);

@@ -29,23 +29,46 @@ const runBody = z
  */
 export const agentRunRoutes: RouteSpec[] = [
   route({
-    method: 'post', path: '/api/ai-agents/:agent/runs', summary: 'Run the published agent on a message (real effects); answers the conversation',
-    tag: 'agents', permission: 'agents:manage', body: runBody, status: 201, response: z.object({ data: conversationJson }),
+    method: 'post',
+    path: '/api/ai-agents/:agent/runs',
+    summary: 'Run the published agent on a message (real effects); answers the conversation',
+    tag: 'agents',
+    permission: 'agents:manage',
+    body: runBody,
+    status: 201,
+    response: z.object({ data: conversationJson }),
     handler: async ({ body, params, auth, deps }) => {
       const agent = await requireAgent(deps.db, auth.workspaceId, params.agent);
       const version = await findPublishedVersion(deps.db, agent);
       if (!version) throw agentNotPublished();
       const provider = providerForModel(version.model);
-      if (!provider) throw new HttpError(409, 'agent_model_unresolvable', `cannot derive a provider from the agent model "${version.model}"`);
+      if (!provider)
+        throw new HttpError(
+          409,
+          'agent_model_unresolvable',
+          `cannot derive a provider from the agent model "${version.model}"`,
+        );
       if (!(await findIntegration(deps.db, auth.workspaceId, provider))) {
-        throw new HttpError(409, 'provider_not_connected', providerNotConnectedMessage(provider, version.model, 'agent'), { provider });
+        throw new HttpError(
+          409,
+          'provider_not_connected',
+          providerNotConnectedMessage(provider, version.model, 'agent'),
+          { provider },
+        );
       }
       const result = await awaitWorkflow(
         () =>
           deps.temporal.workflow.execute<typeof agentRunWorkflow>('agentRunWorkflow', {
             taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
             workflowId: workflowIds.agentRun(crypto.randomUUID()),
-            args: [{ mode: 'production', workspaceId: auth.workspaceId, agentId: agent.id, sessionInput: { ...body.session_input, message: body.message } }],
+            args: [
+              {
+                mode: 'production',
+                workspaceId: auth.workspaceId,
+                agentId: agent.id,
+                sessionInput: { ...body.session_input, message: body.message },
+              },
+            ],
             typedSearchAttributes: [
               { key: WorkspaceIdKey, value: auth.workspaceId },
               { key: AgentIdKey, value: agent.id },

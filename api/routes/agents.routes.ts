@@ -7,7 +7,12 @@ import { HttpError } from '../http-error';
 import { requireAgent } from '../lookups';
 import { route, type RouteSpec } from '../route';
 
-const agentName = z.string().trim().min(1).max(120).regex(/^[^/\s][^/]*$/, 'must not contain a slash');
+const agentName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(120)
+  .regex(/^[^/\s][^/]*$/, 'must not contain a slash');
 const createAgentBody = z.object({
   name: agentName,
   model: z.string().trim().min(1).max(200),
@@ -41,13 +46,20 @@ export function toAgentJson(row: Agent): z.infer<typeof agentJson> {
   };
 }
 
-const nameTaken = (name: string): HttpError => new HttpError(409, 'conflict', `an agent named ${name} already exists`, { field: 'name' });
+const nameTaken = (name: string): HttpError =>
+  new HttpError(409, 'conflict', `an agent named ${name} already exists`, { field: 'name' });
 
 /** Agents: create, list, get, update, delete and publish. */
 export const agentRoutes: RouteSpec[] = [
   route({
-    method: 'post', path: '/api/ai-agents', summary: 'Create an agent', tag: 'agents', permission: 'agents:manage',
-    body: createAgentBody, status: 201, response: z.object({ data: agentJson }),
+    method: 'post',
+    path: '/api/ai-agents',
+    summary: 'Create an agent',
+    tag: 'agents',
+    permission: 'agents:manage',
+    body: createAgentBody,
+    status: 201,
+    response: z.object({ data: agentJson }),
     handler: async ({ body, auth, deps }) => {
       const row = await insertAgent(deps.db, auth.workspaceId, body).catch((error: unknown) => {
         throw isUniqueViolation(error) ? nameTaken(body.name) : error;
@@ -56,18 +68,33 @@ export const agentRoutes: RouteSpec[] = [
     },
   }),
   route({
-    method: 'get', path: '/api/ai-agents', summary: 'List agents', tag: 'agents', permission: 'agents:view',
+    method: 'get',
+    path: '/api/ai-agents',
+    summary: 'List agents',
+    tag: 'agents',
+    permission: 'agents:view',
     response: z.object({ data: z.array(agentJson) }),
     handler: async ({ auth, deps }) => ({ data: (await listAgents(deps.db, auth.workspaceId)).map(toAgentJson) }),
   }),
   route({
-    method: 'get', path: '/api/ai-agents/:agent', summary: 'Get an agent by id or name', tag: 'agents', permission: 'agents:view',
+    method: 'get',
+    path: '/api/ai-agents/:agent',
+    summary: 'Get an agent by id or name',
+    tag: 'agents',
+    permission: 'agents:view',
     response: z.object({ data: agentJson }),
-    handler: async ({ params, auth, deps }) => ({ data: toAgentJson(await requireAgent(deps.db, auth.workspaceId, params.agent)) }),
+    handler: async ({ params, auth, deps }) => ({
+      data: toAgentJson(await requireAgent(deps.db, auth.workspaceId, params.agent)),
+    }),
   }),
   route({
-    method: 'patch', path: '/api/ai-agents/:agent', summary: 'Update an agent', tag: 'agents', permission: 'agents:manage',
-    body: updateAgentBody, response: z.object({ data: agentJson }),
+    method: 'patch',
+    path: '/api/ai-agents/:agent',
+    summary: 'Update an agent',
+    tag: 'agents',
+    permission: 'agents:manage',
+    body: updateAgentBody,
+    response: z.object({ data: agentJson }),
     handler: async ({ body, params, auth, deps }) => {
       const agent = await requireAgent(deps.db, auth.workspaceId, params.agent);
       const row = await updateAgent(deps.db, agent.id, body).catch((error: unknown) => {
@@ -77,7 +104,11 @@ export const agentRoutes: RouteSpec[] = [
     },
   }),
   route({
-    method: 'delete', path: '/api/ai-agents/:agent', summary: 'Delete an agent', tag: 'agents', permission: 'agents:manage',
+    method: 'delete',
+    path: '/api/ai-agents/:agent',
+    summary: 'Delete an agent',
+    tag: 'agents',
+    permission: 'agents:manage',
     status: 204,
     handler: async ({ params, auth, deps }) => {
       await deleteAgent(deps.db, (await requireAgent(deps.db, auth.workspaceId, params.agent)).id);
@@ -85,12 +116,24 @@ export const agentRoutes: RouteSpec[] = [
     },
   }),
   route({
-    method: 'post', path: '/api/ai-agents/:agent/publish', summary: 'Publish the current version of an agent', tag: 'agents',
+    method: 'post',
+    path: '/api/ai-agents/:agent/publish',
+    summary: 'Publish the current version of an agent',
+    tag: 'agents',
     permission: 'agents:manage',
-    response: z.object({ data: z.object({ agent_id: z.string(), version: z.number(), model: z.string(), published_at: z.string() }) }),
+    response: z.object({
+      data: z.object({ agent_id: z.string(), version: z.number(), model: z.string(), published_at: z.string() }),
+    }),
     handler: async ({ params, auth, deps }) => {
       const version = await publishAgent(deps.db, (await requireAgent(deps.db, auth.workspaceId, params.agent)).id);
-      return { data: { agent_id: version.agent_id, version: version.version, model: version.model, published_at: version.published_at.toISOString() } };
+      return {
+        data: {
+          agent_id: version.agent_id,
+          version: version.version,
+          model: version.model,
+          published_at: version.published_at.toISOString(),
+        },
+      };
     },
   }),
 ];

@@ -10,10 +10,14 @@ import { parseOr422, route, type RouteSpec } from '../route';
 const importBody = z
   .object({
     session_input: sessionInputSchema,
-    messages: z.array(z.object({ role: z.enum(['system', 'user', 'assistant', 'tool']), content: z.string() })).optional(),
+    messages: z
+      .array(z.object({ role: z.enum(['system', 'user', 'assistant', 'tool']), content: z.string() }))
+      .optional(),
     tool_calls: z.array(toolCallSchema.extend({ result: z.unknown().optional() })).default([]),
     final_response: z.string().max(1_000_000),
-    guardrail_events: z.array(z.object({ guardrail: z.string().min(1), stage: z.string().nullish(), detail: z.unknown().optional() })).default([]),
+    guardrail_events: z
+      .array(z.object({ guardrail: z.string().min(1), stage: z.string().nullish(), detail: z.unknown().optional() }))
+      .default([]),
     model: z.string().trim().min(1).max(200).optional(),
     token_usage: z.record(z.string(), z.number().nonnegative()).optional(),
   })
@@ -25,24 +29,30 @@ export const conversationJson = z.object({
   agent_id: z.string(),
   source: z.string(),
   session_input: z.record(z.string(), z.unknown()),
-  messages: z.array(z.object({
-    role: z.string(),
-    content: z.string(),
-    tool_calls: z.array(z.object({ id: z.string(), name: z.string(), arguments: z.string() })).optional(),
-    tool_call_id: z.string().optional(),
-  })),
+  messages: z.array(
+    z.object({
+      role: z.string(),
+      content: z.string(),
+      tool_calls: z.array(z.object({ id: z.string(), name: z.string(), arguments: z.string() })).optional(),
+      tool_call_id: z.string().optional(),
+    }),
+  ),
   // Runs of the agent runtime also say per call whether it failed and whether it was simulated or replayed (sandbox).
-  tool_calls: z.array(z.object({
-    tool_name: z.string(),
-    tool_args: z.record(z.string(), z.unknown()),
-    result: z.unknown().optional(),
-    error: z.string().optional(),
-    simulated: z.boolean().optional(),
-    replayed: z.boolean().optional(),
-    call_key: z.string().optional(),
-  })),
+  tool_calls: z.array(
+    z.object({
+      tool_name: z.string(),
+      tool_args: z.record(z.string(), z.unknown()),
+      result: z.unknown().optional(),
+      error: z.string().optional(),
+      simulated: z.boolean().optional(),
+      replayed: z.boolean().optional(),
+      call_key: z.string().optional(),
+    }),
+  ),
   final_response: z.string(),
-  guardrail_events: z.array(z.object({ guardrail: z.string(), stage: z.string().nullish(), detail: z.unknown().optional() })),
+  guardrail_events: z.array(
+    z.object({ guardrail: z.string(), stage: z.string().nullish(), detail: z.unknown().optional() }),
+  ),
   model: z.string().nullable(),
   token_usage: z.record(z.string(), z.number()).nullable(),
   latency_ms: z.number().nullable(),
@@ -74,8 +84,14 @@ export function toConversationJson(row: Conversation): z.infer<typeof conversati
 /** Conversations of an agent (`/runs`): import one recorded elsewhere, list, get. */
 export const conversationRoutes: RouteSpec[] = [
   route({
-    method: 'post', path: '/api/ai-agents/:agent/runs/import', summary: 'Record a conversation produced elsewhere', tag: 'evaluation',
-    permission: 'evals:manage', body: importBody, status: 201, response: z.object({ data: conversationJson }),
+    method: 'post',
+    path: '/api/ai-agents/:agent/runs/import',
+    summary: 'Record a conversation produced elsewhere',
+    tag: 'evaluation',
+    permission: 'evals:manage',
+    body: importBody,
+    status: 201,
+    response: z.object({ data: conversationJson }),
     handler: async ({ body, params, auth, deps }) => {
       const agent = await requireAgent(deps.db, auth.workspaceId, params.agent);
       const messages = body.messages ?? [
@@ -96,8 +112,12 @@ export const conversationRoutes: RouteSpec[] = [
     },
   }),
   route({
-    method: 'get', path: '/api/ai-agents/:agent/runs', summary: "List an agent's conversations, newest first", tag: 'evaluation',
-    permission: 'evals:view', response: z.object({ data: z.array(conversationJson) }),
+    method: 'get',
+    path: '/api/ai-agents/:agent/runs',
+    summary: "List an agent's conversations, newest first",
+    tag: 'evaluation',
+    permission: 'evals:view',
+    response: z.object({ data: z.array(conversationJson) }),
     handler: async ({ params, query, auth, deps }) => {
       const { limit } = parseOr422(listQuery, query);
       const agent = await requireAgent(deps.db, auth.workspaceId, params.agent);
@@ -105,8 +125,12 @@ export const conversationRoutes: RouteSpec[] = [
     },
   }),
   route({
-    method: 'get', path: '/api/ai-agents/:agent/runs/:run', summary: 'Get a conversation', tag: 'evaluation',
-    permission: 'evals:view', response: z.object({ data: conversationJson }),
+    method: 'get',
+    path: '/api/ai-agents/:agent/runs/:run',
+    summary: 'Get a conversation',
+    tag: 'evaluation',
+    permission: 'evals:view',
+    response: z.object({ data: conversationJson }),
     handler: async ({ params, auth, deps }) => {
       const agent = await requireAgent(deps.db, auth.workspaceId, params.agent);
       return { data: toConversationJson(await requireConversation(deps.db, agent, params.run)) };

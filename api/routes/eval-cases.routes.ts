@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { deleteEvalCase, insertEvalCase, listEvalCases, updateEvalCase, type EvalCaseInput } from '../../db/eval-case.repository';
+import {
+  deleteEvalCase,
+  insertEvalCase,
+  listEvalCases,
+  updateEvalCase,
+  type EvalCaseInput,
+} from '../../db/eval-case.repository';
 import { findEvalSet } from '../../db/eval-set.repository';
 import type { Conversation } from '../../db/tables/conversation.table';
 import type { EvalCase } from '../../db/tables/eval-set.table';
@@ -15,7 +21,9 @@ const caseFields = {
   rubrics: z.array(nonBlank).max(100).nullish(),
 };
 const createCaseBody = z.object({ name: evalName, session_input: sessionInputSchema, ...caseFields }).strict();
-const updateCaseBody = z.object({ name: evalName.optional(), session_input: sessionInputSchema.optional(), ...caseFields }).strict();
+const updateCaseBody = z
+  .object({ name: evalName.optional(), session_input: sessionInputSchema.optional(), ...caseFields })
+  .strict();
 const promoteBody = z.object({ eval_set_id: z.string().min(1), name: evalName.optional() }).strict();
 
 const toolCallJson = z.object({ tool_name: z.string(), tool_args: z.record(z.string(), z.unknown()) });
@@ -28,7 +36,12 @@ export const evalCaseJson = z.object({
   expected_final_response: z.string().nullable(),
   rubrics: z.array(z.string()).nullable(),
   source_run_id: z.string().nullable(),
-  snapshot: z.object({ tool_calls: z.array(toolCallJson.extend({ result: z.unknown().optional() })), final_response: z.string() }).nullable(),
+  snapshot: z
+    .object({
+      tool_calls: z.array(toolCallJson.extend({ result: z.unknown().optional() })),
+      final_response: z.string(),
+    })
+    .nullable(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -54,7 +67,9 @@ export function toEvalCaseJson(row: EvalCase): z.infer<typeof evalCaseJson> {
 const blankToNull = (text: string | null | undefined): string | null => (text && text.trim() !== '' ? text : null);
 
 function firstUserMessage(conversation: Conversation): string {
-  const fromMessages = conversation.messages.find((message) => message.role === 'user' && message.content.trim() !== '');
+  const fromMessages = conversation.messages.find(
+    (message) => message.role === 'user' && message.content.trim() !== '',
+  );
   return fromMessages?.content ?? String(conversation.session_input.message ?? '');
 }
 
@@ -78,19 +93,33 @@ const caseResponse = z.object({ data: evalCaseJson });
 /** Eval cases: hand-written create, list, get, update, delete, and promotion of a conversation to a case. */
 export const evalCaseRoutes: RouteSpec[] = [
   route({
-    method: 'post', path: '/api/ai-agents/:agent/runs/:run/promote-to-case', summary: 'Create a case from a conversation', tag: 'evaluation',
-    permission: 'evals:create_case', body: promoteBody, status: 201, response: caseResponse,
+    method: 'post',
+    path: '/api/ai-agents/:agent/runs/:run/promote-to-case',
+    summary: 'Create a case from a conversation',
+    tag: 'evaluation',
+    permission: 'evals:create_case',
+    body: promoteBody,
+    status: 201,
+    response: caseResponse,
     handler: async ({ body, params, auth, deps }) => {
       const agent = await requireAgent(deps.db, auth.workspaceId, params.agent);
       const conversation = await requireConversation(deps.db, agent, params.run);
       const set = await findEvalSet(deps.db, agent.id, body.eval_set_id);
       if (!set) throw invalidField('eval_set_id', 'no such eval set for this agent');
-      return { data: toEvalCaseJson(await insertEvalCase(deps.db, set.id, caseFromConversation(conversation, body.name))) };
+      return {
+        data: toEvalCaseJson(await insertEvalCase(deps.db, set.id, caseFromConversation(conversation, body.name))),
+      };
     },
   }),
   route({
-    method: 'post', path: '/api/ai-agents/:agent/eval-sets/:set/cases', summary: 'Write a case by hand', tag: 'evaluation',
-    permission: 'evals:manage', body: createCaseBody, status: 201, response: caseResponse,
+    method: 'post',
+    path: '/api/ai-agents/:agent/eval-sets/:set/cases',
+    summary: 'Write a case by hand',
+    tag: 'evaluation',
+    permission: 'evals:manage',
+    body: createCaseBody,
+    status: 201,
+    response: caseResponse,
     handler: async ({ body, params, auth, deps }) => {
       const set = await requireAgentEvalSet(deps.db, auth.workspaceId, params);
       const row = await insertEvalCase(deps.db, set.id, {
@@ -106,31 +135,47 @@ export const evalCaseRoutes: RouteSpec[] = [
     },
   }),
   route({
-    method: 'get', path: '/api/ai-agents/:agent/eval-sets/:set/cases', summary: "List a set's cases", tag: 'evaluation',
-    permission: 'evals:view', response: z.object({ data: z.array(evalCaseJson) }),
+    method: 'get',
+    path: '/api/ai-agents/:agent/eval-sets/:set/cases',
+    summary: "List a set's cases",
+    tag: 'evaluation',
+    permission: 'evals:view',
+    response: z.object({ data: z.array(evalCaseJson) }),
     handler: async ({ params, auth, deps }) => {
       const set = await requireAgentEvalSet(deps.db, auth.workspaceId, params);
       return { data: (await listEvalCases(deps.db, set.id)).map(toEvalCaseJson) };
     },
   }),
   route({
-    method: 'get', path: '/api/ai-agents/:agent/eval-sets/:set/cases/:case', summary: 'Get a case', tag: 'evaluation',
-    permission: 'evals:view', response: caseResponse,
+    method: 'get',
+    path: '/api/ai-agents/:agent/eval-sets/:set/cases/:case',
+    summary: 'Get a case',
+    tag: 'evaluation',
+    permission: 'evals:view',
+    response: caseResponse,
     handler: async ({ params, auth, deps }) => {
       return { data: toEvalCaseJson(await requireAgentEvalCase(deps.db, auth.workspaceId, params)) };
     },
   }),
   route({
-    method: 'patch', path: '/api/ai-agents/:agent/eval-sets/:set/cases/:case', summary: 'Update a case (null clears an optional field)',
-    tag: 'evaluation', permission: 'evals:manage', body: updateCaseBody, response: caseResponse,
+    method: 'patch',
+    path: '/api/ai-agents/:agent/eval-sets/:set/cases/:case',
+    summary: 'Update a case (null clears an optional field)',
+    tag: 'evaluation',
+    permission: 'evals:manage',
+    body: updateCaseBody,
+    response: caseResponse,
     handler: async ({ body, params, auth, deps }) => {
       const current = await requireAgentEvalCase(deps.db, auth.workspaceId, params);
       const row = await updateEvalCase(deps.db, current.id, {
         name: body.name ?? current.name,
         session_input: body.session_input ?? current.session_input,
-        expected_trajectory: body.expected_trajectory === undefined ? current.expected_trajectory : body.expected_trajectory,
+        expected_trajectory:
+          body.expected_trajectory === undefined ? current.expected_trajectory : body.expected_trajectory,
         expected_final_response:
-          body.expected_final_response === undefined ? current.expected_final_response : blankToNull(body.expected_final_response),
+          body.expected_final_response === undefined
+            ? current.expected_final_response
+            : blankToNull(body.expected_final_response),
         rubrics: body.rubrics === undefined ? current.rubrics : body.rubrics,
         source_run_id: current.source_run_id,
         snapshot: current.snapshot,
@@ -139,8 +184,12 @@ export const evalCaseRoutes: RouteSpec[] = [
     },
   }),
   route({
-    method: 'delete', path: '/api/ai-agents/:agent/eval-sets/:set/cases/:case', summary: 'Delete a case', tag: 'evaluation',
-    permission: 'evals:manage', status: 204,
+    method: 'delete',
+    path: '/api/ai-agents/:agent/eval-sets/:set/cases/:case',
+    summary: 'Delete a case',
+    tag: 'evaluation',
+    permission: 'evals:manage',
+    status: 204,
     handler: async ({ params, auth, deps }) => {
       await deleteEvalCase(deps.db, (await requireAgentEvalCase(deps.db, auth.workspaceId, params)).id);
       return undefined;

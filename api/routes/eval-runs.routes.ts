@@ -8,7 +8,13 @@ import type { EvalRun } from '../../db/tables/eval-run.table';
 import type { EvalSet } from '../../db/tables/eval-set.table';
 import { minScoresOverrideSchema, resolveMinScores } from '../../domain/criteria';
 import type { evalRunWorkflow } from '../../workflows/eval-run.workflow';
-import { AgentIdKey, EvalRunStatusKey, EvalSetIdKey, WorkspaceIdKey, workflowIds } from '../../workflows/temporal-names';
+import {
+  AgentIdKey,
+  EvalRunStatusKey,
+  EvalSetIdKey,
+  WorkspaceIdKey,
+  workflowIds,
+} from '../../workflows/temporal-names';
 import type { AppDeps } from '../app-deps';
 import { HttpError } from '../http-error';
 import { agentNotPublished } from '../agent-run-errors';
@@ -30,16 +36,25 @@ const triggerBody = z
 type TriggerBody = z.infer<typeof triggerBody>;
 
 // Explicit selection: every key a case of the set, every value a conversation of the agent (others fall back to source).
-async function validateSelection(deps: AppDeps, set: EvalSet, body: TriggerBody): Promise<Record<string, string> | null> {
+async function validateSelection(
+  deps: AppDeps,
+  set: EvalSet,
+  body: TriggerBody,
+): Promise<Record<string, string> | null> {
   if (body.run_selection === 'source') {
-    if (body.conversations !== undefined) throw invalidField('conversations', 'is only allowed with run_selection "explicit"');
+    if (body.conversations !== undefined)
+      throw invalidField('conversations', 'is only allowed with run_selection "explicit"');
     return null;
   }
   const chosen = body.conversations ?? {};
-  if (Object.keys(chosen).length === 0) throw invalidField('conversations', 'must map at least one case id to a run id with run_selection "explicit"');
+  if (Object.keys(chosen).length === 0)
+    throw invalidField('conversations', 'must map at least one case id to a run id with run_selection "explicit"');
   const caseIds = Object.keys(chosen).filter(isUuid);
   const runIds = Object.values(chosen).filter(isUuid);
-  const [cases, runs] = await Promise.all([existingCaseIds(deps.db, set.id, caseIds), existingConversationIds(deps.db, set.agent_id, runIds)]);
+  const [cases, runs] = await Promise.all([
+    existingCaseIds(deps.db, set.id, caseIds),
+    existingConversationIds(deps.db, set.agent_id, runIds),
+  ]);
   for (const [caseId, runId] of Object.entries(chosen)) {
     if (!cases.has(caseId)) throw invalidField(`conversations.${caseId}`, 'is not a case of this eval set');
     if (!runs.has(runId)) throw invalidField(`conversations.${caseId}`, `${runId} is not a run of this agent`);
@@ -48,8 +63,14 @@ async function validateSelection(deps: AppDeps, set: EvalSet, body: TriggerBody)
 }
 
 // Live runs the agent's published version on each case's message, so there is no conversation to choose.
-async function checkLiveTrigger(deps: AppDeps, workspaceId: string, agentRef: string, body: TriggerBody): Promise<void> {
-  if (body.run_selection === 'explicit') throw invalidField('run_selection', 'live mode runs the agent for each case: use "source" (the default)');
+async function checkLiveTrigger(
+  deps: AppDeps,
+  workspaceId: string,
+  agentRef: string,
+  body: TriggerBody,
+): Promise<void> {
+  if (body.run_selection === 'explicit')
+    throw invalidField('run_selection', 'live mode runs the agent for each case: use "source" (the default)');
   const agent = await requireAgent(deps.db, workspaceId, agentRef);
   if (agent.published_version === null) throw agentNotPublished();
 }
@@ -71,8 +92,15 @@ async function startRunWorkflow(deps: AppDeps, run: EvalRun): Promise<void> {
 /** Eval runs: trigger a run of a set, read it and its case results, list a set's runs. */
 export const evalRunRoutes: RouteSpec[] = [
   route({
-    method: 'post', path: '/api/ai-agents/:agent/eval-sets/:set/run', summary: 'Trigger a run of an eval set (queued; scored in the background; live runs the agent in the sandbox per case)',
-    tag: 'evaluation', permission: 'evals:manage', body: triggerBody, status: 201, response: z.object({ data: evalRunJson }),
+    method: 'post',
+    path: '/api/ai-agents/:agent/eval-sets/:set/run',
+    summary:
+      'Trigger a run of an eval set (queued; scored in the background; live runs the agent in the sandbox per case)',
+    tag: 'evaluation',
+    permission: 'evals:manage',
+    body: triggerBody,
+    status: 201,
+    response: z.object({ data: evalRunJson }),
     handler: async ({ body, params, auth, deps }) => {
       const set = await requireAgentEvalSet(deps.db, auth.workspaceId, params);
       if (body.mode === 'live') await checkLiveTrigger(deps, auth.workspaceId, params.agent, body);
@@ -87,16 +115,25 @@ export const evalRunRoutes: RouteSpec[] = [
       try {
         await startRunWorkflow(deps, run);
       } catch (error) {
-        deps.logger.error({ err: { name: (error as Error)?.name, message: (error as Error)?.message }, run_id: run.id }, 'eval run not started');
+        deps.logger.error(
+          { err: { name: (error as Error)?.name, message: (error as Error)?.message }, run_id: run.id },
+          'eval run not started',
+        );
         await failRun(deps.db, run.id, 'the run could not be started: the workflow service is unavailable');
-        throw new HttpError(503, 'unavailable', 'the workflow service is unavailable; the run was marked failed', { run_id: run.id });
+        throw new HttpError(503, 'unavailable', 'the workflow service is unavailable; the run was marked failed', {
+          run_id: run.id,
+        });
       }
       return { data: toEvalRunJson(run) };
     },
   }),
   route({
-    method: 'get', path: '/api/ai-agents/:agent/eval-sets/:set/runs', summary: "List a set's runs, newest first", tag: 'evaluation',
-    permission: 'evals:view', response: z.object({ data: z.array(evalRunJson) }),
+    method: 'get',
+    path: '/api/ai-agents/:agent/eval-sets/:set/runs',
+    summary: "List a set's runs, newest first",
+    tag: 'evaluation',
+    permission: 'evals:view',
+    response: z.object({ data: z.array(evalRunJson) }),
     handler: async ({ params, query, auth, deps }) => {
       const { limit } = parseOr422(listQuery, query);
       const set = await requireAgentEvalSet(deps.db, auth.workspaceId, params);
@@ -104,15 +141,23 @@ export const evalRunRoutes: RouteSpec[] = [
     },
   }),
   route({
-    method: 'get', path: '/api/ai-agents/:agent/eval-runs/:evalRun', summary: 'Get an eval run: status, progress, summary, error',
-    tag: 'evaluation', permission: 'evals:view', response: z.object({ data: evalRunJson }),
+    method: 'get',
+    path: '/api/ai-agents/:agent/eval-runs/:evalRun',
+    summary: 'Get an eval run: status, progress, summary, error',
+    tag: 'evaluation',
+    permission: 'evals:view',
+    response: z.object({ data: evalRunJson }),
     handler: async ({ params, auth, deps }) => {
       return { data: toEvalRunJson(await requireAgentEvalRun(deps.db, auth.workspaceId, params)) };
     },
   }),
   route({
-    method: 'get', path: '/api/ai-agents/:agent/eval-runs/:evalRun/results', summary: "An eval run's case results, in case order",
-    tag: 'evaluation', permission: 'evals:view', response: z.object({ data: z.array(caseResultJson) }),
+    method: 'get',
+    path: '/api/ai-agents/:agent/eval-runs/:evalRun/results',
+    summary: "An eval run's case results, in case order",
+    tag: 'evaluation',
+    permission: 'evals:view',
+    response: z.object({ data: z.array(caseResultJson) }),
     handler: async ({ params, auth, deps }) => {
       const run = await requireAgentEvalRun(deps.db, auth.workspaceId, params);
       const rows: CaseResultView[] = await listCaseResults(deps.db, run.id);

@@ -17,7 +17,11 @@ const setFields = {
 const createSetBody = z.object({ name: evalName, ...setFields }).strict();
 const updateSetBody = z.object({ name: evalName.optional(), ...setFields }).strict();
 
-const minScoresJson = z.object({ tool_trajectory_avg_score: z.number(), final_response_match: z.number(), rubric_based: z.number() });
+const minScoresJson = z.object({
+  tool_trajectory_avg_score: z.number(),
+  final_response_match: z.number(),
+  rubric_based: z.number(),
+});
 const evalSetJson = z.object({
   id: z.string(),
   agent_id: z.string(),
@@ -45,15 +49,23 @@ export function toEvalSetJson(row: EvalSet): z.infer<typeof evalSetJson> {
 
 const nameTaken = (name: string): HttpError =>
   new HttpError(409, 'conflict', `an eval set named ${name} already exists for this agent`, { field: 'name' });
-const orNameTaken = (name: string) => (error: unknown): never => {
-  throw isUniqueViolation(error) ? nameTaken(name) : error;
-};
+const orNameTaken =
+  (name: string) =>
+  (error: unknown): never => {
+    throw isUniqueViolation(error) ? nameTaken(name) : error;
+  };
 
 /** Eval sets of an agent: create, list, get, update, delete (by id or name). */
 export const evalSetRoutes: RouteSpec[] = [
   route({
-    method: 'post', path: '/api/ai-agents/:agent/eval-sets', summary: 'Create an eval set', tag: 'evaluation',
-    permission: 'evals:manage', body: createSetBody, status: 201, response: z.object({ data: evalSetJson }),
+    method: 'post',
+    path: '/api/ai-agents/:agent/eval-sets',
+    summary: 'Create an eval set',
+    tag: 'evaluation',
+    permission: 'evals:manage',
+    body: createSetBody,
+    status: 201,
+    response: z.object({ data: evalSetJson }),
     handler: async ({ body, params, auth, deps }) => {
       const agent = await requireAgent(deps.db, auth.workspaceId, params.agent);
       const row = await insertEvalSet(deps.db, agent, {
@@ -66,23 +78,36 @@ export const evalSetRoutes: RouteSpec[] = [
     },
   }),
   route({
-    method: 'get', path: '/api/ai-agents/:agent/eval-sets', summary: "List an agent's eval sets", tag: 'evaluation',
-    permission: 'evals:view', response: z.object({ data: z.array(evalSetJson) }),
+    method: 'get',
+    path: '/api/ai-agents/:agent/eval-sets',
+    summary: "List an agent's eval sets",
+    tag: 'evaluation',
+    permission: 'evals:view',
+    response: z.object({ data: z.array(evalSetJson) }),
     handler: async ({ params, auth, deps }) => {
       const agent = await requireAgent(deps.db, auth.workspaceId, params.agent);
       return { data: (await listEvalSets(deps.db, agent.id)).map(toEvalSetJson) };
     },
   }),
   route({
-    method: 'get', path: '/api/ai-agents/:agent/eval-sets/:set', summary: 'Get an eval set by id or name', tag: 'evaluation',
-    permission: 'evals:view', response: z.object({ data: evalSetJson }),
+    method: 'get',
+    path: '/api/ai-agents/:agent/eval-sets/:set',
+    summary: 'Get an eval set by id or name',
+    tag: 'evaluation',
+    permission: 'evals:view',
+    response: z.object({ data: evalSetJson }),
     handler: async ({ params, auth, deps }) => {
       return { data: toEvalSetJson(await requireAgentEvalSet(deps.db, auth.workspaceId, params)) };
     },
   }),
   route({
-    method: 'patch', path: '/api/ai-agents/:agent/eval-sets/:set', summary: 'Update an eval set (min_scores merge into the current ones)',
-    tag: 'evaluation', permission: 'evals:manage', body: updateSetBody, response: z.object({ data: evalSetJson }),
+    method: 'patch',
+    path: '/api/ai-agents/:agent/eval-sets/:set',
+    summary: 'Update an eval set (min_scores merge into the current ones)',
+    tag: 'evaluation',
+    permission: 'evals:manage',
+    body: updateSetBody,
+    response: z.object({ data: evalSetJson }),
     handler: async ({ body, params, auth, deps }) => {
       const set = await requireAgentEvalSet(deps.db, auth.workspaceId, params);
       const row = await updateEvalSet(deps.db, set.id, {
@@ -95,8 +120,12 @@ export const evalSetRoutes: RouteSpec[] = [
     },
   }),
   route({
-    method: 'delete', path: '/api/ai-agents/:agent/eval-sets/:set', summary: 'Delete an eval set with its cases and runs', tag: 'evaluation',
-    permission: 'evals:manage', status: 204,
+    method: 'delete',
+    path: '/api/ai-agents/:agent/eval-sets/:set',
+    summary: 'Delete an eval set with its cases and runs',
+    tag: 'evaluation',
+    permission: 'evals:manage',
+    status: 204,
     handler: async ({ params, auth, deps }) => {
       await deleteEvalSet(deps.db, (await requireAgentEvalSet(deps.db, auth.workspaceId, params)).id);
       return undefined;

@@ -40,8 +40,12 @@ export function toFlowRunJson(row: FlowRun, nodes: McpCallToolNode[]): z.infer<t
     nodes: nodes.map((node) => {
       const result = results[node.id];
       return {
-        id: node.id, tool_name: node.tool_name, status: result?.status ?? 'pending',
-        arguments: result?.arguments ?? null, output: result?.output ?? null, error: result?.error ?? null,
+        id: node.id,
+        tool_name: node.tool_name,
+        status: result?.status ?? 'pending',
+        arguments: result?.arguments ?? null,
+        output: result?.output ?? null,
+        error: result?.error ?? null,
       };
     }),
     error: row.error,
@@ -54,8 +58,14 @@ export function toFlowRunJson(row: FlowRun, nodes: McpCallToolNode[]): z.infer<t
 /** Flow runs: start one with variables (workflow `flow-run:<id>`) and read its node results. */
 export const flowRunRoutes: RouteSpec[] = [
   route({
-    method: 'post', path: '/api/v1/flows/:id/runs', summary: 'Run a flow with variables', tag: 'flows', permission: 'flows:run',
-    body: startRunBody, status: 201, response: runJson,
+    method: 'post',
+    path: '/api/v1/flows/:id/runs',
+    summary: 'Run a flow with variables',
+    tag: 'flows',
+    permission: 'flows:run',
+    body: startRunBody,
+    status: 201,
+    response: runJson,
     handler: async ({ body, params, auth, deps }) => {
       const flow = await requireFlow(deps.db, auth.workspaceId, params.id);
       const run = await insertFlowRun(deps.db, auth.workspaceId, flow.id, body.variables);
@@ -74,7 +84,11 @@ export const flowRunRoutes: RouteSpec[] = [
     },
   }),
   route({
-    method: 'get', path: '/api/v1/flow-runs/:id', summary: 'Get a flow run with its node results', tag: 'flows', permission: 'flows:run',
+    method: 'get',
+    path: '/api/v1/flow-runs/:id',
+    summary: 'Get a flow run with its node results',
+    tag: 'flows',
+    permission: 'flows:run',
     response: runJson,
     handler: async ({ params, auth, deps }) => {
       const run = isUuid(params.id) ? await findFlowRun(deps.db, auth.workspaceId, params.id) : undefined;

@@ -7,7 +7,10 @@ import { HttpError } from '../http-error';
 import { requireFlow } from '../lookups';
 import { route, type RouteSpec } from '../route';
 
-const createFlowBody = z.object({ name: z.string().trim().min(1).max(120), nodes: z.array(flowNodeBody).min(1).max(50) });
+const createFlowBody = z.object({
+  name: z.string().trim().min(1).max(120),
+  nodes: z.array(flowNodeBody).min(1).max(50),
+});
 const flowJson = z.object({
   id: z.string(),
   name: z.string(),
@@ -18,34 +21,60 @@ const flowJson = z.object({
 
 /** The API shape of a flow. */
 export function toFlowJson(row: Flow): z.infer<typeof flowJson> {
-  return { id: row.id, name: row.name, nodes: row.nodes, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString() };
+  return {
+    id: row.id,
+    name: row.name,
+    nodes: row.nodes,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
 }
 
 /** Flows of `mcp.call_tool` nodes: create (validated against stored tool descriptors), list, get, delete. */
 export const flowRoutes: RouteSpec[] = [
   route({
-    method: 'post', path: '/api/v1/flows', summary: 'Create a flow of mcp.call_tool nodes', tag: 'flows', permission: 'flows:manage',
-    body: createFlowBody, status: 201, response: flowJson,
+    method: 'post',
+    path: '/api/v1/flows',
+    summary: 'Create a flow of mcp.call_tool nodes',
+    tag: 'flows',
+    permission: 'flows:manage',
+    body: createFlowBody,
+    status: 201,
+    response: flowJson,
     handler: async ({ body, auth, deps }) => {
       const nodes = await validateFlowNodes(deps.db, auth.workspaceId, body.nodes);
       const row = await insertFlow(deps.db, auth.workspaceId, body.name, nodes).catch((error: unknown) => {
-        throw isUniqueViolation(error) ? new HttpError(409, 'conflict', `a flow named ${body.name} already exists`, { field: 'name' }) : error;
+        throw isUniqueViolation(error)
+          ? new HttpError(409, 'conflict', `a flow named ${body.name} already exists`, { field: 'name' })
+          : error;
       });
       return toFlowJson(row);
     },
   }),
   route({
-    method: 'get', path: '/api/v1/flows', summary: 'List flows', tag: 'flows', permission: 'flows:run',
+    method: 'get',
+    path: '/api/v1/flows',
+    summary: 'List flows',
+    tag: 'flows',
+    permission: 'flows:run',
     response: z.array(flowJson),
     handler: async ({ auth, deps }) => (await listFlows(deps.db, auth.workspaceId)).map(toFlowJson),
   }),
   route({
-    method: 'get', path: '/api/v1/flows/:id', summary: 'Get a flow', tag: 'flows', permission: 'flows:run',
+    method: 'get',
+    path: '/api/v1/flows/:id',
+    summary: 'Get a flow',
+    tag: 'flows',
+    permission: 'flows:run',
     response: flowJson,
     handler: async ({ params, auth, deps }) => toFlowJson(await requireFlow(deps.db, auth.workspaceId, params.id)),
   }),
   route({
-    method: 'delete', path: '/api/v1/flows/:id', summary: 'Delete a flow and its runs', tag: 'flows', permission: 'flows:manage',
+    method: 'delete',
+    path: '/api/v1/flows/:id',
+    summary: 'Delete a flow and its runs',
+    tag: 'flows',
+    permission: 'flows:manage',
     status: 204,
     handler: async ({ params, auth, deps }) => {
       await deleteFlow(deps.db, (await requireFlow(deps.db, auth.workspaceId, params.id)).id);

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { deleteIntegration, findIntegration, integrationCredentialId, listIntegrations, saveIntegration } from '../../db/integration.repository';
+import {
+  deleteIntegration,
+  findIntegration,
+  integrationCredentialId,
+  listIntegrations,
+  saveIntegration,
+} from '../../db/integration.repository';
 import type { Integration } from '../../db/tables/workspace-settings.table';
 import { PROVIDERS, type Provider } from '../../domain/model-provider';
 import { notFound } from '../http-error';
@@ -9,7 +15,10 @@ import { route, type RouteSpec } from '../route';
 const putBody = z
   .object({
     api_key: z.string().min(1).max(4096).regex(/^\S+$/, 'must not contain whitespace'),
-    base_url: z.url({ protocol: /^https?$/ }).max(2048).nullish(),
+    base_url: z
+      .url({ protocol: /^https?$/ })
+      .max(2048)
+      .nullish(),
   })
   .strict();
 
@@ -42,31 +51,53 @@ function keyHint(apiKey: string): string {
 }
 
 function providerParam(value: string): Provider {
-  if (!(PROVIDERS as readonly string[]).includes(value)) throw invalidField('provider', `must be one of ${PROVIDERS.join(', ')}`);
+  if (!(PROVIDERS as readonly string[]).includes(value))
+    throw invalidField('provider', `must be one of ${PROVIDERS.join(', ')}`);
   return value as Provider;
 }
 
 /** LLM provider integrations of the current workspace; the key goes to the credential vault under `integration:<provider>`. */
 export const integrationRoutes: RouteSpec[] = [
   route({
-    method: 'put', path: '/api/workspaces/current/integrations/:provider', summary: 'Connect a provider with the workspace key',
-    tag: 'integrations', permission: 'integrations:manage', body: putBody, response: z.object({ data: integrationJson }),
+    method: 'put',
+    path: '/api/workspaces/current/integrations/:provider',
+    summary: 'Connect a provider with the workspace key',
+    tag: 'integrations',
+    permission: 'integrations:manage',
+    body: putBody,
+    response: z.object({ data: integrationJson }),
     handler: async ({ body, params, auth, deps }) => {
       const provider = providerParam(params.provider);
       // The one direct vault write of the api: the key never enters Postgres, a workflow argument or history.
-      await deps.vault.put({ workspaceId: auth.workspaceId, credentialId: integrationCredentialId(provider) }, body.api_key);
-      const row = await saveIntegration(deps.db, auth.workspaceId, provider, { base_url: body.base_url ?? null, key_hint: keyHint(body.api_key) });
+      await deps.vault.put(
+        { workspaceId: auth.workspaceId, credentialId: integrationCredentialId(provider) },
+        body.api_key,
+      );
+      const row = await saveIntegration(deps.db, auth.workspaceId, provider, {
+        base_url: body.base_url ?? null,
+        key_hint: keyHint(body.api_key),
+      });
       return { data: toIntegrationJson(row) };
     },
   }),
   route({
-    method: 'get', path: '/api/workspaces/current/integrations', summary: "The workspace's connected providers (keys masked)",
-    tag: 'integrations', permission: 'integrations:manage', response: z.object({ data: z.array(integrationJson) }),
-    handler: async ({ auth, deps }) => ({ data: (await listIntegrations(deps.db, auth.workspaceId)).map(toIntegrationJson) }),
+    method: 'get',
+    path: '/api/workspaces/current/integrations',
+    summary: "The workspace's connected providers (keys masked)",
+    tag: 'integrations',
+    permission: 'integrations:manage',
+    response: z.object({ data: z.array(integrationJson) }),
+    handler: async ({ auth, deps }) => ({
+      data: (await listIntegrations(deps.db, auth.workspaceId)).map(toIntegrationJson),
+    }),
   }),
   route({
-    method: 'get', path: '/api/workspaces/current/integrations/:provider', summary: 'One provider integration (key masked)',
-    tag: 'integrations', permission: 'integrations:manage', response: z.object({ data: integrationJson }),
+    method: 'get',
+    path: '/api/workspaces/current/integrations/:provider',
+    summary: 'One provider integration (key masked)',
+    tag: 'integrations',
+    permission: 'integrations:manage',
+    response: z.object({ data: integrationJson }),
     handler: async ({ params, auth, deps }) => {
       const row = await findIntegration(deps.db, auth.workspaceId, providerParam(params.provider));
       if (!row) throw notFound('integration');
@@ -74,8 +105,12 @@ export const integrationRoutes: RouteSpec[] = [
     },
   }),
   route({
-    method: 'delete', path: '/api/workspaces/current/integrations/:provider', summary: 'Disconnect a provider and delete its key',
-    tag: 'integrations', permission: 'integrations:manage', status: 204,
+    method: 'delete',
+    path: '/api/workspaces/current/integrations/:provider',
+    summary: 'Disconnect a provider and delete its key',
+    tag: 'integrations',
+    permission: 'integrations:manage',
+    status: 204,
     handler: async ({ params, auth, deps }) => {
       const provider = providerParam(params.provider);
       if (!(await deleteIntegration(deps.db, auth.workspaceId, provider))) throw notFound('integration');

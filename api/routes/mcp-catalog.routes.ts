@@ -42,20 +42,38 @@ const createEntryBody = workspaceCatalogEntrySchema.extend({ transport: z.string
 /** MCP catalog: global entries plus the workspace's own; admins add `http` entries for their workspace. */
 export const mcpCatalogRoutes: RouteSpec[] = [
   route({
-    method: 'get', path: '/api/v1/mcp-catalog', summary: 'List catalog entries (global and this workspace)', tag: 'mcp', permission: 'mcp:view',
+    method: 'get',
+    path: '/api/v1/mcp-catalog',
+    summary: 'List catalog entries (global and this workspace)',
+    tag: 'mcp',
+    permission: 'mcp:view',
     response: z.array(catalogEntryJson),
-    handler: async ({ auth, deps }) => (await listVisibleCatalogEntries(deps.db, auth.workspaceId)).map(toCatalogEntryJson),
+    handler: async ({ auth, deps }) =>
+      (await listVisibleCatalogEntries(deps.db, auth.workspaceId)).map(toCatalogEntryJson),
   }),
   route({
-    method: 'post', path: '/api/v1/mcp-catalog', summary: 'Add an http catalog entry restricted to this workspace', tag: 'mcp',
-    permission: 'workspace:admin', body: createEntryBody, status: 201, response: catalogEntryJson,
+    method: 'post',
+    path: '/api/v1/mcp-catalog',
+    summary: 'Add an http catalog entry restricted to this workspace',
+    tag: 'mcp',
+    permission: 'workspace:admin',
+    body: createEntryBody,
+    status: 201,
+    response: catalogEntryJson,
     handler: async ({ body, auth, deps }) => {
       if (body.transport !== 'http') {
-        throw invalidField('transport', 'must be http: stdio_curated entries run commands and come only from the operator catalog file');
+        throw invalidField(
+          'transport',
+          'must be http: stdio_curated entries run commands and come only from the operator catalog file',
+        );
       }
-      const row = await insertWorkspaceCatalogEntry(deps.db, auth.workspaceId, { ...body, transport: 'http' }).catch((error: unknown) => {
-        throw isUniqueViolation(error) ? new HttpError(409, 'conflict', `a catalog entry named ${body.name} already exists`, { field: 'name' }) : error;
-      });
+      const row = await insertWorkspaceCatalogEntry(deps.db, auth.workspaceId, { ...body, transport: 'http' }).catch(
+        (error: unknown) => {
+          throw isUniqueViolation(error)
+            ? new HttpError(409, 'conflict', `a catalog entry named ${body.name} already exists`, { field: 'name' })
+            : error;
+        },
+      );
       return toCatalogEntryJson(row);
     },
   }),

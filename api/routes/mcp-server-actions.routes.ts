@@ -9,7 +9,12 @@ import { route, type RouteContext, type RouteSpec } from '../route';
 import { awaitWorkflow } from '../workflow-call';
 
 const parameterJson = z.object({ name: z.string(), type: z.string(), description: z.string(), required: z.boolean() });
-const toolJson = z.object({ name: z.string(), description: z.string(), parameters: z.array(parameterJson), input_schema: z.unknown() });
+const toolJson = z.object({
+  name: z.string(),
+  description: z.string(),
+  parameters: z.array(parameterJson),
+  input_schema: z.unknown(),
+});
 const testJson = z.union([
   z.object({ status: z.literal('connected'), latency_ms: z.number().int() }),
   z.object({ status: z.literal('error'), message: z.string() }),
@@ -50,18 +55,30 @@ function runOnWorker(workflow: ServerWorkflow, workflowId: (serverId: string) =>
 /** MCP server actions: connection test and tool sync (both on a worker), and the stored tool list. */
 export const mcpServerActionRoutes: RouteSpec[] = [
   route({
-    method: 'post', path: '/api/v1/mcp-servers/:id/test', summary: 'Test the connection (always 200; status error with a message on failure)',
-    tag: 'mcp', permission: 'mcp:manage', response: testJson,
+    method: 'post',
+    path: '/api/v1/mcp-servers/:id/test',
+    summary: 'Test the connection (always 200; status error with a message on failure)',
+    tag: 'mcp',
+    permission: 'mcp:manage',
+    response: testJson,
     handler: runOnWorker(mcpServerTestWorkflow, workflowIds.mcpServerTest, 'mcp_test_failed'),
   }),
   route({
-    method: 'post', path: '/api/v1/mcp-servers/:id/refresh-tools', summary: 'Synchronise tool descriptors from the server', tag: 'mcp',
-    permission: 'mcp:manage', response: syncJson,
+    method: 'post',
+    path: '/api/v1/mcp-servers/:id/refresh-tools',
+    summary: 'Synchronise tool descriptors from the server',
+    tag: 'mcp',
+    permission: 'mcp:manage',
+    response: syncJson,
     handler: runOnWorker(mcpToolSyncWorkflow, workflowIds.mcpToolSync, 'mcp_sync_failed'),
   }),
   route({
-    method: 'get', path: '/api/v1/mcp-servers/:id/tools', summary: 'List stored tool descriptors (no call to the server)', tag: 'mcp',
-    permission: 'mcp:view', response: z.array(toolJson),
+    method: 'get',
+    path: '/api/v1/mcp-servers/:id/tools',
+    summary: 'List stored tool descriptors (no call to the server)',
+    tag: 'mcp',
+    permission: 'mcp:view',
+    response: z.array(toolJson),
     handler: async ({ params, auth, deps }) => {
       const server = await requireMcpServer(deps.db, auth.workspaceId, params.id);
       return (await listServerTools(deps.db, server.id)).map(toToolJson);

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { findVisibleCatalogEntry } from '../../db/mcp-catalog.repository';
-import { deleteMcpServer, insertMcpServer, listMcpServers, updateMcpServerConfig } from '../../db/mcp-server.repository';
+import {
+  deleteMcpServer,
+  insertMcpServer,
+  listMcpServers,
+  updateMcpServerConfig,
+} from '../../db/mcp-server.repository';
 import { isUniqueViolation } from '../../db/pg-errors';
 import type { McpServer } from '../../db/tables/mcp.table';
 import { MCP_TRANSPORTS, SLUG } from '../../domain/mcp-catalog-entry';
@@ -56,24 +61,48 @@ export function toMcpServerJson(row: McpServer): z.infer<typeof serverJson> {
   };
 }
 
-async function storeSecrets(vault: CredentialVault, server: McpServer, secrets: Record<string, string> | undefined): Promise<void> {
-  if (secrets) await vault.put({ workspaceId: server.workspace_id, credentialId: server.credential_id }, JSON.stringify(secrets));
+async function storeSecrets(
+  vault: CredentialVault,
+  server: McpServer,
+  secrets: Record<string, string> | undefined,
+): Promise<void> {
+  if (secrets)
+    await vault.put({ workspaceId: server.workspace_id, credentialId: server.credential_id }, JSON.stringify(secrets));
 }
 
 /** MCP servers: register (secret into the vault), list, get, update or rotate, delete. */
 export const mcpServerRoutes: RouteSpec[] = [
   route({
-    method: 'post', path: '/api/v1/mcp-servers', summary: 'Register an MCP server (its secret goes to the credential vault)', tag: 'mcp',
-    permission: 'mcp:manage', body: createServerBody, status: 201, response: createdJson,
+    method: 'post',
+    path: '/api/v1/mcp-servers',
+    summary: 'Register an MCP server (its secret goes to the credential vault)',
+    tag: 'mcp',
+    permission: 'mcp:manage',
+    body: createServerBody,
+    status: 201,
+    response: createdJson,
     handler: async ({ body, auth, deps }) => {
-      const entry = body.catalog_id ? await findVisibleCatalogEntry(deps.db, auth.workspaceId, body.catalog_id) : undefined;
+      const entry = body.catalog_id
+        ? await findVisibleCatalogEntry(deps.db, auth.workspaceId, body.catalog_id)
+        : undefined;
       if (body.catalog_id && !entry) throw invalidField('catalog_id', 'unknown catalog entry');
-      const input = validateServerInput({ entry, transport: body.transport, config: body.config, secret_value: body.secret_value, secrets: body.secrets });
-      const server = await insertMcpServer(deps.db, auth.workspaceId, { catalogId: entry?.id ?? null, name: body.name, transport: body.transport, ...input }).catch(
-        (error: unknown) => {
-          throw isUniqueViolation(error) ? new HttpError(409, 'conflict', `an MCP server named ${body.name} already exists`, { field: 'name' }) : error;
-        },
-      );
+      const input = validateServerInput({
+        entry,
+        transport: body.transport,
+        config: body.config,
+        secret_value: body.secret_value,
+        secrets: body.secrets,
+      });
+      const server = await insertMcpServer(deps.db, auth.workspaceId, {
+        catalogId: entry?.id ?? null,
+        name: body.name,
+        transport: body.transport,
+        ...input,
+      }).catch((error: unknown) => {
+        throw isUniqueViolation(error)
+          ? new HttpError(409, 'conflict', `an MCP server named ${body.name} already exists`, { field: 'name' })
+          : error;
+      });
       // Inserted first so a duplicate name can never overwrite another server's secret; undone if the vault fails.
       await storeSecrets(deps.vault, server, input.secrets).catch(async (error: unknown) => {
         await deleteMcpServer(deps.db, server.id);
@@ -84,23 +113,43 @@ export const mcpServerRoutes: RouteSpec[] = [
     },
   }),
   route({
-    method: 'get', path: '/api/v1/mcp-servers', summary: 'List MCP servers', tag: 'mcp', permission: 'mcp:view',
+    method: 'get',
+    path: '/api/v1/mcp-servers',
+    summary: 'List MCP servers',
+    tag: 'mcp',
+    permission: 'mcp:view',
     response: z.array(serverJson),
     handler: async ({ auth, deps }) => (await listMcpServers(deps.db, auth.workspaceId)).map(toMcpServerJson),
   }),
   route({
-    method: 'get', path: '/api/v1/mcp-servers/:id', summary: 'Get an MCP server', tag: 'mcp', permission: 'mcp:view',
+    method: 'get',
+    path: '/api/v1/mcp-servers/:id',
+    summary: 'Get an MCP server',
+    tag: 'mcp',
+    permission: 'mcp:view',
     response: serverJson,
-    handler: async ({ params, auth, deps }) => toMcpServerJson(await requireMcpServer(deps.db, auth.workspaceId, params.id)),
+    handler: async ({ params, auth, deps }) =>
+      toMcpServerJson(await requireMcpServer(deps.db, auth.workspaceId, params.id)),
   }),
   route({
-    method: 'patch', path: '/api/v1/mcp-servers/:id', summary: 'Change url or headers, or rotate the secret (back to pending)', tag: 'mcp',
-    permission: 'mcp:manage', body: updateServerBody, response: serverJson,
+    method: 'patch',
+    path: '/api/v1/mcp-servers/:id',
+    summary: 'Change url or headers, or rotate the secret (back to pending)',
+    tag: 'mcp',
+    permission: 'mcp:manage',
+    body: updateServerBody,
+    response: serverJson,
     handler: async ({ body, params, auth, deps }) => {
       const server = await requireMcpServer(deps.db, auth.workspaceId, params.id);
-      const entry = server.catalog_id ? await findVisibleCatalogEntry(deps.db, auth.workspaceId, server.catalog_id) : undefined;
+      const entry = server.catalog_id
+        ? await findVisibleCatalogEntry(deps.db, auth.workspaceId, server.catalog_id)
+        : undefined;
       const input = validateServerInput({
-        entry, transport: server.transport, config: body.config, secret_value: body.secret_value, secrets: body.secrets,
+        entry,
+        transport: server.transport,
+        config: body.config,
+        secret_value: body.secret_value,
+        secrets: body.secrets,
         existing: { config: server.config, secretNames: server.secret_names },
       });
       await storeSecrets(deps.vault, server, input.secrets);
@@ -108,8 +157,12 @@ export const mcpServerRoutes: RouteSpec[] = [
     },
   }),
   route({
-    method: 'delete', path: '/api/v1/mcp-servers/:id', summary: 'Delete an MCP server, its secret, tools and agent links', tag: 'mcp',
-    permission: 'mcp:manage', status: 204,
+    method: 'delete',
+    path: '/api/v1/mcp-servers/:id',
+    summary: 'Delete an MCP server, its secret, tools and agent links',
+    tag: 'mcp',
+    permission: 'mcp:manage',
+    status: 204,
     handler: async ({ params, auth, deps }) => {
       const server = await requireMcpServer(deps.db, auth.workspaceId, params.id);
       await deps.vault.delete({ workspaceId: server.workspace_id, credentialId: server.credential_id });

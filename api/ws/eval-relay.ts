@@ -23,7 +23,12 @@ export interface EvalRelay {
   close(): Promise<void>;
 }
 
-const DEFAULTS = { pingIntervalMs: 30_000, maxSubscriptions: 20, maxBufferedBytes: 1024 * 1024, drainTimeoutMs: 10_000 };
+const DEFAULTS = {
+  pingIntervalMs: 30_000,
+  maxSubscriptions: 20,
+  maxBufferedBytes: 1024 * 1024,
+  drainTimeoutMs: 10_000,
+};
 const MAX_CLIENT_MESSAGE_BYTES = 4 * 1024;
 
 const pathOf = (url: string | undefined): string => new URL(url ?? '/', 'http://relay.invalid').pathname;
@@ -32,7 +37,11 @@ const pathOf = (url: string | undefined): string => new URL(url ?? '/', 'http://
  * The live eval progress relay at `/ws` on the api's HTTP server: authenticates the upgrade with an API token, serves
  * subscribe/unsubscribe per socket, and forwards this process's one Postgres LISTEN to subscribed sockets.
  */
-export function attachEvalRelay(server: http.Server, deps: Pick<AppDeps, 'config' | 'db' | 'logger'>, options: EvalRelayOptions = {}): EvalRelay {
+export function attachEvalRelay(
+  server: http.Server,
+  deps: Pick<AppDeps, 'config' | 'db' | 'logger'>,
+  options: EvalRelayOptions = {},
+): EvalRelay {
   const settings = { ...DEFAULTS, ...options };
   const logger = deps.logger.child({ component: 'eval-relay' });
   const feed = createRunFeed(deps.db, logger);
@@ -42,7 +51,12 @@ export function attachEvalRelay(server: http.Server, deps: Pick<AppDeps, 'config
     onEvent: (event) => feed.push(event),
     onListening: () => feed.resyncAll(),
   });
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE_BYTES, perMessageDeflate: false, handleProtocols: chooseProtocol });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_CLIENT_MESSAGE_BYTES,
+    perMessageDeflate: false,
+    handleProtocols: chooseProtocol,
+  });
   const alive = new Map<WebSocket, boolean>();
 
   const accept = (socket: WebSocket, auth: AuthContext): void => {
@@ -64,7 +78,8 @@ export function attachEvalRelay(server: http.Server, deps: Pick<AppDeps, 'config
     authenticate(deps.db, credentialsOf(req), typeof workspace === 'string' ? workspace : undefined).then(
       (auth) => wss.handleUpgrade(req, socket, head, (ws) => accept(ws, auth)),
       (error: unknown) => {
-        if (!(error instanceof HttpError)) logger.error({ err: { message: (error as Error)?.message } }, 'eval relay authentication failed');
+        if (!(error instanceof HttpError))
+          logger.error({ err: { message: (error as Error)?.message } }, 'eval relay authentication failed');
         const refusal = error instanceof HttpError ? error : new HttpError(500, 'internal', 'internal error');
         rejectUpgrade(socket, refusal.status, refusal.toJSON());
       },

@@ -47,12 +47,17 @@ export function listenForEvalProgress(options: ProgressListenerOptions): Progres
   };
 
   const connect = async (): Promise<void> => {
-    const next = new Client({ connectionString: options.connectionString, application_name: RELAY_APPLICATION_NAME, keepAlive: true });
+    const next = new Client({
+      connectionString: options.connectionString,
+      application_name: RELAY_APPLICATION_NAME,
+      keepAlive: true,
+    });
     client = next;
     next.on('notification', (message) => {
       const event = message.channel === EVAL_PROGRESS_CHANNEL ? parseRelayEvent(message.payload) : undefined;
       if (event) options.onEvent(event);
-      else options.logger.warn({ channel: message.channel }, 'eval relay ignored a notification it does not understand');
+      else
+        options.logger.warn({ channel: message.channel }, 'eval relay ignored a notification it does not understand');
     });
     next.on('error', (error) => {
       options.logger.warn({ err: { message: error.message } }, 'eval relay lost its LISTEN connection');

@@ -60,7 +60,8 @@ export function serveRelayConnection(
     socket.send(JSON.stringify(message));
     watchBacklog();
   };
-  const refuse = (code: string, message: string, runId?: string): void => send({ type: 'error', code, message, ...(runId ? { run_id: runId } : {}) });
+  const refuse = (code: string, message: string, runId?: string): void =>
+    send({ type: 'error', code, message, ...(runId ? { run_id: runId } : {}) });
 
   const unsubscribe = (runId: string): void => {
     const current = subscriptions.get(runId);
@@ -115,7 +116,11 @@ export function serveRelayConnection(
     }
     unsubscribe(runId);
     if (subscriptions.size >= deps.limits.maxSubscriptions) {
-      refuse('too_many_subscriptions', `at most ${deps.limits.maxSubscriptions} runs can be followed on one connection`, runId);
+      refuse(
+        'too_many_subscriptions',
+        `at most ${deps.limits.maxSubscriptions} runs can be followed on one connection`,
+        runId,
+      );
       return;
     }
     // The slot is taken before any await, so concurrent subscribes cannot exceed the cap.

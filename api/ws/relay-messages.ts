@@ -17,7 +17,13 @@ export type ServerMessage =
   | { type: 'snapshot'; run_id: string; run: EvalRunJson; results: CaseResultJson[] }
   | { type: 'progress'; run_id: string; scored: number; total: number | null }
   | { type: 'case_result'; run_id: string; result: CaseResultJson }
-  | { type: 'run_status'; run_id: string; status: EvalRunJson['status']; summary: EvalRunJson['summary']; error: string | null }
+  | {
+      type: 'run_status';
+      run_id: string;
+      status: EvalRunJson['status'];
+      summary: EvalRunJson['summary'];
+      error: string | null;
+    }
   | { type: 'unsubscribed'; run_id: string }
   | { type: 'error'; code: string; message: string; run_id?: string };
 

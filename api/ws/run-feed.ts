@@ -61,7 +61,11 @@ export function createRunFeed(db: Db, logger: Logger): RunFeed {
         if (run) items.push({ runId, item: { kind: 'status', run } });
       } else {
         const result = rows.get(runId)?.get(pending.event.case_id);
-        if (result) items.push({ runId, item: { kind: 'case', scored: pending.event.scored, total: pending.event.total, result } });
+        if (result)
+          items.push({
+            runId,
+            item: { kind: 'case', scored: pending.event.scored, total: pending.event.total, result },
+          });
       }
     }
     return items;
@@ -72,7 +76,10 @@ export function createRunFeed(db: Db, logger: Logger): RunFeed {
       try {
         sink.deliver(item);
       } catch (error) {
-        logger.warn({ run_id: runId, err: { message: (error as Error).message } }, 'eval relay could not deliver to a subscriber');
+        logger.warn(
+          { run_id: runId, err: { message: (error as Error).message } },
+          'eval relay could not deliver to a subscriber',
+        );
       }
     }
   };
@@ -90,7 +97,10 @@ export function createRunFeed(db: Db, logger: Logger): RunFeed {
           delay = RETRY_MS.initial;
           for (const { runId, item } of items) deliver(runId, item);
         } catch (error) {
-          logger.warn({ err: { message: (error as Error).message }, retry_ms: delay }, 'eval relay could not read recorded results; retrying');
+          logger.warn(
+            { err: { message: (error as Error).message }, retry_ms: delay },
+            'eval relay could not read recorded results; retrying',
+          );
           await new Promise((resume) => setTimeout(resume, delay));
           delay = Math.min(delay * 2, RETRY_MS.max);
         }

@@ -31,10 +31,15 @@ export async function readRun(db: Db, runId: string): Promise<EvalRunJson | unde
 const CHUNK = 500;
 
 /** The stored results of the given cases of a run, keyed by case id. */
-export async function readCaseResults(db: Db, runId: string, caseIds: readonly string[]): Promise<Map<string, CaseResultJson>> {
+export async function readCaseResults(
+  db: Db,
+  runId: string,
+  caseIds: readonly string[],
+): Promise<Map<string, CaseResultJson>> {
   const found = new Map<string, CaseResultJson>();
   for (let start = 0; start < caseIds.length; start += CHUNK) {
-    for (const row of await listCaseResultsFor(db, runId, caseIds.slice(start, start + CHUNK))) found.set(row.case_id, toCaseResultJson(row));
+    for (const row of await listCaseResultsFor(db, runId, caseIds.slice(start, start + CHUNK)))
+      found.set(row.case_id, toCaseResultJson(row));
   }
   return found;
 }

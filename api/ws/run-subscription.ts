@@ -8,7 +8,10 @@ const ENDED = new Set(['completed', 'failed']);
  * One socket's view of one run: items that arrive before the snapshot is sent are buffered, and every case result is
  * sent once (deduplicated by case id against the snapshot and what was sent since), so there is no gap and no repeat.
  */
-export function createRunSubscription(runId: string, send: (message: ServerMessage) => void): FeedSink & { start(snapshot: RunSnapshot): void } {
+export function createRunSubscription(
+  runId: string,
+  send: (message: ServerMessage) => void,
+): FeedSink & { start(snapshot: RunSnapshot): void } {
   let buffer: FeedItem[] | null = [];
   const seen = new Set<string>();
   let ended = false;
@@ -34,7 +37,8 @@ export function createRunSubscription(runId: string, send: (message: ServerMessa
       sendEnd(item.run);
     } else {
       const fresh = item.results.filter(sendResult).length;
-      if (fresh > 0) send({ type: 'progress', run_id: runId, scored: item.run.scored_cases, total: item.run.total_cases });
+      if (fresh > 0)
+        send({ type: 'progress', run_id: runId, scored: item.run.scored_cases, total: item.run.total_cases });
       sendEnd(item.run);
     }
   };

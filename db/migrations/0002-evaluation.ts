@@ -21,7 +21,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('source', 'text', (c) => c.notNull().check(sql`source IN ('imported', 'live', 'sandbox')`))
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(now))
     .execute();
-  await db.schema.createIndex('conversations_agent_created_idx').on('conversations').columns(['agent_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('conversations_agent_created_idx')
+    .on('conversations')
+    .columns(['agent_id', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('eval_sets')
@@ -31,7 +35,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('min_scores', 'jsonb', (c) => c.notNull())
-    .addColumn('judge_samples', 'integer', (c) => c.notNull().defaultTo(1).check(sql`judge_samples BETWEEN 1 AND 9`))
+    .addColumn('judge_samples', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(1)
+        .check(sql`judge_samples BETWEEN 1 AND 9`),
+    )
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(now))
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(now))
     .addUniqueConstraint('eval_sets_agent_name_key', ['agent_id', 'name'])
@@ -53,7 +62,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   // Runs walk a set's cases by id (keyset pages); listings order by creation.
   await db.schema.createIndex('eval_cases_set_id_idx').on('eval_cases').columns(['eval_set_id', 'id']).execute();
-  await db.schema.createIndex('eval_cases_set_created_idx').on('eval_cases').columns(['eval_set_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('eval_cases_set_created_idx')
+    .on('eval_cases')
+    .columns(['eval_set_id', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('eval_runs')
@@ -76,7 +89,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('started_at', 'timestamptz')
     .addColumn('completed_at', 'timestamptz')
     .execute();
-  await db.schema.createIndex('eval_runs_set_created_idx').on('eval_runs').columns(['eval_set_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('eval_runs_set_created_idx')
+    .on('eval_runs')
+    .columns(['eval_set_id', 'created_at'])
+    .execute();
 
   // case_id carries no foreign key: a result outlives a case deleted later, and keeps the case's name.
   await db.schema

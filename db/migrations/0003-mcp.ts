@@ -23,10 +23,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'timestamptz', now)
     .addColumn('updated_at', 'timestamptz', now)
     // Commands run on our machines, so only operator files (never a workspace) may hold stdio entries.
-    .addCheckConstraint('mcp_catalog_stdio_global', sql`transport <> 'stdio_curated' or (workspace_id is null and command is not null)`)
+    .addCheckConstraint(
+      'mcp_catalog_stdio_global',
+      sql`transport <> 'stdio_curated' or (workspace_id is null and command is not null)`,
+    )
     .execute();
-  await sql`CREATE UNIQUE INDEX mcp_catalog_global_name_key ON mcp_catalog_entries (name) WHERE workspace_id IS NULL`.execute(db);
-  await sql`CREATE UNIQUE INDEX mcp_catalog_workspace_name_key ON mcp_catalog_entries (workspace_id, name) WHERE workspace_id IS NOT NULL`.execute(db);
+  await sql`CREATE UNIQUE INDEX mcp_catalog_global_name_key ON mcp_catalog_entries (name) WHERE workspace_id IS NULL`.execute(
+    db,
+  );
+  await sql`CREATE UNIQUE INDEX mcp_catalog_workspace_name_key ON mcp_catalog_entries (workspace_id, name) WHERE workspace_id IS NOT NULL`.execute(
+    db,
+  );
 
   await db.schema
     .createTable('mcp_servers')

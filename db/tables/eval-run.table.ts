@@ -5,7 +5,6 @@ import type { CriterionKey, MinScores } from '../../domain/criteria';
 import type { Provider } from '../../domain/model-provider';
 import type { RunSummary } from '../../domain/run-summary';
 
-
 /** Eval run statuses; queued → running → completed, or failed with an error. */
 export type EvalRunStatus = 'queued' | 'running' | 'completed' | 'failed';
 

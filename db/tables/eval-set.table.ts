@@ -3,7 +3,6 @@ import type { Json, NullableJson } from './json-column';
 import type { MinScores } from '../../domain/criteria';
 import type { ToolCall } from '../../domain/trajectory';
 
-
 /** A collection of eval cases for one agent, with its default minimum scores and judge sample count. */
 export interface EvalSetTable {
   id: Generated<string>;

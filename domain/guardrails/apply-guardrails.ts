@@ -31,7 +31,9 @@ function detect(guardrail: Guardrail, text: string): TextSpan[] {
     case 'prompt_injection':
       return findInjectionPhrases(text, guardrail.phrases);
     case 'max_output_length':
-      return text.length > guardrail.max_chars ? [{ start: guardrail.max_chars, end: text.length, label: 'length' }] : [];
+      return text.length > guardrail.max_chars
+        ? [{ start: guardrail.max_chars, end: text.length, label: 'length' }]
+        : [];
   }
 }
 
@@ -44,7 +46,11 @@ function redact(guardrail: Guardrail, text: string, spans: readonly TextSpan[]):
 }
 
 function detailOf(guardrail: Guardrail, text: string, spans: readonly TextSpan[]): GuardrailEventDetail {
-  const detail: GuardrailEventDetail = { type: guardrail.type, action: guardrail.action, matches: [...new Set(spans.map((s) => s.label))] };
+  const detail: GuardrailEventDetail = {
+    type: guardrail.type,
+    action: guardrail.action,
+    matches: [...new Set(spans.map((s) => s.label))],
+  };
   if (guardrail.type === 'max_output_length') return { ...detail, length: text.length, max_chars: guardrail.max_chars };
   return detail;
 }
@@ -53,7 +59,11 @@ function detailOf(guardrail: Guardrail, text: string, spans: readonly TextSpan[]
  * Applies guardrails in order at one stage. A `redact` guardrail rewrites the text the next one sees; the first
  * `block` that fires stops there (the caller answers with its safe reply). Every guardrail that fired is an event.
  */
-export function applyGuardrails(text: string, stage: GuardrailStage, guardrails: readonly Guardrail[]): GuardrailOutcome {
+export function applyGuardrails(
+  text: string,
+  stage: GuardrailStage,
+  guardrails: readonly Guardrail[],
+): GuardrailOutcome {
   const events: GuardrailEvent[] = [];
   let current = text;
   for (const guardrail of guardrails) {

@@ -27,10 +27,34 @@ const pattern = z
 /** One guardrail of an agent (`settings.guardrails[]`); `name` is what events and the safety criterion report. */
 export const guardrailSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('blocked_terms'), name, action, stages, terms: z.array(phrase).min(1).max(500) }).strict(),
-  z.object({ type: z.literal('blocked_patterns'), name, action, stages, patterns: z.array(pattern).min(1).max(50), case_insensitive: z.boolean().default(true) }).strict(),
-  z.object({ type: z.literal('pii'), name, action, stages, detectors: z.array(z.enum(PII_KINDS)).min(1).default([...PII_KINDS]) }).strict(),
-  z.object({ type: z.literal('prompt_injection'), name, action, phrases: z.array(phrase).max(200).default([]) }).strict(),
-  z.object({ type: z.literal('max_output_length'), name, action, max_chars: z.number().int().min(1).max(1_000_000) }).strict(),
+  z
+    .object({
+      type: z.literal('blocked_patterns'),
+      name,
+      action,
+      stages,
+      patterns: z.array(pattern).min(1).max(50),
+      case_insensitive: z.boolean().default(true),
+    })
+    .strict(),
+  z
+    .object({
+      type: z.literal('pii'),
+      name,
+      action,
+      stages,
+      detectors: z
+        .array(z.enum(PII_KINDS))
+        .min(1)
+        .default([...PII_KINDS]),
+    })
+    .strict(),
+  z
+    .object({ type: z.literal('prompt_injection'), name, action, phrases: z.array(phrase).max(200).default([]) })
+    .strict(),
+  z
+    .object({ type: z.literal('max_output_length'), name, action, max_chars: z.number().int().min(1).max(1_000_000) })
+    .strict(),
 ]);
 
 /** A validated guardrail. */

@@ -9,7 +9,8 @@ export type PiiKind = (typeof PII_KINDS)[number];
 
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
 // International (+CC …), area code in parentheses, or separated groups; bare digit runs are not taken for phones.
-const PHONE = /(?<![\w+])(?:\+\d{1,3}[ .-]?(?:\(?\d{1,4}\)?[ .-]?)?\d{3,5}[ .-]?\d{4}|\(\d{2,3}\)[ .-]?\d{4,5}[ .-]?\d{4}|\d{2,3}[ .-]\d{3,5}[ .-]\d{4})(?!\d)/g;
+const PHONE =
+  /(?<![\w+])(?:\+\d{1,3}[ .-]?(?:\(?\d{1,4}\)?[ .-]?)?\d{3,5}[ .-]?\d{4}|\(\d{2,3}\)[ .-]?\d{4,5}[ .-]?\d{4}|\d{2,3}[ .-]\d{3,5}[ .-]\d{4})(?!\d)/g;
 const CARD = /(?<!\d)\d(?:[ -]?\d){12,18}(?!\d)/g;
 const CPF = /(?<!\d)\d{3}\.?\d{3}\.?\d{3}-?\d{2}(?!\d)/g;
 const CNPJ = /(?<!\d)\d{2}\.?\d{3}\.?\d{3}\/?\d{4}-?\d{2}(?!\d)/g;

@@ -10,7 +10,9 @@ function phraseRegex(phrase: string): RegExp {
 
 /** Occurrences of any blocked term, each labelled with the term as configured. */
 export function findBlockedTerms(text: string, terms: readonly string[]): TextSpan[] {
-  return withoutOverlaps(terms.flatMap((term) => matchSpans(text, phraseRegex(term), term))).sort((a, b) => a.start - b.start);
+  return withoutOverlaps(terms.flatMap((term) => matchSpans(text, phraseRegex(term), term))).sort(
+    (a, b) => a.start - b.start,
+  );
 }
 
 /** The flags a configured pattern is compiled with. */
@@ -18,7 +20,9 @@ export const patternFlags = (caseInsensitive: boolean): string => (caseInsensiti
 
 /** Matches of any configured regular expression, each labelled with its source. */
 export function findPatterns(text: string, patterns: readonly string[], caseInsensitive: boolean): TextSpan[] {
-  const found = patterns.flatMap((pattern) => matchSpans(text, new RegExp(pattern, patternFlags(caseInsensitive)), pattern));
+  const found = patterns.flatMap((pattern) =>
+    matchSpans(text, new RegExp(pattern, patternFlags(caseInsensitive)), pattern),
+  );
   return withoutOverlaps(found).sort((a, b) => a.start - b.start);
 }
 

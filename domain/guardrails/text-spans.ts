@@ -6,7 +6,12 @@ export interface TextSpan {
 }
 
 /** Every non-empty match of a global regex, labelled; `accept` may refuse a match (a failed check digit). */
-export function matchSpans(text: string, regex: RegExp, label: string, accept: (match: string) => boolean = () => true): TextSpan[] {
+export function matchSpans(
+  text: string,
+  regex: RegExp,
+  label: string,
+  accept: (match: string) => boolean = () => true,
+): TextSpan[] {
   const spans: TextSpan[] = [];
   const global = regex.global ? regex : new RegExp(regex.source, `${regex.flags}g`);
   global.lastIndex = 0;
@@ -21,7 +26,11 @@ export function matchSpans(text: string, regex: RegExp, label: string, accept: (
 }
 
 /** Replaces each span (non-overlapping) with `replacement(span)`. */
-export function replaceSpans(text: string, spans: readonly TextSpan[], replacement: (span: TextSpan) => string): string {
+export function replaceSpans(
+  text: string,
+  spans: readonly TextSpan[],
+  replacement: (span: TextSpan) => string,
+): string {
   let out = '';
   let cursor = 0;
   for (const span of [...spans].sort((a, b) => a.start - b.start)) {

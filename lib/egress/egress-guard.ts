@@ -7,8 +7,7 @@ import { refuseResolved, refuseUrl } from './target-policy';
 
 /** The guard's judgement of a URL before dialling. */
 export type EgressVerdict =
-  | { allowed: true; hostname: string; addresses: string[] }
-  | { allowed: false; reason: string };
+  { allowed: true; hostname: string; addresses: string[] } | { allowed: false; reason: string };
 
 /** Options for {@link createEgressGuard}; `allowlist` is the `EGRESS_ALLOWLIST` value or a parsed one. */
 export interface EgressGuardOptions {

@@ -21,7 +21,11 @@ function familyOf(option: number | string | undefined): number {
 export function guardedLookup(lookup: HostLookup, allowlist: Allowlist): LookupFunction {
   return (hostname, options, callback) => {
     const onResolved = (all: LookupAddress[]): void => {
-      const refusal = refuseResolved(hostname, all.map((entry) => entry.address), allowlist);
+      const refusal = refuseResolved(
+        hostname,
+        all.map((entry) => entry.address),
+        allowlist,
+      );
       if (refusal !== undefined) return callback(new EgressBlockedError(refusal), []);
       const family = familyOf(options.family);
       const wanted = family === 0 ? all : all.filter((entry) => entry.family === family);

@@ -9,12 +9,17 @@ export interface OpenBaoDevServer {
 }
 
 /** Starts `bao server -dev` from .tools/bin and waits until it reports unsealed. */
-export async function startOpenBaoDevServer(token: string, binary = path.resolve('.tools/bin/bao')): Promise<OpenBaoDevServer> {
+export async function startOpenBaoDevServer(
+  token: string,
+  binary = path.resolve('.tools/bin/bao'),
+): Promise<OpenBaoDevServer> {
   const port = await freePort();
   const address = `http://127.0.0.1:${port}`;
-  const server = startProcess(binary, [
-    'server', '-dev', `-dev-root-token-id=${token}`, `-dev-listen-address=127.0.0.1:${port}`,
-  ], { env: { PATH: process.env.PATH, HOME: process.env.HOME } });
+  const server = startProcess(
+    binary,
+    ['server', '-dev', `-dev-root-token-id=${token}`, `-dev-listen-address=127.0.0.1:${port}`],
+    { env: { PATH: process.env.PATH, HOME: process.env.HOME } },
+  );
   await waitFor('openbao', async () => {
     if (server.child.exitCode !== null) throw new WaitAborted(`openbao exited: ${server.output()}`);
     const res = await fetch(`${address}/v1/sys/health`);

@@ -41,7 +41,16 @@ export async function startPostgresCluster(dataDir: string, port: number): Promi
   }
   if (await portOpen(port)) throw new Error(`port ${port} is taken; set PG_PORT or DATABASE_URL`);
   const [cmd, args] = asPostgresUser(`${bin}/postgres`, [
-    '-D', pgdata, '-p', String(port), '-k', pgdata, '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200',
+    '-D',
+    pgdata,
+    '-p',
+    String(port),
+    '-k',
+    pgdata,
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'max_connections=200',
   ]);
   const server: ManagedProcess = startProcess(cmd, args);
   const adminUrl = `postgres://assay@127.0.0.1:${port}/postgres`;

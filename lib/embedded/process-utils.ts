@@ -36,7 +36,8 @@ async function attempt(probe: () => Promise<boolean>, limitMs: number): Promise<
 export async function waitFor(what: string, probe: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (await attempt(() => probe().catch(retryUnlessAborted), Math.min(5_000, Math.max(100, deadline - Date.now())))) return;
+    if (await attempt(() => probe().catch(retryUnlessAborted), Math.min(5_000, Math.max(100, deadline - Date.now()))))
+      return;
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -1,4 +1,10 @@
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, type ClientOptions } from 'openai';
+import OpenAI, {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  type ClientOptions,
+} from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import type { AgentMessage, RequestedToolCall } from '../../domain/agent-messages';
 import type { JudgeMessage } from '../../domain/judge-prompts';
@@ -76,27 +82,45 @@ export interface ProviderClient {
 
 // Anthropic's OpenAI-compatible endpoint ignores response_format; every other supported provider honours json_object.
 const JSON_MODE: Readonly<Record<Provider, boolean>> = {
-  openai: true, anthropic: false, google: true, mistral: true, deepseek: true, xai: true, openrouter: true,
+  openai: true,
+  anthropic: false,
+  google: true,
+  mistral: true,
+  deepseek: true,
+  xai: true,
+  openrouter: true,
 };
 
 function classify(provider: Provider, error: unknown): ProviderCallError {
   if (error instanceof ProviderCallError) return error;
-  if (error instanceof APIUserAbortError) return new ProviderCallError('transient', `the ${provider} call was cancelled`);
-  if (error instanceof APIConnectionTimeoutError) return new ProviderCallError('transient', `the ${provider} call timed out`);
+  if (error instanceof APIUserAbortError)
+    return new ProviderCallError('transient', `the ${provider} call was cancelled`);
+  if (error instanceof APIConnectionTimeoutError)
+    return new ProviderCallError('transient', `the ${provider} call timed out`);
   if (error instanceof APIConnectionError) {
     const egress = findEgressError(error.cause);
-    if (egress instanceof EgressBlockedError) return new ProviderCallError('blocked', `the ${provider} endpoint is ${egress.message}`);
-    return new ProviderCallError('transient', `could not reach the ${provider} endpoint${egress ? ` (${egress.message})` : ''}`);
+    if (egress instanceof EgressBlockedError)
+      return new ProviderCallError('blocked', `the ${provider} endpoint is ${egress.message}`);
+    return new ProviderCallError(
+      'transient',
+      `could not reach the ${provider} endpoint${egress ? ` (${egress.message})` : ''}`,
+    );
   }
   if (error instanceof APIError && typeof error.status === 'number') {
     const status = error.status;
     const described = `the ${provider} endpoint answered HTTP ${status}`;
-    if (status === 401 || status === 403) return new ProviderCallError('auth', `${described}: check the ${provider} integration's API key`, status);
-    if (status === 404) return new ProviderCallError('model_not_found', `${described}: the model or endpoint does not exist`, status);
-    if (status >= 400 && status < 500 && ![408, 409, 429].includes(status)) return new ProviderCallError('rejected', described, status);
+    if (status === 401 || status === 403)
+      return new ProviderCallError('auth', `${described}: check the ${provider} integration's API key`, status);
+    if (status === 404)
+      return new ProviderCallError('model_not_found', `${described}: the model or endpoint does not exist`, status);
+    if (status >= 400 && status < 500 && ![408, 409, 429].includes(status))
+      return new ProviderCallError('rejected', described, status);
     return new ProviderCallError('transient', described, status);
   }
-  return new ProviderCallError('transient', `the ${provider} call failed: ${(error as Error)?.name ?? 'unknown error'}`);
+  return new ProviderCallError(
+    'transient',
+    `the ${provider} call failed: ${(error as Error)?.name ?? 'unknown error'}`,
+  );
 }
 
 /**
@@ -149,7 +173,9 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
         );
         const message = completion.choices?.[0]?.message;
         const toolCalls = (message?.tool_calls ?? []).flatMap((call, index) =>
-          call.type === 'function' ? [{ id: call.id || `call_${index}`, name: call.function.name, arguments: call.function.arguments ?? '' }] : [],
+          call.type === 'function'
+            ? [{ id: call.id || `call_${index}`, name: call.function.name, arguments: call.function.arguments ?? '' }]
+            : [],
         );
         return { content: message?.content ?? null, toolCalls, usage: usageOf(completion.usage) };
       } catch (error) {
@@ -159,6 +185,12 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
   };
 }
 
-function usageOf(usage: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number } | undefined): CallUsage {
-  return { prompt_tokens: usage?.prompt_tokens ?? 0, completion_tokens: usage?.completion_tokens ?? 0, total_tokens: usage?.total_tokens ?? 0 };
+function usageOf(
+  usage: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number } | undefined,
+): CallUsage {
+  return {
+    prompt_tokens: usage?.prompt_tokens ?? 0,
+    completion_tokens: usage?.completion_tokens ?? 0,
+    total_tokens: usage?.total_tokens ?? 0,
+  };
 }

@@ -27,5 +27,6 @@ export function readCatalogFile(file: string): CatalogEntryInput[] {
 /** Upserts the built-in catalog, then the operator's `MCP_CATALOG_FILE` if set; run after migrations on start. */
 export async function seedMcpCatalog(db: Db, config: Pick<Config, 'MCP_CATALOG_FILE'>): Promise<void> {
   await upsertGlobalCatalogEntries(db, readCatalogFile(BUILTIN_CATALOG_FILE), 'builtin');
-  if (config.MCP_CATALOG_FILE) await upsertGlobalCatalogEntries(db, readCatalogFile(config.MCP_CATALOG_FILE), 'operator');
+  if (config.MCP_CATALOG_FILE)
+    await upsertGlobalCatalogEntries(db, readCatalogFile(config.MCP_CATALOG_FILE), 'operator');
 }

@@ -36,6 +36,15 @@ export async function listAllTools(client: Client, timeoutMs: number): Promise<L
 /** The persisted form of a listed tool: flattened parameters, the raw schema, and a fingerprint for change detection. */
 export function toToolDescriptor(tool: ListedTool): ToolDescriptorInput {
   const description = tool.description ?? '';
-  const hash = crypto.createHash('sha256').update(stableJson({ description, inputSchema: tool.inputSchema })).digest('hex');
-  return { name: tool.name, description, parameters: flattenParameters(tool.inputSchema), inputSchema: tool.inputSchema, hash };
+  const hash = crypto
+    .createHash('sha256')
+    .update(stableJson({ description, inputSchema: tool.inputSchema }))
+    .digest('hex');
+  return {
+    name: tool.name,
+    description,
+    parameters: flattenParameters(tool.inputSchema),
+    inputSchema: tool.inputSchema,
+    hash,
+  };
 }

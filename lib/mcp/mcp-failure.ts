@@ -47,18 +47,22 @@ function httpStatusMessage(status: number): McpFailure {
   if (status === 401) return { message: 'HTTP 401: the server rejected the credentials', retryable: false };
   if (status === 403) return { message: 'HTTP 403: access denied by the server', retryable: false };
   if (status >= 300 && status < 400) return { message: `redirect not followed (HTTP ${status})`, retryable: false };
-  if (status === 404 || status === 405) return { message: `HTTP ${status}: not an MCP server (no MCP endpoint at this URL)`, retryable: false };
+  if (status === 404 || status === 405)
+    return { message: `HTTP ${status}: not an MCP server (no MCP endpoint at this URL)`, retryable: false };
   if (status === 429) return { message: 'HTTP 429: rate limited by the server', retryable: true };
   if (status >= 500) return { message: `HTTP ${status}: server error`, retryable: true };
   return { message: `HTTP ${status}: the server refused the MCP request`, retryable: false };
 }
 
 function describeOne(error: unknown, context: FailureContext): McpFailure | undefined {
-  if (error instanceof EgressBlockedError || error instanceof McpProtocolError || error instanceof McpTargetError) return { message: error.message, retryable: false };
+  if (error instanceof EgressBlockedError || error instanceof McpProtocolError || error instanceof McpTargetError)
+    return { message: error.message, retryable: false };
   if (error instanceof EgressTimeoutError) return { message: error.message, retryable: true };
   if (error instanceof McpError) {
-    if (error.code === ErrorCode.RequestTimeout) return { message: `timeout after ${context.timeoutMs} ms`, retryable: true };
-    if (error.code === ErrorCode.ConnectionClosed) return { message: 'the server closed the connection', retryable: true };
+    if (error.code === ErrorCode.RequestTimeout)
+      return { message: `timeout after ${context.timeoutMs} ms`, retryable: true };
+    if (error.code === ErrorCode.ConnectionClosed)
+      return { message: 'the server closed the connection', retryable: true };
     return { message: `MCP error ${error.code}: ${error.message.replace(/^MCP error -?\d+: /, '')}`, retryable: false };
   }
   if (error instanceof StreamableHTTPError) {
@@ -71,14 +75,20 @@ function describeOne(error: unknown, context: FailureContext): McpFailure | unde
   if (error instanceof Error) {
     const version = /protocol version is not supported: (.*)$/.exec(error.message);
     if (version) return { message: `unsupported protocol version ${version[1].slice(0, 40)}`, retryable: false };
-    if (error.name === 'ZodError' || error instanceof SyntaxError) return { message: 'not an MCP server: the response is not JSON-RPC', retryable: false };
+    if (error.name === 'ZodError' || error instanceof SyntaxError)
+      return { message: 'not an MCP server: the response is not JSON-RPC', retryable: false };
   }
   const errno = error as { code?: unknown; hostname?: unknown };
   if (errno.code === 'ENOTFOUND' || errno.code === 'EAI_AGAIN') {
-    return { message: `DNS failure: ${typeof errno.hostname === 'string' ? errno.hostname : 'the host'} could not be resolved`, retryable: errno.code === 'EAI_AGAIN' };
+    return {
+      message: `DNS failure: ${typeof errno.hostname === 'string' ? errno.hostname : 'the host'} could not be resolved`,
+      retryable: errno.code === 'EAI_AGAIN',
+    };
   }
-  if (errno.code === 'ENOENT' && context.command) return { message: `command not found: ${context.command}`, retryable: false };
-  if (typeof errno.code === 'string' && NETWORK_CODES[errno.code]) return { message: NETWORK_CODES[errno.code], retryable: true };
+  if (errno.code === 'ENOENT' && context.command)
+    return { message: `command not found: ${context.command}`, retryable: false };
+  if (typeof errno.code === 'string' && NETWORK_CODES[errno.code])
+    return { message: NETWORK_CODES[errno.code], retryable: true };
   return undefined;
 }
 
@@ -89,7 +99,10 @@ export function describeMcpFailure(error: unknown, context: FailureContext): Mcp
     described = describeOne(candidate, context);
     if (described) break;
   }
-  described ??= { message: `unexpected error: ${(error as Error)?.message ?? String(error)}`.slice(0, 300), retryable: false };
+  described ??= {
+    message: `unexpected error: ${(error as Error)?.message ?? String(error)}`.slice(0, 300),
+    retryable: false,
+  };
   const stderr = error instanceof McpSessionError ? error.stderr.trim() : '';
   const withStderr = stderr ? `${described.message} (stderr: ${stderr.slice(-500)})` : described.message;
   return { message: scrubSecrets(withStderr, context.secrets), retryable: described.retryable };

@@ -35,9 +35,14 @@ export const MCP_STDIO_TIMEOUT_MS = 60_000;
 const STDERR_LIMIT = 8192;
 
 /** The request timeout that applies to a target. */
-export const requestTimeoutMs = (target: McpTarget): number => (target.transport === 'http' ? MCP_HTTP_TIMEOUT_MS : MCP_STDIO_TIMEOUT_MS);
+export const requestTimeoutMs = (target: McpTarget): number =>
+  target.transport === 'http' ? MCP_HTTP_TIMEOUT_MS : MCP_STDIO_TIMEOUT_MS;
 
-function createTransport(target: McpTarget, guard: EgressGuard, onStderr: (chunk: string) => void): StreamableHTTPClientTransport | StdioClientTransport {
+function createTransport(
+  target: McpTarget,
+  guard: EgressGuard,
+  onStderr: (chunk: string) => void,
+): StreamableHTTPClientTransport | StdioClientTransport {
   if (target.transport === 'http') {
     // Every request goes through the egress guard: connect-time address checks, no redirects followed.
     return new StreamableHTTPClientTransport(new URL(target.url), {
@@ -75,7 +80,11 @@ export async function openMcpSession(target: McpTarget, guard: EgressGuard): Pro
 }
 
 /** Opens a session, runs `use`, and always closes it (the stdio child is stopped after the call). */
-export async function withMcpSession<T>(target: McpTarget, guard: EgressGuard, use: (session: McpSession) => Promise<T>): Promise<T> {
+export async function withMcpSession<T>(
+  target: McpTarget,
+  guard: EgressGuard,
+  use: (session: McpSession) => Promise<T>,
+): Promise<T> {
   const session = await openMcpSession(target, guard);
   try {
     return await use(session);

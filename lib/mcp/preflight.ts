@@ -6,5 +6,7 @@ export async function preflightRefusal(target: McpTarget, guard: EgressGuard): P
   if (target.transport !== 'http') return undefined;
   const verdict = await guard.check(target.url);
   if (verdict.allowed) return undefined;
-  return /could not be resolved|did not resolve/.test(verdict.reason) ? `DNS failure: ${verdict.reason}` : `blocked: ${verdict.reason}`;
+  return /could not be resolved|did not resolve/.test(verdict.reason)
+    ? `DNS failure: ${verdict.reason}`
+    : `blocked: ${verdict.reason}`;
 }

@@ -45,23 +45,34 @@ async function stdioTarget(db: Db, server: McpServer, secrets: Record<string, st
   const mapping = entry.env ?? {};
   const env: Record<string, string> = {};
   for (const [variable, secretName] of Object.entries(mapping)) {
-    if (secrets[secretName] === undefined) throw new McpTargetError(`secret ${secretName} is not stored for this server`);
+    if (secrets[secretName] === undefined)
+      throw new McpTargetError(`secret ${secretName} is not stored for this server`);
     env[variable] = secrets[secretName];
   }
   return { transport: 'stdio_curated', command: entry.command, env };
 }
 
 /** Loads a workspace's server and resolves its target: `$SECRET` header references or the stdio env mapping. */
-export async function resolveServerTarget(db: Db, vault: CredentialVault, workspaceId: string, serverId: string): Promise<ResolvedServer> {
+export async function resolveServerTarget(
+  db: Db,
+  vault: CredentialVault,
+  workspaceId: string,
+  serverId: string,
+): Promise<ResolvedServer> {
   const server = await findMcpServer(db, workspaceId, serverId);
   if (!server) throw new McpTargetError('MCP server not found');
   const secrets = await readServerSecrets(vault, server);
   const secretValues = Object.values(secrets);
-  if (server.transport === 'stdio_curated') return { server, target: await stdioTarget(db, server, secrets), secretValues };
+  if (server.transport === 'stdio_curated')
+    return { server, target: await stdioTarget(db, server, secrets), secretValues };
   const { config } = server;
   if (!config.url) throw new McpTargetError('the server has no url');
   try {
-    return { server, target: { transport: 'http', url: config.url, headers: resolveHeaders(config.headers ?? {}, secrets) }, secretValues };
+    return {
+      server,
+      target: { transport: 'http', url: config.url, headers: resolveHeaders(config.headers ?? {}, secrets) },
+      secretValues,
+    };
   } catch (error) {
     throw new McpTargetError((error as Error).message);
   }

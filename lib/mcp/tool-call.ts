@@ -35,14 +35,24 @@ export async function callServerTool(call: ServerToolCall): Promise<ServerToolOu
     const refusal = await preflightRefusal(resolved.target, call.guard);
     if (refusal) return { status: 'failed', error: refusal };
     const result = await withMcpSession(resolved.target, call.guard, (session) =>
-      session.client.callTool({ name: call.toolName, arguments: call.args }, undefined, { timeout: TOOL_CALL_TIMEOUT_MS }),
+      session.client.callTool({ name: call.toolName, arguments: call.args }, undefined, {
+        timeout: TOOL_CALL_TIMEOUT_MS,
+      }),
     );
     // A tool may echo what it was given (get-env prints its environment): secret values never reach Postgres.
-    const raw = JSON.stringify({ content: result.content, structured_content: result.structuredContent ?? null, is_error: result.isError === true });
+    const raw = JSON.stringify({
+      content: result.content,
+      structured_content: result.structuredContent ?? null,
+      is_error: result.isError === true,
+    });
     const output = JSON.parse(scrubSecrets(raw, resolved.secretValues)) as unknown;
     if (result.isError === true) return { status: 'failed', output, error: `tool ${call.toolName} returned an error` };
     return { status: 'completed', output };
   } catch (error) {
-    return { status: 'failed', error: describeMcpFailure(error, { timeoutMs: TOOL_CALL_TIMEOUT_MS, secrets: resolved?.secretValues ?? [] }).message };
+    return {
+      status: 'failed',
+      error: describeMcpFailure(error, { timeoutMs: TOOL_CALL_TIMEOUT_MS, secrets: resolved?.secretValues ?? [] })
+        .message,
+    };
   }
 }

@@ -8,7 +8,11 @@ export interface TemporalHandle {
 }
 
 /** Connects a client to `address` with Assay's data converter. */
-export async function connectTemporal(address: string, namespace: string, dataConverter: DataConverter): Promise<TemporalHandle> {
+export async function connectTemporal(
+  address: string,
+  namespace: string,
+  dataConverter: DataConverter,
+): Promise<TemporalHandle> {
   const connection = await Connection.connect({ address });
   const client = new Client({ connection, namespace, dataConverter });
   return { client, close: () => connection.close() };

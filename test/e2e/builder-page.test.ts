@@ -12,8 +12,14 @@ import { createTenant, type Tenant } from '../helpers/tenants';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run',
-  '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 const ARTIFACTS = path.join(__dirname, '..', '..', '.test-artifacts');
 const CASES = 30;
@@ -31,13 +37,17 @@ const conversation = (i: number): Record<string, unknown> => ({
     { tool_name: 'reply', tool_args: { tone: 'friendly' } },
   ],
   final_response: `Order ${1000 + i} ships tomorrow.`,
-  ...(i % 7 === 3 ? { guardrail_events: [{ guardrail: 'pii_filter', stage: 'output', detail: 'masked an e-mail address' }] } : {}),
+  ...(i % 7 === 3
+    ? { guardrail_events: [{ guardrail: 'pii_filter', stage: 'output', detail: 'masked an e-mail address' }] }
+    : {}),
 });
 
 // Counts the case rows by state (waiting, passed, failed, error).
 async function states(page: Page): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
-  for (const state of await page.locator('[data-case-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-state') ?? '?'))) {
+  for (const state of await page
+    .locator('[data-case-id]')
+    .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-state') ?? '?'))) {
     counts[state] = (counts[state] ?? 0) + 1;
   }
   return counts;
@@ -45,12 +55,16 @@ async function states(page: Page): Promise<Record<string, number>> {
 
 // Browser-side predicates, run in the page (the test's TypeScript has no DOM types; the page's CSP forbids eval).
 const ALL_WAITING = (n: number): boolean =>
-  [...(globalThis as any).document.querySelectorAll('[data-case-id]')].filter((r: any) => r.dataset.state === 'waiting').length === n;
+  [...(globalThis as any).document.querySelectorAll('[data-case-id]')].filter((r: any) => r.dataset.state === 'waiting')
+    .length === n;
 const SOME_WAITING_SOME_DONE = (): boolean => {
-  const all: string[] = [...(globalThis as any).document.querySelectorAll('[data-case-id]')].map((r: any) => r.dataset.state);
+  const all: string[] = [...(globalThis as any).document.querySelectorAll('[data-case-id]')].map(
+    (r: any) => r.dataset.state,
+  );
   return all.includes('waiting') && (all.includes('passed') || all.includes('failed'));
 };
-const RUN_COMPLETED = (): boolean => (globalThis as any).document.querySelector('#run-status')?.dataset.status === 'completed';
+const RUN_COMPLETED = (): boolean =>
+  (globalThis as any).document.querySelector('#run-status')?.dataset.status === 'completed';
 
 describe('builder eval page in headless Chromium', () => {
   let platform: TestPlatform;
@@ -85,7 +99,11 @@ describe('builder eval page in headless Chromium', () => {
       conversationIds.push(imported.id);
       caseIds.push((await api.promote('concierge', imported.id, set.id, `order question ${i}`)).id);
     }
-    served = await serveWithRelay(platform.app, { config: platform.config, db: platform.runtime.db, logger: platform.logger });
+    served = await serveWithRelay(platform.app, {
+      config: platform.config,
+      db: platform.runtime.db,
+      logger: platform.logger,
+    });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
     fs.mkdirSync(ARTIFACTS, { recursive: true });
   });
@@ -100,7 +118,10 @@ describe('builder eval page in headless Chromium', () => {
 
   it('shows every case waiting, then passed or failed as results arrive without a reload, and the same summary as the API', async () => {
     // Case 10 is scored against conversation 11: one call missing, one extra, and a different final response.
-    const queued = await api.trigger('concierge', set.id, { run_selection: 'explicit', conversations: { [caseIds[10]]: conversationIds[11] } });
+    const queued = await api.trigger('concierge', set.id, {
+      run_selection: 'explicit',
+      conversations: { [caseIds[10]]: conversationIds[11] },
+    });
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(error.message));
@@ -135,12 +156,24 @@ describe('builder eval page in headless Chromium', () => {
     assert.equal(await page.locator('#progress').textContent(), `${CASES}/${CASES}`);
     assert.equal(await page.locator('#summary .big').textContent(), `${(run.summary.pass_rate * 100).toFixed(1)}%`);
     const counts = run.summary.counts;
-    assert.equal(await page.locator('#summary .counts').textContent(), `${counts.passed} passed · ${counts.failed} failed · ${counts.error} error · ${counts.total} total`);
-    const shown = await page.$$eval('#summary [data-criterion]', (rows) => rows.map((r) => [r.getAttribute('data-criterion'), Number(r.querySelector('td[data-value]')?.getAttribute('data-value'))]));
+    assert.equal(
+      await page.locator('#summary .counts').textContent(),
+      `${counts.passed} passed · ${counts.failed} failed · ${counts.error} error · ${counts.total} total`,
+    );
+    const shown = await page.$$eval('#summary [data-criterion]', (rows) =>
+      rows.map((r) => [
+        r.getAttribute('data-criterion'),
+        Number(r.querySelector('td[data-value]')?.getAttribute('data-value')),
+      ]),
+    );
     assert.deepEqual(Object.fromEntries(shown), run.summary.avg_score);
 
     for (const result of results) {
-      assert.equal(await page.locator(`[data-case-id="${result.case_id}"]`).getAttribute('data-state'), result.status, result.case_name);
+      assert.equal(
+        await page.locator(`[data-case-id="${result.case_id}"]`).getAttribute('data-state'),
+        result.status,
+        result.case_name,
+      );
     }
 
     // The mismatched case: matched, missing and extra calls, both final responses, and one score entry per criterion.
@@ -153,18 +186,27 @@ describe('builder eval page in headless Chromium', () => {
     assert.match((await row.locator('.call.missing').textContent()) ?? '', /1010/);
     assert.match((await row.locator('.call.extra').textContent()) ?? '', /1011/);
     assert.deepEqual(await row.locator('blockquote').allTextContents(), [
-      'Customer question #10: where is order 1010?', 'Order 1010 ships tomorrow.', 'Order 1011 ships tomorrow.',
+      'Customer question #10: where is order 1010?',
+      'Order 1010 ships tomorrow.',
+      'Order 1011 ships tomorrow.',
     ]);
     for (const [key, entry] of Object.entries<any>(mismatched.criteria)) {
       const cells = await row.locator(`.scores [data-criterion="${key}"] td`).allTextContents();
       const verdict = !entry.applicable ? 'n/a' : entry.passed ? 'pass' : 'fail';
-      assert.deepEqual(cells.slice(1), [entry.score.toFixed(3), entry.min_score === null ? '–' : entry.min_score.toFixed(3), verdict], key);
+      assert.deepEqual(
+        cells.slice(1),
+        [entry.score.toFixed(3), entry.min_score === null ? '–' : entry.min_score.toFixed(3), verdict],
+        key,
+      );
     }
     assert.equal(await row.locator('.guardrails').textContent(), 'No guardrail fired.');
 
     const guarded = page.locator(`[data-case-id="${caseIds[17]}"]`);
     await guarded.locator('summary').click();
-    assert.match((await guarded.locator('.guardrails').textContent()) ?? '', /Guardrails that fired.*pii_filter at output/);
+    assert.match(
+      (await guarded.locator('.guardrails').textContent()) ?? '',
+      /Guardrails that fired.*pii_filter at output/,
+    );
 
     await page.screenshot({ path: path.join(ARTIFACTS, 'builder-run.png'), fullPage: true });
     assert.deepEqual(problems, []);
@@ -181,7 +223,10 @@ describe('builder eval page in headless Chromium', () => {
     await card.waitFor();
     assert.equal(await card.locator('h2').textContent(), 'order questions');
     const runs = (await api.send('get', `/api/ai-agents/${agent.id}/eval-sets/${set.id}/runs`, 200)).data;
-    assert.deepEqual(await card.locator('[data-run-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-run-id'))), runs.map((r: any) => r.id));
+    assert.deepEqual(
+      await card.locator('[data-run-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-run-id'))),
+      runs.map((r: any) => r.id),
+    );
     await card.locator(`[data-run-id="${runs[0].id}"] a`).click();
     await page.waitForURL(`**/builder/runs/${runs[0].id}?agent=${agent.id}`);
     // The token was kept for this tab: the run page opens without asking again.

@@ -30,7 +30,10 @@ export function judgeReplies(decide: {
     const ask = judgeAsk(req);
     if (ask.task === 'final_response_match') {
       const equivalent = decide.match ? decide.match(ask) : ask.expected_response === ask.actual_response;
-      return { content: JSON.stringify({ equivalent, justification: equivalent ? 'same meaning' : 'different meaning' }), delayMs: decide.delayMs };
+      return {
+        content: JSON.stringify({ equivalent, justification: equivalent ? 'same meaning' : 'different meaning' }),
+        delayMs: decide.delayMs,
+      };
     }
     const verdicts = (ask.rubrics ?? []).map(({ index, rubric }) => {
       const yes = decide.rubric ? decide.rubric(rubric, ask) : true;
@@ -42,7 +45,12 @@ export function judgeReplies(decide: {
 
 /** HTTP helpers for one tenant's evaluation API, each asserting the expected status. */
 export function evalApi(app: Express, tenant: Tenant) {
-  const send = async (method: 'post' | 'put' | 'patch' | 'get' | 'delete', path: string, status: number, body?: unknown): Promise<any> => {
+  const send = async (
+    method: 'post' | 'put' | 'patch' | 'get' | 'delete',
+    path: string,
+    status: number,
+    body?: unknown,
+  ): Promise<any> => {
     const call = request(app)[method](path).set(tenant.auth);
     const res = body === undefined ? await call : await call.send(body as object);
     assert.equal(res.status, status, `${method.toUpperCase()} ${path} → ${res.status} ${JSON.stringify(res.body)}`);
@@ -54,7 +62,12 @@ export function evalApi(app: Express, tenant: Tenant) {
       return (await send('post', '/api/ai-agents', 201, { name, model, instructions: 'Help.' })).data;
     },
     async connect(provider: string, apiKey: string, baseUrl: string): Promise<any> {
-      return (await send('put', `/api/workspaces/current/integrations/${provider}`, 200, { api_key: apiKey, base_url: baseUrl })).data;
+      return (
+        await send('put', `/api/workspaces/current/integrations/${provider}`, 200, {
+          api_key: apiKey,
+          base_url: baseUrl,
+        })
+      ).data;
     },
     async importRun(agent: string, body: Record<string, unknown>): Promise<any> {
       return (await send('post', `/api/ai-agents/${agent}/runs/import`, 201, body)).data;
@@ -63,7 +76,12 @@ export function evalApi(app: Express, tenant: Tenant) {
       return (await send('post', `/api/ai-agents/${agent}/eval-sets`, 201, body)).data;
     },
     async promote(agent: string, runId: string, evalSetId: string, name?: string): Promise<any> {
-      return (await send('post', `/api/ai-agents/${agent}/runs/${runId}/promote-to-case`, 201, { eval_set_id: evalSetId, ...(name ? { name } : {}) })).data;
+      return (
+        await send('post', `/api/ai-agents/${agent}/runs/${runId}/promote-to-case`, 201, {
+          eval_set_id: evalSetId,
+          ...(name ? { name } : {}),
+        })
+      ).data;
     },
     async addCase(agent: string, set: string, body: Record<string, unknown>): Promise<any> {
       return (await send('post', `/api/ai-agents/${agent}/eval-sets/${set}/cases`, 201, body)).data;

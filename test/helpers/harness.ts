@@ -42,13 +42,18 @@ async function startPostgres(tmpDir: string): Promise<string> {
 
 async function startTemporal(): Promise<string> {
   if (process.env.TEMPORAL_ADDRESS) return process.env.TEMPORAL_ADDRESS;
-  const server = await startTemporalDevServer({ port: await freePort(), namespace: 'default', searchAttributes: SEARCH_ATTRIBUTES });
+  const server = await startTemporalDevServer({
+    port: await freePort(),
+    namespace: 'default',
+    searchAttributes: SEARCH_ATTRIBUTES,
+  });
   stops.push(() => server.stop());
   return server.address;
 }
 
 async function startVault(): Promise<{ address: string; token: string }> {
-  if (process.env.VAULT_ADDR && process.env.VAULT_TOKEN) return { address: process.env.VAULT_ADDR, token: process.env.VAULT_TOKEN };
+  if (process.env.VAULT_ADDR && process.env.VAULT_TOKEN)
+    return { address: process.env.VAULT_ADDR, token: process.env.VAULT_TOKEN };
   const server = await startOpenBaoDevServer(crypto.randomBytes(16).toString('hex'));
   stops.push(() => server.stop());
   return { address: server.address, token: server.token };
@@ -59,7 +64,10 @@ async function start(): Promise<Harness> {
   fs.chmodSync(tmpDir, 0o755);
   stops.push(async () => fs.rmSync(tmpDir, { recursive: true, force: true }));
   const [databaseUrl, temporalAddress, openbao, workflowBundle] = await Promise.all([
-    startPostgres(tmpDir), startTemporal(), startVault(), bundleWorkflows(),
+    startPostgres(tmpDir),
+    startTemporal(),
+    startVault(),
+    bundleWorkflows(),
   ]);
   const db = createDb(databaseUrl, 20);
   stops.push(() => db.destroy());

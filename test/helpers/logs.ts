@@ -3,7 +3,13 @@ import assert from 'node:assert/strict';
 // The forms a secret could take in a log line: as written, JSON-escaped, base64 and hex.
 function forms(secret: string): string[] {
   const bytes = Buffer.from(secret);
-  return [secret, JSON.stringify(secret).slice(1, -1), bytes.toString('base64'), bytes.toString('base64url'), bytes.toString('hex')];
+  return [
+    secret,
+    JSON.stringify(secret).slice(1, -1),
+    bytes.toString('base64'),
+    bytes.toString('base64url'),
+    bytes.toString('hex'),
+  ];
 }
 
 /** Fails when any captured log line holds any of `secrets` (plain, JSON-escaped, base64 or hex); needs some lines to look at. */

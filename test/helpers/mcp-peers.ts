@@ -17,7 +17,9 @@ export interface EverythingServer {
 /** Spawns server-everything's streamable HTTP transport on a free port and waits until it listens. */
 export async function startEverythingHttp(): Promise<EverythingServer> {
   const port = await freePort();
-  const child = startProcess(process.execPath, [EVERYTHING_ENTRY, 'streamableHttp'], { env: { PATH: process.env.PATH ?? '', PORT: String(port) } });
+  const child = startProcess(process.execPath, [EVERYTHING_ENTRY, 'streamableHttp'], {
+    env: { PATH: process.env.PATH ?? '', PORT: String(port) },
+  });
   await waitFor(`server-everything on ${port}`, () => portOpen(port), 30_000).catch((error: Error) => {
     throw new Error(`${error.message}\n${child.output()}`);
   });
@@ -66,7 +68,11 @@ export async function startCountingListener(): Promise<CountingListener> {
   await listen(v4, 0, '127.0.0.1');
   const { port } = v4.address() as net.AddressInfo;
   await listen(v6, port, '::1');
-  return { port, connections: () => count, close: async () => void (await Promise.all([closeServer(v4), closeServer(v6)])) };
+  return {
+    port,
+    connections: () => count,
+    close: async () => void (await Promise.all([closeServer(v4), closeServer(v6)])),
+  };
 }
 
 /** A listener on `host` that accepts connections and never answers: the server that never responds. */
@@ -92,7 +98,10 @@ export async function startSilentListener(host: string): Promise<CountingListene
 }
 
 /** A plain HTTP server on `host` answering every request with `respond`; counts requests. */
-export async function startHttpPeer(host: string, respond: (req: http.IncomingMessage, res: http.ServerResponse) => void): Promise<CountingListener> {
+export async function startHttpPeer(
+  host: string,
+  respond: (req: http.IncomingMessage, res: http.ServerResponse) => void,
+): Promise<CountingListener> {
   let count = 0;
   const server = http.createServer((req, res) => {
     count++;

@@ -27,12 +27,20 @@ export function makeTools(count: number): PagedTool[] {
   return Array.from({ length: count }, (_, i) => ({
     name: `t${String(i).padStart(3, '0')}`,
     description: `Tool number ${i}`,
-    inputSchema: { type: 'object', properties: { text: { type: 'string', description: 'Some text' } }, required: ['text'] },
+    inputSchema: {
+      type: 'object',
+      properties: { text: { type: 'string', description: 'Some text' } },
+      required: ['text'],
+    },
   }));
 }
 
 /** Starts the server on loopback; requests must carry `Authorization: Bearer <token>` or get 401. */
-export async function startPagedMcpServer(options: { token: string; pageSize: number; tools: PagedTool[] }): Promise<PagedMcpServer> {
+export async function startPagedMcpServer(options: {
+  token: string;
+  pageSize: number;
+  tools: PagedTool[];
+}): Promise<PagedMcpServer> {
   let initializes = 0;
   let listDelay = 0;
   const state = { tools: options.tools };
@@ -44,7 +52,10 @@ export async function startPagedMcpServer(options: { token: string; pageSize: nu
       const start = request.params?.cursor ? Number(Buffer.from(request.params.cursor, 'base64url').toString()) : 0;
       const page = state.tools.slice(start, start + options.pageSize);
       const next = start + options.pageSize;
-      return { tools: page, ...(next < state.tools.length ? { nextCursor: Buffer.from(String(next)).toString('base64url') } : {}) };
+      return {
+        tools: page,
+        ...(next < state.tools.length ? { nextCursor: Buffer.from(String(next)).toString('base64url') } : {}),
+      };
     });
     return server;
   };

@@ -20,7 +20,10 @@ export interface TestPlatform {
 }
 
 /** Builds the platform; `vault: 'openbao'` uses the real OpenBao dev server, else the embedded store. */
-export async function createTestPlatform(h: Harness, options: { vault?: 'openbao' | 'local'; env?: NodeJS.ProcessEnv } = {}): Promise<TestPlatform> {
+export async function createTestPlatform(
+  h: Harness,
+  options: { vault?: 'openbao' | 'local'; env?: NodeJS.ProcessEnv } = {},
+): Promise<TestPlatform> {
   const config = loadConfig({
     DATABASE_URL: h.databaseUrl,
     TEMPORAL_ADDRESS: h.temporalAddress,
@@ -32,17 +35,32 @@ export async function createTestPlatform(h: Harness, options: { vault?: 'openbao
     ...options.env,
   });
   const logs: string[] = [];
-  const logger = createLogger(config.LOG_LEVEL, new Writable({ write: (chunk, _enc, done) => { logs.push(String(chunk)); done(); } }));
+  const logger = createLogger(
+    config.LOG_LEVEL,
+    new Writable({
+      write: (chunk, _enc, done) => {
+        logs.push(String(chunk));
+        done();
+      },
+    }),
+  );
   const runtime = await openRuntime(config);
   await seedMcpCatalog(runtime.db, config);
   const app = createApp({ config, db: runtime.db, vault: runtime.vault, temporal: runtime.temporal.client, logger });
   const workers: Array<AssayWorker & { running: Promise<void> }> = [];
   return {
-    config, runtime, app, logger, logs,
+    config,
+    runtime,
+    app,
+    logger,
+    logs,
     async startWorker() {
       const worker = await createAssayWorker({
-        address: h.temporalAddress, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE,
-        dataConverter: runtime.dataConverter, workflowBundle: h.workflowBundle,
+        address: h.temporalAddress,
+        namespace: config.TEMPORAL_NAMESPACE,
+        taskQueue: config.TEMPORAL_TASK_QUEUE,
+        dataConverter: runtime.dataConverter,
+        workflowBundle: h.workflowBundle,
         deps: { db: runtime.db, vault: runtime.vault, logger, config },
       });
       const handle = { ...worker, running: worker.worker.run() };

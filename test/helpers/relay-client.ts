@@ -14,7 +14,11 @@ export interface ServedApi {
 }
 
 /** Serves `app` on 127.0.0.1 and a free port with its own relay (its own LISTEN connection). */
-export async function serveWithRelay(app: Express, deps: Pick<AppDeps, 'config' | 'db' | 'logger'>, options: EvalRelayOptions = {}): Promise<ServedApi> {
+export async function serveWithRelay(
+  app: Express,
+  deps: Pick<AppDeps, 'config' | 'db' | 'logger'>,
+  options: EvalRelayOptions = {},
+): Promise<ServedApi> {
   const http = await listen(app, '127.0.0.1', 0);
   const relay = attachEvalRelay(http.server, deps, options);
   await relay.ready;
@@ -48,7 +52,11 @@ export interface RelayClient {
 export type Credentials = { header: string } | { protocolToken: string } | Record<string, never>;
 
 /** Opens a relay socket; rejects with `{ status, body }` when the upgrade is refused. */
-export async function openRelay(wsUrl: string, credentials: Credentials, options: WebSocket.ClientOptions = {}): Promise<RelayClient> {
+export async function openRelay(
+  wsUrl: string,
+  credentials: Credentials,
+  options: WebSocket.ClientOptions = {},
+): Promise<RelayClient> {
   const protocols = 'protocolToken' in credentials ? ['assay.v1', `assay.bearer.${credentials.protocolToken}`] : [];
   const headers: Record<string, string> = 'header' in credentials ? { Authorization: credentials.header } : {};
   const socket = new WebSocket(wsUrl, protocols, { ...options, headers });
@@ -58,13 +66,22 @@ export async function openRelay(wsUrl: string, credentials: Credentials, options
     messages.push(JSON.parse(data.toString()));
     for (const listener of [...listeners]) listener();
   });
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+  );
   await new Promise<void>((resolve, reject) => {
     socket.once('open', () => resolve());
     socket.once('unexpected-response', (_req, res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => reject(Object.assign(new Error(`upgrade refused: ${res.statusCode}`), { status: res.statusCode, body: JSON.parse(Buffer.concat(chunks).toString() || 'null') })));
+      res.on('end', () =>
+        reject(
+          Object.assign(new Error(`upgrade refused: ${res.statusCode}`), {
+            status: res.statusCode,
+            body: JSON.parse(Buffer.concat(chunks).toString() || 'null'),
+          }),
+        ),
+      );
     });
     socket.once('error', reject);
   });
@@ -73,7 +90,11 @@ export async function openRelay(wsUrl: string, credentials: Credentials, options
       if (check()) return resolve();
       const timer = setTimeout(() => {
         listeners.delete(listener);
-        reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}; got ${JSON.stringify(messages.map((m) => m.type))}`));
+        reject(
+          new Error(
+            `timed out after ${timeoutMs} ms waiting for ${what}; got ${JSON.stringify(messages.map((m) => m.type))}`,
+          ),
+        );
       }, timeoutMs);
       const listener = (): void => {
         if (!check()) return;

@@ -6,7 +6,12 @@ export interface ScriptedRequest {
   path: string;
   model: string;
   authorization: string | undefined;
-  messages: Array<{ role: string; content: string | null; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>; tool_call_id?: string }>;
+  messages: Array<{
+    role: string;
+    content: string | null;
+    tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>;
+    tool_call_id?: string;
+  }>;
   body: Record<string, unknown>;
   receivedAt: number;
 }
@@ -50,7 +55,10 @@ function message(reply: ScriptedReply): Record<string, unknown> {
   const toolCalls = reply.toolCalls.map((call) => ({
     id: call.id ?? `call_${++callCounter}`,
     type: 'function',
-    function: { name: call.name, arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments) },
+    function: {
+      name: call.name,
+      arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
+    },
   }));
   return { role: 'assistant', content: reply.content ?? null, tool_calls: toolCalls };
 }
@@ -82,7 +90,9 @@ export async function startScriptedLlm(handler?: ScriptHandler): Promise<Scripte
   const requests: ScriptedRequest[] = [];
   const server = http.createServer(async (req, res) => {
     if (req.method !== 'POST' || !/^(\/v1)?\/chat\/completions$/.test(req.url ?? '')) {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found' } }));
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: 'not found' } }));
       return;
     }
     const body = await readJson(req);
@@ -96,13 +106,19 @@ export async function startScriptedLlm(handler?: ScriptHandler): Promise<Scripte
     };
     const index = requests.push(request) - 1;
     try {
-      const reply = current ? await current(request, index) : { status: 500, body: { error: { message: 'no script' } } };
+      const reply = current
+        ? await current(request, index)
+        : { status: 500, body: { error: { message: 'no script' } } };
       if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
       const status = reply.status ?? 200;
-      const payload = reply.body ?? (status === 200 ? completion(request.model, reply) : { error: { message: `scripted ${status}` } });
+      const payload =
+        reply.body ??
+        (status === 200 ? completion(request.model, reply) : { error: { message: `scripted ${status}` } });
       res.writeHead(status, { 'content-type': 'application/json', ...reply.headers }).end(JSON.stringify(payload));
     } catch (error) {
-      res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: String(error) } }));
+      res
+        .writeHead(500, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: String(error) } }));
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

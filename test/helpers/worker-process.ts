@@ -19,10 +19,14 @@ export async function spawnWorkerProcess(h: Harness, taskQueue: string): Promise
     },
   });
   try {
-    await waitFor('the worker to start', async () => {
-      if (worker.child.exitCode !== null) throw new WaitAborted(`worker exited: ${worker.output()}`);
-      return worker.output().includes('worker running');
-    }, 90_000);
+    await waitFor(
+      'the worker to start',
+      async () => {
+        if (worker.child.exitCode !== null) throw new WaitAborted(`worker exited: ${worker.output()}`);
+        return worker.output().includes('worker running');
+      },
+      90_000,
+    );
   } catch (error) {
     await worker.stop('SIGKILL');
     throw error;

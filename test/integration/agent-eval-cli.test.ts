@@ -60,12 +60,18 @@ describe('assay agent:eval (the CI gate)', function () {
     await api.promote('cli-bot', shipped.id, set.id, 'order status');
     const refunded = await api.importRun('cli-bot', {
       session_input: { message: 'Cancel order 2' },
-      tool_calls: [{ tool_name: 'lookup_order', tool_args: { id: 2 } }, { tool_name: 'refund', tool_args: { id: 2 } }],
+      tool_calls: [
+        { tool_name: 'lookup_order', tool_args: { id: 2 } },
+        { tool_name: 'refund', tool_args: { id: 2 } },
+      ],
       final_response: 'Refund issued.',
     });
     const cancel = await api.promote('cli-bot', refunded.id, set.id, 'cancellation');
     await api.send('patch', `/api/ai-agents/cli-bot/eval-sets/smoke/cases/${cancel.id}`, 200, {
-      expected_trajectory: [{ tool_name: 'lookup_order', tool_args: { id: 2 } }, { tool_name: 'cancel_order', tool_args: { id: 2 } }],
+      expected_trajectory: [
+        { tool_name: 'lookup_order', tool_args: { id: 2 } },
+        { tool_name: 'cancel_order', tool_args: { id: 2 } },
+      ],
       rubrics: ['The reply apologizes for the trouble'],
     });
   });
@@ -86,8 +92,12 @@ describe('assay agent:eval (the CI gate)', function () {
     assert.match(result.stdout, /pass rate 0\.50 \(minimum 0\.50\)/);
     const xml = fs.readFileSync(junit, 'utf8');
     assert.equal(XMLValidator.validate(xml), true);
-    const suite = new XMLParser({ ignoreAttributes: false, isArray: (name) => name === 'testcase' }).parse(xml).testsuites.testsuite;
-    assert.deepEqual(suite.testcase.map((c: { '@_name': string }) => c['@_name']).sort(), ['cancellation', 'order status']);
+    const suite = new XMLParser({ ignoreAttributes: false, isArray: (name) => name === 'testcase' }).parse(xml)
+      .testsuites.testsuite;
+    assert.deepEqual(suite.testcase.map((c: { '@_name': string }) => c['@_name']).sort(), [
+      'cancellation',
+      'order status',
+    ]);
     assert.equal(suite['@_failures'], '1');
     assert.ok(suite.testcase.find((c: { '@_name': string }) => c['@_name'] === 'cancellation').failure);
     const report = JSON.parse(fs.readFileSync(json, 'utf8'));

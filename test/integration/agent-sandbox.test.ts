@@ -35,11 +35,19 @@ describe('agent runtime: the sandbox of live evaluation', () => {
   const effects = async (): Promise<{ contacts: number; messages: number }> => {
     const row = await sql<{ contacts: string; messages: string }>`
       SELECT (SELECT count(*) FROM crm_contacts WHERE workspace_id = ${tenant.workspaceId}) AS contacts,
-             (SELECT count(*) FROM outbound_messages WHERE workspace_id = ${tenant.workspaceId}) AS messages`.execute(platform.runtime.db);
+             (SELECT count(*) FROM outbound_messages WHERE workspace_id = ${tenant.workspaceId}) AS messages`.execute(
+      platform.runtime.db,
+    );
     return { contacts: Number(row.rows[0].contacts), messages: Number(row.rows[0].messages) };
   };
 
-  const liveRun = async (): Promise<{ run: any; result: any; conversation: any; requests: number; effects: { contacts: number; messages: number } }> => {
+  const liveRun = async (): Promise<{
+    run: any;
+    result: any;
+    conversation: any;
+    requests: number;
+    effects: { contacts: number; messages: number };
+  }> => {
     const requestsBefore = proxy.requests();
     const run = await api.settle('sandboxed', (await api.trigger('sandboxed', 'replays', { mode: 'live' })).id);
     assert.equal(run.status, 'completed', run.error);
@@ -63,7 +71,9 @@ describe('agent runtime: the sandbox of live evaluation', () => {
     const set = await api.evalSet('sandboxed', { name: 'replays' });
     const promoted = await api.promote('sandboxed', production.id, set.id);
     // Trajectory and safety only: no judge is needed for this set.
-    await api.send('patch', `/api/ai-agents/sandboxed/eval-sets/replays/cases/${promoted.id}`, 200, { expected_final_response: null });
+    await api.send('patch', `/api/ai-agents/sandboxed/eval-sets/replays/cases/${promoted.id}`, 200, {
+      expected_final_response: null,
+    });
     phase = 'sandbox';
   });
   after(async () => {
@@ -82,9 +92,15 @@ describe('agent runtime: the sandbox of live evaluation', () => {
 
     assert.equal(conversation.source, 'sandbox');
     const [replayed, simulated, crm, send] = conversation.tool_calls;
-    assert.deepEqual([replayed.tool_name, replayed.tool_args, replayed.simulated, replayed.replayed], ['everything__get-sum', { a: 2, b: 3 }, true, true]);
+    assert.deepEqual(
+      [replayed.tool_name, replayed.tool_args, replayed.simulated, replayed.replayed],
+      ['everything__get-sum', { a: 2, b: 3 }, true, true],
+    );
     assert.deepEqual(replayed.result, production.tool_calls[0].result);
-    assert.deepEqual([simulated.tool_args, simulated.simulated, simulated.replayed, simulated.result.simulated], [{ a: 7, b: 1 }, true, false, true]);
+    assert.deepEqual(
+      [simulated.tool_args, simulated.simulated, simulated.replayed, simulated.result.simulated],
+      [{ a: 7, b: 1 }, true, false, true],
+    );
     assert.deepEqual([crm.simulated, crm.result], [true, { status: 'updated', contact_id: 'c-9', simulated: true }]);
     assert.deepEqual([send.simulated, send.result.status, send.result.simulated], [true, 'sent', true]);
     // The model was answered with the recorded text, as in production.
@@ -92,14 +108,21 @@ describe('agent runtime: the sandbox of live evaluation', () => {
     assert.equal(followUp?.messages.find((m) => m.role === 'tool')?.content, 'The sum of 2 and 3 is 5.');
 
     assert.equal(result.conversation_id, conversation.id);
-    assert.deepEqual(result.criteria.tool_trajectory_avg_score.detail.extra.map((c: any) => c.tool_args), [{ a: 7, b: 1 }]);
+    assert.deepEqual(
+      result.criteria.tool_trajectory_avg_score.detail.extra.map((c: any) => c.tool_args),
+      [{ a: 7, b: 1 }],
+    );
     assert.equal(result.criteria.tool_trajectory_avg_score.score, 0.75);
     assert.equal(result.criteria.safety.score, 1);
     assert.equal(userMessage(followUp?.messages ?? []), 'Add 2 and 3 for contact c-9');
   });
 
   it('calls a server for real in the sandbox only when the agent link opts in, still simulating built-in effects', async () => {
-    const link = await api.send('post', `/api/v1/agents/${agentId}/mcp-servers`, 200, { mcp_server_id: serverId, enabled: true, sandbox_real_calls: true });
+    const link = await api.send('post', `/api/v1/agents/${agentId}/mcp-servers`, 200, {
+      mcp_server_id: serverId,
+      enabled: true,
+      sandbox_real_calls: true,
+    });
     assert.deepEqual(link, { agent_id: agentId, mcp_server_id: serverId, enabled: true, sandbox_real_calls: true });
     const callsBefore = proxy.methods().filter((m) => m === 'tools/call').length;
     const before = await effects();
@@ -111,7 +134,10 @@ describe('agent runtime: the sandbox of live evaluation', () => {
     assert.deepEqual(second.result.content, [{ type: 'text', text: 'The sum of 7 and 1 is 8.' }]);
     assert.equal(crm.simulated, true);
     assert.deepEqual(after, before);
-    const relinked = await api.send('post', `/api/v1/agents/${agentId}/mcp-servers`, 200, { mcp_server_id: serverId, enabled: true });
+    const relinked = await api.send('post', `/api/v1/agents/${agentId}/mcp-servers`, 200, {
+      mcp_server_id: serverId,
+      enabled: true,
+    });
     assert.equal(relinked.sandbox_real_calls, true, 'a link update without the flag keeps it');
   });
 });

@@ -18,7 +18,10 @@ interface Started {
 }
 
 function startAssay(env: NodeJS.ProcessEnv): Started {
-  const child = spawn(process.execPath, ['bin/assay.js', 'start'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['bin/assay.js', 'start'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr?.on('data', (c: Buffer) => (out += c.toString()));
@@ -27,10 +30,14 @@ function startAssay(env: NodeJS.ProcessEnv): Started {
 }
 
 async function untilBanner(started: Started): Promise<void> {
-  await waitFor('assay start banner', async () => {
-    if (started.child.exitCode !== null) throw new WaitAborted(`assay start exited: ${started.output()}`);
-    return started.output().includes('Press Ctrl-C to stop.');
-  }, 120_000).catch((error: Error) => {
+  await waitFor(
+    'assay start banner',
+    async () => {
+      if (started.child.exitCode !== null) throw new WaitAborted(`assay start exited: ${started.output()}`);
+      return started.output().includes('Press Ctrl-C to stop.');
+    },
+    120_000,
+  ).catch((error: Error) => {
     started.child.kill('SIGKILL');
     throw new Error(`${error.message}; output so far:\n${started.output().slice(-4000)}`);
   });
@@ -73,9 +80,15 @@ describe('assay start (the whole platform as a child process)', function () {
     // `listen(0)` of the services started in between can land on them.
     const [api, pg, temporal, ui] = await stablePorts(4);
     env = {
-      ASSAY_DATA_DIR: dataDir, ASSAY_PORT: String(api), PG_PORT: String(pg),
-      TEMPORAL_PORT: String(temporal), TEMPORAL_UI_PORT: String(ui), LOG_LEVEL: 'info',
-      DATABASE_URL: '', TEMPORAL_ADDRESS: '', VAULT_ADDR: '',
+      ASSAY_DATA_DIR: dataDir,
+      ASSAY_PORT: String(api),
+      PG_PORT: String(pg),
+      TEMPORAL_PORT: String(temporal),
+      TEMPORAL_UI_PORT: String(ui),
+      LOG_LEVEL: 'info',
+      DATABASE_URL: '',
+      TEMPORAL_ADDRESS: '',
+      VAULT_ADDR: '',
     };
   });
   after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
@@ -90,7 +103,10 @@ describe('assay start (the whole platform as a child process)', function () {
 
     assert.equal((await fetch(`${api}/readyz`)).status, 200);
     assert.equal((await fetch(`${api}/api/ai-agents`, { headers: { Authorization: `Bearer ${token}` } })).status, 200);
-    assert.equal((await fetch(`${api}/api/ai-agents`, { headers: { Authorization: 'Bearer assay_wrong' } })).status, 401);
+    assert.equal(
+      (await fetch(`${api}/api/ai-agents`, { headers: { Authorization: 'Bearer assay_wrong' } })).status,
+      401,
+    );
     const uiOrigin = `http://127.0.0.1:${env.TEMPORAL_UI_PORT}`;
     const ui = await fetch(`${uiOrigin}/`);
     assert.equal(ui.status, 200);
@@ -103,7 +119,11 @@ describe('assay start (the whole platform as a child process)', function () {
     const key = deriveKey(loadMasterKey(undefined, dataDir), 'temporal-payload');
     const temporal = await connectTemporal(`127.0.0.1:${env.TEMPORAL_PORT}`, 'default', createDataConverter(key));
     try {
-      const pong = await temporal.client.workflow.execute(pingWorkflow, { taskQueue: 'assay', workflowId: `ping:start-${Date.now()}`, args: [{ message: 'marco' }] });
+      const pong = await temporal.client.workflow.execute(pingWorkflow, {
+        taskQueue: 'assay',
+        workflowId: `ping:start-${Date.now()}`,
+        args: [{ message: 'marco' }],
+      });
       assert.equal(pong.message, 'marco');
       assert.equal(pong.worker_pid, started.child.pid);
     } finally {
@@ -116,7 +136,9 @@ describe('assay start (the whole platform as a child process)', function () {
     const started = startAssay(env);
     await untilBanner(started);
     assert.doesNotMatch(started.output(), /Token\s+assay_/);
-    const res = await fetch(`http://127.0.0.1:${env.ASSAY_PORT}/api/ai-agents`, { headers: { Authorization: `Bearer ${token}` } });
+    const res = await fetch(`http://127.0.0.1:${env.ASSAY_PORT}/api/ai-agents`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
     assert.equal(res.status, 200);
     await stopWithCtrlC(started);
   });

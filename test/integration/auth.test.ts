@@ -64,18 +64,30 @@ describe('authentication and workspace access over HTTP', () => {
       .expect(403);
     assert.equal(res.body.error.code, 'forbidden');
     assert.equal(res.body.error.details.permission, 'agents:manage');
-    const rows = await platform.runtime.db.selectFrom('agents').select('id').where('workspace_id', '=', viewer.workspaceId).execute();
+    const rows = await platform.runtime.db
+      .selectFrom('agents')
+      .select('id')
+      .where('workspace_id', '=', viewer.workspaceId)
+      .execute();
     assert.deepEqual(rows, []);
   });
 
   it('answers 403 for X-Workspace-Id of a workspace the caller is not a member of', async () => {
     const stranger = await createTenant(platform.runtime.db);
-    const res = await request(platform.app).get('/api/ai-agents').set(owner.auth).set('X-Workspace-Id', stranger.workspaceId).expect(403);
+    const res = await request(platform.app)
+      .get('/api/ai-agents')
+      .set(owner.auth)
+      .set('X-Workspace-Id', stranger.workspaceId)
+      .expect(403);
     assert.equal(res.body.error.code, 'forbidden');
   });
 
   it('answers 400 naming the header for an X-Workspace-Id that is not a UUID', async () => {
-    const res = await request(platform.app).get('/api/ai-agents').set(owner.auth).set('X-Workspace-Id', 'not-a-uuid').expect(400);
+    const res = await request(platform.app)
+      .get('/api/ai-agents')
+      .set(owner.auth)
+      .set('X-Workspace-Id', 'not-a-uuid')
+      .expect(400);
     assert.equal(res.body.error.details.field, 'X-Workspace-Id');
   });
 
@@ -87,8 +99,15 @@ describe('authentication and workspace access over HTTP', () => {
       .set(second.auth)
       .send({ name: 'in-second', model: 'gpt-4o', instructions: '' })
       .expect(201);
-    const list = await request(platform.app).get('/api/ai-agents').set(owner.auth).set('X-Workspace-Id', second.workspaceId).expect(200);
-    assert.deepEqual(list.body.data.map((a: { name: string }) => a.name), ['in-second']);
+    const list = await request(platform.app)
+      .get('/api/ai-agents')
+      .set(owner.auth)
+      .set('X-Workspace-Id', second.workspaceId)
+      .expect(200);
+    assert.deepEqual(
+      list.body.data.map((a: { name: string }) => a.name),
+      ['in-second'],
+    );
     await request(platform.app)
       .post('/api/ai-agents')
       .set(owner.auth)
@@ -123,7 +142,11 @@ describe('authentication and workspace access over HTTP', () => {
           assert.equal(res.status, 404);
           assert.deepEqual(res.body, { error: { code: 'not_found', message: 'agent not found' } });
         }
-        const row = await platform.runtime.db.selectFrom('agents').selectAll().where('id', '=', agentId).executeTakeFirstOrThrow();
+        const row = await platform.runtime.db
+          .selectFrom('agents')
+          .selectAll()
+          .where('id', '=', agentId)
+          .executeTakeFirstOrThrow();
         assert.equal(row.instructions, 'theirs');
         assert.equal(row.published_version, null);
       });
@@ -131,7 +154,10 @@ describe('authentication and workspace access over HTTP', () => {
 
     it('is absent from the caller’s list', async () => {
       const list = await request(platform.app).get('/api/ai-agents').set(owner.auth).expect(200);
-      assert.equal(list.body.data.some((a: { id: string }) => a.id === agentId), false);
+      assert.equal(
+        list.body.data.some((a: { id: string }) => a.id === agentId),
+        false,
+      );
     });
   });
 

@@ -8,12 +8,19 @@ import { createTestPlatform, type TestPlatform } from '../helpers/platform';
 import { createTenant, type Tenant } from '../helpers/tenants';
 
 /** Asserts the one error body shape and the request id header. */
-function assertErrorShape(res: Response, status: number, code: string): { code: string; message: string; details?: unknown } {
+function assertErrorShape(
+  res: Response,
+  status: number,
+  code: string,
+): { code: string; message: string; details?: unknown } {
   assert.equal(res.status, status, JSON.stringify(res.body));
   assert.match(String(res.headers['content-type']), /application\/json/);
   assert.deepEqual(Object.keys(res.body), ['error']);
   const keys = Object.keys(res.body.error);
-  assert.ok(keys.every((k) => ['code', 'message', 'details'].includes(k)), keys.join(','));
+  assert.ok(
+    keys.every((k) => ['code', 'message', 'details'].includes(k)),
+    keys.join(','),
+  );
   assert.equal(res.body.error.code, code);
   assert.equal(typeof res.body.error.message, 'string');
   assert.match(String(res.headers['x-request-id']), /^[\w.-]{1,64}$/);
@@ -39,7 +46,12 @@ describe('bad input over HTTP', () => {
 
   const snapshot = async (): Promise<unknown> => ({
     agents: await platform.runtime.db.selectFrom('agents').selectAll().orderBy('id').execute(),
-    versions: await platform.runtime.db.selectFrom('agent_versions').selectAll().orderBy('agent_id').orderBy('version').execute(),
+    versions: await platform.runtime.db
+      .selectFrom('agent_versions')
+      .selectAll()
+      .orderBy('agent_id')
+      .orderBy('version')
+      .execute(),
   });
 
   /** Sends each request to create and to update, checks status and shape, and that no agent row changed. */
@@ -50,7 +62,10 @@ describe('bad input over HTTP', () => {
   ): Promise<Array<{ code: string; message: string; details?: unknown }>> {
     const before = await snapshot();
     const errors = [];
-    for (const req of [request(platform.app).post('/api/ai-agents'), request(platform.app).patch(`/api/ai-agents/${agentId}`)]) {
+    for (const req of [
+      request(platform.app).post('/api/ai-agents'),
+      request(platform.app).patch(`/api/ai-agents/${agentId}`),
+    ]) {
       errors.push(assertErrorShape(await send(req.set(tenant.auth)), status, code));
     }
     assert.deepEqual(await snapshot(), before);
@@ -58,32 +73,60 @@ describe('bad input over HTTP', () => {
   }
 
   it('answers 400 malformed_json for a body that is not JSON', async () => {
-    await rejectsUnchanged((req) => req.set('Content-Type', 'application/json').send('{"name": "x", '), 400, 'malformed_json');
+    await rejectsUnchanged(
+      (req) => req.set('Content-Type', 'application/json').send('{"name": "x", '),
+      400,
+      'malformed_json',
+    );
   });
 
   it('answers 400 malformed_json for a JSON scalar body', async () => {
-    await rejectsUnchanged((req) => req.set('Content-Type', 'application/json').send('"just a string"'), 400, 'malformed_json');
+    await rejectsUnchanged(
+      (req) => req.set('Content-Type', 'application/json').send('"just a string"'),
+      400,
+      'malformed_json',
+    );
   });
 
   it('answers 422 naming the field when a field has the wrong type', async () => {
-    const errors = await rejectsUnchanged((req) => req.send({ name: 'typed', model: 42, instructions: 'x' }), 422, 'validation_failed');
+    const errors = await rejectsUnchanged(
+      (req) => req.send({ name: 'typed', model: 42, instructions: 'x' }),
+      422,
+      'validation_failed',
+    );
     for (const error of errors) {
       assert.match(error.message, /^model: /);
-      assert.deepEqual((error.details as Array<{ field: string }>).map((d) => d.field), ['model']);
+      assert.deepEqual(
+        (error.details as Array<{ field: string }>).map((d) => d.field),
+        ['model'],
+      );
     }
   });
 
   it('answers 422 naming every wrong field, nested ones by their path', async () => {
-    const [create] = await rejectsUnchanged((req) => req.send({ name: 7, model: 'm', instructions: [], settings: 'x' }), 422, 'validation_failed');
-    assert.deepEqual((create.details as Array<{ field: string }>).map((d) => d.field).sort(), ['instructions', 'name', 'settings']);
+    const [create] = await rejectsUnchanged(
+      (req) => req.send({ name: 7, model: 'm', instructions: [], settings: 'x' }),
+      422,
+      'validation_failed',
+    );
+    assert.deepEqual((create.details as Array<{ field: string }>).map((d) => d.field).sort(), [
+      'instructions',
+      'name',
+      'settings',
+    ]);
   });
 
   it('answers 422 naming a missing required field on create', async () => {
     const before = await snapshot();
-    const res = await request(platform.app).post('/api/ai-agents').set(tenant.auth).send({ name: 'no-model', instructions: '' });
+    const res = await request(platform.app)
+      .post('/api/ai-agents')
+      .set(tenant.auth)
+      .send({ name: 'no-model', instructions: '' });
     const error = assertErrorShape(res, 422, 'validation_failed');
     assert.match(error.message, /^model: /);
-    assert.deepEqual(error.details, [{ field: 'model', message: (error.details as Array<{ message: string }>)[0].message }]);
+    assert.deepEqual(error.details, [
+      { field: 'model', message: (error.details as Array<{ message: string }>)[0].message },
+    ]);
     assert.deepEqual(await snapshot(), before);
   });
 
@@ -92,16 +135,28 @@ describe('bad input over HTTP', () => {
   });
 
   it('answers 422 naming the field for a string holding a NUL character', async () => {
-    const errors = await rejectsUnchanged((req) => req.send({ name: 'nul', model: 'gpt-4o', instructions: 'a\u0000b' }), 422, 'validation_failed');
+    const errors = await rejectsUnchanged(
+      (req) => req.send({ name: 'nul', model: 'gpt-4o', instructions: 'a\u0000b' }),
+      422,
+      'validation_failed',
+    );
     for (const error of errors) assert.match(error.message, /^instructions: /);
-    const [nested] = await rejectsUnchanged((req) => req.send({ name: 'nul', model: 'm', instructions: '', settings: { deep: ['ok', 'x\u0000'] } }), 422, 'validation_failed');
+    const [nested] = await rejectsUnchanged(
+      (req) => req.send({ name: 'nul', model: 'm', instructions: '', settings: { deep: ['ok', 'x\u0000'] } }),
+      422,
+      'validation_failed',
+    );
     assert.match(nested.message, /^settings\.deep\.1: /);
   });
 
   it('answers 422 naming the field for settings nested deeper than any handler should recurse', async () => {
     const depth = 150_000;
     const body = `{"name":"deep","model":"m","instructions":"","settings":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`;
-    const [create] = await rejectsUnchanged((req) => req.set('Content-Type', 'application/json').send(body), 422, 'validation_failed');
+    const [create] = await rejectsUnchanged(
+      (req) => req.set('Content-Type', 'application/json').send(body),
+      422,
+      'validation_failed',
+    );
     assert.match(create.message, /^settings(\.a)+: must not nest deeper/);
   });
 
@@ -111,8 +166,16 @@ describe('bad input over HTTP', () => {
   });
 
   it('answers 415 for a text/plain or form body', async () => {
-    await rejectsUnchanged((req) => req.set('Content-Type', 'text/plain').send('{"name":"plain","model":"m","instructions":""}'), 415, 'unsupported_media_type');
-    await rejectsUnchanged((req) => req.type('form').send({ name: 'form', model: 'm', instructions: '' }), 415, 'unsupported_media_type');
+    await rejectsUnchanged(
+      (req) => req.set('Content-Type', 'text/plain').send('{"name":"plain","model":"m","instructions":""}'),
+      415,
+      'unsupported_media_type',
+    );
+    await rejectsUnchanged(
+      (req) => req.type('form').send({ name: 'form', model: 'm', instructions: '' }),
+      415,
+      'unsupported_media_type',
+    );
   });
 
   it('answers 404 in the same shape for an unknown route, and echoes a sane incoming X-Request-Id', async () => {
@@ -137,8 +200,12 @@ describe('bad input over HTTP', () => {
       assert.equal(error.details, undefined);
       assert.match(error.message, new RegExp(`request ${res.headers['x-request-id']}`));
       const text = JSON.stringify(res.body);
-      for (const leak of ['ECONNREFUSED', 'at ', '.ts:', 'node_modules', '127.0.0.1']) assert.equal(text.includes(leak), false, leak);
-      assert.ok(platform.logs.some((l) => l.includes('unhandled error') && l.includes(String(res.headers['x-request-id']))), 'the cause is logged');
+      for (const leak of ['ECONNREFUSED', 'at ', '.ts:', 'node_modules', '127.0.0.1'])
+        assert.equal(text.includes(leak), false, leak);
+      assert.ok(
+        platform.logs.some((l) => l.includes('unhandled error') && l.includes(String(res.headers['x-request-id']))),
+        'the cause is logged',
+      );
       await request(broken).get('/readyz').expect(503);
     } finally {
       await deadDb.destroy();

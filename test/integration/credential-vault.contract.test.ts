@@ -96,7 +96,16 @@ function credentialVaultContract(backend: 'local' | 'vault', open: (h: Harness) 
       assert.equal(await vault.get(ref('integration:empty')), '');
     });
 
-    for (const bad of ['', 'no-colon', 'mcp-server:', 'mcp-server:a/b', '../etc:passwd', 'Upper:case', `x:${'a'.repeat(129)}`, 'x:a b']) {
+    for (const bad of [
+      '',
+      'no-colon',
+      'mcp-server:',
+      'mcp-server:a/b',
+      '../etc:passwd',
+      'Upper:case',
+      `x:${'a'.repeat(129)}`,
+      'x:a b',
+    ]) {
       it(`rejects credential id ${JSON.stringify(bad.length > 20 ? `${bad.slice(0, 20)}…` : bad)} on put, get and delete`, async () => {
         await assert.rejects(vault.put(ref(bad), 'v'), /credential id must look like kind:name/);
         await assert.rejects(vault.get(ref(bad)), /credential id must look like kind:name/);
@@ -112,7 +121,9 @@ function credentialVaultContract(backend: 'local' | 'vault', open: (h: Harness) 
 }
 
 credentialVaultContract('local', (h) => createLocalVault(h.db, deriveKey(h.masterKey, 'credential-store')));
-credentialVaultContract('vault', (h) => createOpenBaoVault({ address: h.openbao.address, token: h.openbao.token, mount: 'secret' }));
+credentialVaultContract('vault', (h) =>
+  createOpenBaoVault({ address: h.openbao.address, token: h.openbao.token, mount: 'secret' }),
+);
 
 describe('local credential vault at rest', () => {
   let h: Harness;
@@ -126,7 +137,12 @@ describe('local credential vault at rest', () => {
   });
 
   const row = (credentialId: string, ws = workspaceId) =>
-    h.db.selectFrom('credentials').selectAll().where('workspace_id', '=', ws).where('credential_id', '=', credentialId).executeTakeFirstOrThrow();
+    h.db
+      .selectFrom('credentials')
+      .selectAll()
+      .where('workspace_id', '=', ws)
+      .where('credential_id', '=', credentialId)
+      .executeTakeFirstOrThrow();
 
   it('writes a fresh nonce and a different ciphertext each time the same value is stored', async () => {
     const value = secret('same-value');
@@ -145,7 +161,10 @@ describe('local credential vault at rest', () => {
     const other = await newWorkspace(h.db);
     await vault.put({ workspaceId, credentialId: 'integration:bound' }, secret('bound'));
     const { nonce, ciphertext, auth_tag } = await row('integration:bound');
-    await h.db.insertInto('credentials').values({ workspace_id: other, credential_id: 'integration:bound', nonce, ciphertext, auth_tag }).execute();
+    await h.db
+      .insertInto('credentials')
+      .values({ workspace_id: other, credential_id: 'integration:bound', nonce, ciphertext, auth_tag })
+      .execute();
     await assert.rejects(vault.get({ workspaceId: other, credentialId: 'integration:bound' }));
     const wrongKey = createLocalVault(h.db, crypto.randomBytes(32));
     await assert.rejects(wrongKey.get({ workspaceId, credentialId: 'integration:bound' }));
@@ -174,7 +193,11 @@ describe('OpenBao credential vault at rest', () => {
     assert.equal(res.status, 200);
     const body = (await res.json()) as { data: { data: { value: string } } };
     assert.equal(body.data.data.value, value);
-    const rows = await h.db.selectFrom('credentials').select('credential_id').where('workspace_id', '=', workspaceId).execute();
+    const rows = await h.db
+      .selectFrom('credentials')
+      .select('credential_id')
+      .where('workspace_id', '=', workspaceId)
+      .execute();
     assert.deepEqual(rows, []);
   });
 
@@ -202,10 +225,17 @@ describe('OpenBao credential vault at rest', () => {
 describe('pg_dump of the test database', () => {
   it('holds the credentials table but none of the stored secret values, in plain, base64 or hex', async () => {
     const h = await harness();
-    const remaining = await h.db.selectFrom('credentials').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const remaining = await h.db
+      .selectFrom('credentials')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
     assert.ok(Number(remaining.n) > 0, 'the contract suites left credentials stored');
     assert.ok(storedSecrets.length >= 5, 'the contract suites recorded the values they stored');
-    const { stdout } = await promisify(execFile)(`${postgresBinDir()}/pg_dump`, ['--no-owner', '--dbname', h.databaseUrl], { maxBuffer: 256 * 1024 * 1024 });
+    const { stdout } = await promisify(execFile)(
+      `${postgresBinDir()}/pg_dump`,
+      ['--no-owner', '--dbname', h.databaseUrl],
+      { maxBuffer: 256 * 1024 * 1024 },
+    );
     assert.match(stdout, /COPY public\.credentials /);
     for (const value of storedSecrets) {
       const utf8 = Buffer.from(value);

@@ -17,7 +17,9 @@ describe('eval run durability', () => {
   let workers: WorkerPool;
 
   const resultCount = async (runId: string): Promise<number> => {
-    const row = await sql<{ n: string }>`SELECT count(*) AS n FROM case_results WHERE run_id = ${runId}`.execute(platform.runtime.db);
+    const row = await sql<{ n: string }>`SELECT count(*) AS n FROM case_results WHERE run_id = ${runId}`.execute(
+      platform.runtime.db,
+    );
     return Number(row.rows[0].n);
   };
 
@@ -41,10 +43,15 @@ describe('eval run durability', () => {
     const set = await api.evalSet('bulk', { name: 'big' });
     const caseIds: string[] = [];
     for (let batch = 0; batch < CASES; batch += 20) {
-      const created = await Promise.all(Array.from({ length: 20 }, async (_, i) => {
-        const conversation = await api.importRun('bulk', { session_input: { message: `case ${batch + i}` }, final_response: `answer ${batch + i}` });
-        return (await api.promote('bulk', conversation.id, set.id)).id as string;
-      }));
+      const created = await Promise.all(
+        Array.from({ length: 20 }, async (_, i) => {
+          const conversation = await api.importRun('bulk', {
+            session_input: { message: `case ${batch + i}` },
+            final_response: `answer ${batch + i}`,
+          });
+          return (await api.promote('bulk', conversation.id, set.id)).id as string;
+        }),
+      );
       caseIds.push(...created);
     }
 
@@ -62,7 +69,9 @@ describe('eval run durability', () => {
     assert.ok((await resultCount(run.id)) > atKill);
 
     const rows = await sql<{ case_id: string; n: string }>`
-      SELECT case_id, count(*) AS n FROM case_results WHERE run_id = ${run.id} GROUP BY case_id`.execute(platform.runtime.db);
+      SELECT case_id, count(*) AS n FROM case_results WHERE run_id = ${run.id} GROUP BY case_id`.execute(
+      platform.runtime.db,
+    );
     assert.equal(rows.rows.length, CASES);
     assert.ok(rows.rows.every((row) => row.n === '1'));
     assert.deepEqual(rows.rows.map((row) => row.case_id).sort(), [...caseIds].sort());

@@ -29,7 +29,11 @@ describe('judge resolution and provider integrations', () => {
   let llm: ScriptedLlm;
 
   // An agent on `model` with one promoted case whose message is unique, so the judge's requests can be told apart.
-  async function runOnce(api: ReturnType<typeof evalApi>, agentName: string, model: string): Promise<{ run: any; asked: ScriptedRequest[] }> {
+  async function runOnce(
+    api: ReturnType<typeof evalApi>,
+    agentName: string,
+    model: string,
+  ): Promise<{ run: any; asked: ScriptedRequest[] }> {
     await api.agent(agentName, model);
     const message = `question for ${agentName} ${Math.random()}`;
     const conversation = await api.importRun(agentName, { session_input: { message }, final_response: 'An answer.' });
@@ -51,11 +55,16 @@ describe('judge resolution and provider integrations', () => {
 
   it("judges with the provider's cheaper default model and the workspace's own key, for every provider family", async () => {
     const api = evalApi(platform.app, await createTenant(platform.runtime.db, 'owner'));
-    for (const provider of Object.keys(AGENT_MODELS) as Provider[]) await api.connect(provider, keyOf(provider), llm.baseUrl);
+    for (const provider of Object.keys(AGENT_MODELS) as Provider[])
+      await api.connect(provider, keyOf(provider), llm.baseUrl);
     for (const [provider, model] of Object.entries(AGENT_MODELS) as Array<[Provider, string]>) {
       const { run, asked } = await runOnce(api, `agent-${provider}`, model);
       assert.equal(run.status, 'completed', `${provider}: ${run.error}`);
-      assert.deepEqual(run.judge, { provider, model: DEFAULT_JUDGE_MODELS[provider], source: 'agent_provider_default' });
+      assert.deepEqual(run.judge, {
+        provider,
+        model: DEFAULT_JUDGE_MODELS[provider],
+        source: 'agent_provider_default',
+      });
       assert.equal(asked.length, 1, provider);
       assert.equal(asked[0].model, DEFAULT_JUDGE_MODELS[provider]);
       assert.equal(asked[0].authorization, `Bearer ${keyOf(provider)}`);
@@ -70,16 +79,24 @@ describe('judge resolution and provider integrations', () => {
     const api = evalApi(platform.app, tenant);
     await api.connect('openai', keyOf('openai'), llm.baseUrl);
     await api.connect('anthropic', keyOf('anthropic'), llm.baseUrl);
-    const put = await api.send('put', '/api/workspaces/current/eval-judge-model', 200, { judge_model: 'claude-3-7-sonnet-latest' });
+    const put = await api.send('put', '/api/workspaces/current/eval-judge-model', 200, {
+      judge_model: 'claude-3-7-sonnet-latest',
+    });
     assert.deepEqual(put, { data: { judge_model: 'claude-3-7-sonnet-latest' } });
     const { run, asked } = await runOnce(api, 'fixed-judge', 'gpt-4o');
     assert.deepEqual(run.judge, { provider: 'anthropic', model: 'claude-3-7-sonnet-latest', source: 'workspace' });
-    assert.deepEqual(asked.map((req) => [req.model, req.authorization]), [['claude-3-7-sonnet-latest', `Bearer ${keyOf('anthropic')}`]]);
+    assert.deepEqual(
+      asked.map((req) => [req.model, req.authorization]),
+      [['claude-3-7-sonnet-latest', `Bearer ${keyOf('anthropic')}`]],
+    );
 
     await api.send('put', '/api/workspaces/current/eval-judge-model', 200, { judge_model: 'openai/gpt-4.1' });
     await api.connect('openrouter', keyOf('openrouter'), llm.baseUrl);
     const aggregated = await runOnce(api, 'aggregated-judge', 'gpt-4o');
-    assert.deepEqual(aggregated.asked.map((req) => [req.model, req.authorization]), [['openai/gpt-4.1', `Bearer ${keyOf('openrouter')}`]]);
+    assert.deepEqual(
+      aggregated.asked.map((req) => [req.model, req.authorization]),
+      [['openai/gpt-4.1', `Bearer ${keyOf('openrouter')}`]],
+    );
     assertLogsClean(platform.logs, [keyOf('openai'), keyOf('anthropic'), keyOf('openrouter')]);
   });
 
@@ -88,7 +105,10 @@ describe('judge resolution and provider integrations', () => {
     const before = llm.requests.length;
     const { run } = await runOnce(api, 'unconnected', 'mistral-large-latest');
     assert.equal(run.status, 'failed');
-    assert.match(run.error, /the mistral integration is not connected in this workspace: connect the mistral integration/);
+    assert.match(
+      run.error,
+      /the mistral integration is not connected in this workspace: connect the mistral integration/,
+    );
     assert.equal(run.summary, null);
     assert.equal(llm.requests.length, before);
 
@@ -115,7 +135,10 @@ describe('judge resolution and provider integrations', () => {
       assert.equal(run.status, 'completed');
       assert.equal(run.summary.counts.passed, 1);
       assert.equal(asked.length, 2);
-      assert.ok(asked[1].receivedAt - asked[0].receivedAt >= 950, `retried after ${asked[1].receivedAt - asked[0].receivedAt} ms`);
+      assert.ok(
+        asked[1].receivedAt - asked[0].receivedAt >= 950,
+        `retried after ${asked[1].receivedAt - asked[0].receivedAt} ms`,
+      );
     } finally {
       llm.script(judge);
     }
@@ -124,7 +147,11 @@ describe('judge resolution and provider integrations', () => {
   it('fails the run when the provider rejects the workspace key, without repeating the call per case', async () => {
     const api = evalApi(platform.app, await createTenant(platform.runtime.db, 'owner'));
     await api.connect('openai', 'sk-revoked-key-0000000000', llm.baseUrl);
-    llm.script((req) => (req.authorization === 'Bearer sk-revoked-key-0000000000' ? { status: 401, body: { error: { message: 'Incorrect API key provided: sk-rev***000' } } } : judge(req)));
+    llm.script((req) =>
+      req.authorization === 'Bearer sk-revoked-key-0000000000'
+        ? { status: 401, body: { error: { message: 'Incorrect API key provided: sk-rev***000' } } }
+        : judge(req),
+    );
     try {
       const { run, asked } = await runOnce(api, 'revoked', 'gpt-4o');
       assert.equal(run.status, 'failed');
@@ -141,9 +168,13 @@ describe('judge resolution and provider integrations', () => {
     const api = evalApi(platform.app, tenant);
     const path = '/api/workspaces/current/eval-judge-model';
     const headers = { ...tenant.auth, 'X-Workspace-Id': tenant.workspaceId };
-    assert.deepEqual((await request(platform.app).get(path).set(headers).expect(200)).body, { data: { judge_model: '' } });
+    assert.deepEqual((await request(platform.app).get(path).set(headers).expect(200)).body, {
+      data: { judge_model: '' },
+    });
     await request(platform.app).put(path).set(headers).send({ judge_model: 'gpt-4.1' }).expect(200);
-    assert.deepEqual((await request(platform.app).get(path).set(headers).expect(200)).body, { data: { judge_model: 'gpt-4.1' } });
+    assert.deepEqual((await request(platform.app).get(path).set(headers).expect(200)).body, {
+      data: { judge_model: 'gpt-4.1' },
+    });
     const bad = await api.send('put', path, 422, { judge_model: 'my-own-model' });
     assert.equal(bad.error.details[0].field, 'judge_model');
     await api.send('put', path, 200, { judge_model: '' });
@@ -157,13 +188,25 @@ describe('judge resolution and provider integrations', () => {
     const saved = await api.connect('openai', key, 'http://127.0.0.1:9/v1');
     assert.deepEqual(
       { ...saved, created_at: undefined, updated_at: undefined },
-      { provider: 'openai', connected: true, base_url: 'http://127.0.0.1:9/v1', key_hint: '…1234', credential_id: 'integration:openai', created_at: undefined, updated_at: undefined },
+      {
+        provider: 'openai',
+        connected: true,
+        base_url: 'http://127.0.0.1:9/v1',
+        key_hint: '…1234',
+        credential_id: 'integration:openai',
+        created_at: undefined,
+        updated_at: undefined,
+      },
     );
     const listed = await api.send('get', '/api/workspaces/current/integrations', 200);
     assert.doesNotMatch(JSON.stringify(listed), /very-secret/);
     const vaultRef = { workspaceId: tenant.workspaceId, credentialId: 'integration:openai' };
     assert.equal(await platform.runtime.vault.get(vaultRef), key);
-    const rows = await sql<{ row: string }>`SELECT row_to_json(i)::text AS row FROM integrations i WHERE workspace_id = ${tenant.workspaceId}`.execute(platform.runtime.db);
+    const rows = await sql<{
+      row: string;
+    }>`SELECT row_to_json(i)::text AS row FROM integrations i WHERE workspace_id = ${tenant.workspaceId}`.execute(
+      platform.runtime.db,
+    );
     assert.equal(rows.rows.length, 1);
     assert.doesNotMatch(rows.rows[0].row, /very-secret/);
     await api.send('put', '/api/workspaces/current/integrations/acme', 422, { api_key: key });

@@ -33,45 +33,161 @@ describe('evaluation permissions', () => {
   let counter = 0;
 
   const freshSet = async (): Promise<string> => (await api.evalSet('agent', { name: `set-${counter++}` })).id;
-  const freshCase = async (): Promise<string> => (await api.addCase('agent', 'main', { name: `case-${counter++}`, session_input: { message: 'hi' } })).id;
+  const freshCase = async (): Promise<string> =>
+    (await api.addCase('agent', 'main', { name: `case-${counter++}`, session_input: { message: 'hi' } })).id;
 
   const endpoints: Record<string, Endpoint> = {
-    'import a conversation': { method: 'post', path: '/api/ai-agents/agent/runs/import', body: { session_input: { message: 'hi' }, final_response: 'hello' }, permission: 'evals:manage', success: 201 },
+    'import a conversation': {
+      method: 'post',
+      path: '/api/ai-agents/agent/runs/import',
+      body: { session_input: { message: 'hi' }, final_response: 'hello' },
+      permission: 'evals:manage',
+      success: 201,
+    },
     'list conversations': { method: 'get', path: '/api/ai-agents/agent/runs', permission: 'evals:view', success: 200 },
-    'get a conversation': { method: 'get', path: () => `/api/ai-agents/agent/runs/${ids.conversation}`, permission: 'evals:view', success: 200 },
+    'get a conversation': {
+      method: 'get',
+      path: () => `/api/ai-agents/agent/runs/${ids.conversation}`,
+      permission: 'evals:view',
+      success: 200,
+    },
     'promote a conversation to a case': {
-      method: 'post', path: () => `/api/ai-agents/agent/runs/${ids.conversation}/promote-to-case`, body: () => ({ eval_set_id: ids.set }),
-      permission: 'evals:create_case', success: 201,
+      method: 'post',
+      path: () => `/api/ai-agents/agent/runs/${ids.conversation}/promote-to-case`,
+      body: () => ({ eval_set_id: ids.set }),
+      permission: 'evals:create_case',
+      success: 201,
     },
-    'create an eval set': { method: 'post', path: '/api/ai-agents/agent/eval-sets', body: () => ({ name: `made-${counter++}` }), permission: 'evals:manage', success: 201 },
+    'create an eval set': {
+      method: 'post',
+      path: '/api/ai-agents/agent/eval-sets',
+      body: () => ({ name: `made-${counter++}` }),
+      permission: 'evals:manage',
+      success: 201,
+    },
     'list eval sets': { method: 'get', path: '/api/ai-agents/agent/eval-sets', permission: 'evals:view', success: 200 },
-    'get an eval set': { method: 'get', path: '/api/ai-agents/agent/eval-sets/main', permission: 'evals:view', success: 200 },
-    'update an eval set': { method: 'patch', path: '/api/ai-agents/agent/eval-sets/main', body: { description: 'x' }, permission: 'evals:manage', success: 200 },
-    'delete an eval set': { method: 'delete', path: async () => `/api/ai-agents/agent/eval-sets/${await freshSet()}`, permission: 'evals:manage', success: 204 },
-    'create a case by hand': {
-      method: 'post', path: '/api/ai-agents/agent/eval-sets/main/cases', body: { name: 'by hand', session_input: { message: 'hi' } },
-      permission: 'evals:manage', success: 201,
+    'get an eval set': {
+      method: 'get',
+      path: '/api/ai-agents/agent/eval-sets/main',
+      permission: 'evals:view',
+      success: 200,
     },
-    'list cases': { method: 'get', path: '/api/ai-agents/agent/eval-sets/main/cases', permission: 'evals:view', success: 200 },
-    'get a case': { method: 'get', path: () => `/api/ai-agents/agent/eval-sets/main/cases/${ids.case}`, permission: 'evals:view', success: 200 },
-    'update a case': { method: 'patch', path: () => `/api/ai-agents/agent/eval-sets/main/cases/${ids.case}`, body: { rubrics: ['is polite'] }, permission: 'evals:manage', success: 200 },
-    'delete a case': { method: 'delete', path: async () => `/api/ai-agents/agent/eval-sets/main/cases/${await freshCase()}`, permission: 'evals:manage', success: 204 },
-    'trigger a run': { method: 'post', path: '/api/ai-agents/agent/eval-sets/main/run', body: {}, permission: 'evals:manage', success: 201 },
-    'list runs of a set': { method: 'get', path: '/api/ai-agents/agent/eval-sets/main/runs', permission: 'evals:view', success: 200 },
-    'read run status': { method: 'get', path: () => `/api/ai-agents/agent/eval-runs/${ids.run}`, permission: 'evals:view', success: 200 },
-    'read run results': { method: 'get', path: () => `/api/ai-agents/agent/eval-runs/${ids.run}/results`, permission: 'evals:view', success: 200 },
-    'list the cases of a run': { method: 'get', path: () => `/api/ai-agents/agent/eval-runs/${ids.run}/cases`, permission: 'evals:view', success: 200 },
-    'read the judge model': { method: 'get', path: '/api/workspaces/current/eval-judge-model', permission: 'evals:view', success: 200 },
-    'write the judge model': { method: 'put', path: '/api/workspaces/current/eval-judge-model', body: { judge_model: 'gpt-4.1-mini' }, permission: 'evals:manage', success: 200 },
-    'connect a provider': { method: 'put', path: '/api/workspaces/current/integrations/openai', body: { api_key: 'sk-permission-test-key-000' }, permission: 'integrations:manage', success: 200 },
-    'list integrations': { method: 'get', path: '/api/workspaces/current/integrations', permission: 'integrations:manage', success: 200 },
-    'get an integration': { method: 'get', path: '/api/workspaces/current/integrations/openai', permission: 'integrations:manage', success: 200 },
+    'update an eval set': {
+      method: 'patch',
+      path: '/api/ai-agents/agent/eval-sets/main',
+      body: { description: 'x' },
+      permission: 'evals:manage',
+      success: 200,
+    },
+    'delete an eval set': {
+      method: 'delete',
+      path: async () => `/api/ai-agents/agent/eval-sets/${await freshSet()}`,
+      permission: 'evals:manage',
+      success: 204,
+    },
+    'create a case by hand': {
+      method: 'post',
+      path: '/api/ai-agents/agent/eval-sets/main/cases',
+      body: { name: 'by hand', session_input: { message: 'hi' } },
+      permission: 'evals:manage',
+      success: 201,
+    },
+    'list cases': {
+      method: 'get',
+      path: '/api/ai-agents/agent/eval-sets/main/cases',
+      permission: 'evals:view',
+      success: 200,
+    },
+    'get a case': {
+      method: 'get',
+      path: () => `/api/ai-agents/agent/eval-sets/main/cases/${ids.case}`,
+      permission: 'evals:view',
+      success: 200,
+    },
+    'update a case': {
+      method: 'patch',
+      path: () => `/api/ai-agents/agent/eval-sets/main/cases/${ids.case}`,
+      body: { rubrics: ['is polite'] },
+      permission: 'evals:manage',
+      success: 200,
+    },
+    'delete a case': {
+      method: 'delete',
+      path: async () => `/api/ai-agents/agent/eval-sets/main/cases/${await freshCase()}`,
+      permission: 'evals:manage',
+      success: 204,
+    },
+    'trigger a run': {
+      method: 'post',
+      path: '/api/ai-agents/agent/eval-sets/main/run',
+      body: {},
+      permission: 'evals:manage',
+      success: 201,
+    },
+    'list runs of a set': {
+      method: 'get',
+      path: '/api/ai-agents/agent/eval-sets/main/runs',
+      permission: 'evals:view',
+      success: 200,
+    },
+    'read run status': {
+      method: 'get',
+      path: () => `/api/ai-agents/agent/eval-runs/${ids.run}`,
+      permission: 'evals:view',
+      success: 200,
+    },
+    'read run results': {
+      method: 'get',
+      path: () => `/api/ai-agents/agent/eval-runs/${ids.run}/results`,
+      permission: 'evals:view',
+      success: 200,
+    },
+    'list the cases of a run': {
+      method: 'get',
+      path: () => `/api/ai-agents/agent/eval-runs/${ids.run}/cases`,
+      permission: 'evals:view',
+      success: 200,
+    },
+    'read the judge model': {
+      method: 'get',
+      path: '/api/workspaces/current/eval-judge-model',
+      permission: 'evals:view',
+      success: 200,
+    },
+    'write the judge model': {
+      method: 'put',
+      path: '/api/workspaces/current/eval-judge-model',
+      body: { judge_model: 'gpt-4.1-mini' },
+      permission: 'evals:manage',
+      success: 200,
+    },
+    'connect a provider': {
+      method: 'put',
+      path: '/api/workspaces/current/integrations/openai',
+      body: { api_key: 'sk-permission-test-key-000' },
+      permission: 'integrations:manage',
+      success: 200,
+    },
+    'list integrations': {
+      method: 'get',
+      path: '/api/workspaces/current/integrations',
+      permission: 'integrations:manage',
+      success: 200,
+    },
+    'get an integration': {
+      method: 'get',
+      path: '/api/workspaces/current/integrations/openai',
+      permission: 'integrations:manage',
+      success: 200,
+    },
     'disconnect a provider': {
-      method: 'delete', path: async () => {
+      method: 'delete',
+      path: async () => {
         await api.connect('mistral', 'sk-permission-test-key-001', 'http://127.0.0.1:9/v1');
         return '/api/workspaces/current/integrations/mistral';
       },
-      permission: 'integrations:manage', success: 204,
+      permission: 'integrations:manage',
+      success: 204,
     },
   };
 

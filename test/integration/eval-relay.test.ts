@@ -23,28 +23,49 @@ const conversation = (i: number): Record<string, unknown> => ({
   ...(i === 5 ? { guardrail_events: [{ guardrail: 'pii_filter', stage: 'output' }] } : {}),
 });
 
-const isCase = (runId: string) => (m: any): boolean => m.run_id === runId && m.type === 'case_result';
-const isEnd = (runId: string) => (m: any): boolean => m.run_id === runId && m.type === 'run_status';
+const isCase =
+  (runId: string) =>
+  (m: any): boolean =>
+    m.run_id === runId && m.type === 'case_result';
+const isEnd =
+  (runId: string) =>
+  (m: any): boolean =>
+    m.run_id === runId && m.type === 'run_status';
 
 /**
  * Checks one client's messages for a run: a snapshot first (consistent: scored_cases = its results), then pairs of
  * progress and case_result with scored counting up by one from the snapshot, then run_status last; every case exactly
  * once across snapshot and deltas, each result equal to the API's. Returns the case ids seen as deltas.
  */
-function assertOrderedFeed(messages: any[], runId: string, api: { run: any; results: any[] }): { snapshotIds: string[]; deltaIds: string[] } {
+function assertOrderedFeed(
+  messages: any[],
+  runId: string,
+  api: { run: any; results: any[] },
+): { snapshotIds: string[]; deltaIds: string[] } {
   const mine = messages.filter((m) => m.run_id === runId);
   const [snapshot, ...rest] = mine;
   assert.equal(snapshot.type, 'snapshot');
   assert.equal(snapshot.run.id, runId);
   assert.equal(snapshot.run.scored_cases, snapshot.results.length);
   const end = rest.pop();
-  assert.deepEqual(end, { type: 'run_status', run_id: runId, status: 'completed', summary: api.run.summary, error: null });
+  assert.deepEqual(end, {
+    type: 'run_status',
+    run_id: runId,
+    status: 'completed',
+    summary: api.run.summary,
+    error: null,
+  });
   assert.equal(rest.length % 2, 0, `deltas come in progress/case_result pairs: ${rest.map((m) => m.type)}`);
   const byCase = new Map(api.results.map((r) => [r.case_id, r]));
   const deltaIds: string[] = [];
   for (let i = 0; i < rest.length; i += 2) {
     const [progress, result] = [rest[i], rest[i + 1]];
-    assert.deepEqual(progress, { type: 'progress', run_id: runId, scored: snapshot.run.scored_cases + i / 2 + 1, total: CASES });
+    assert.deepEqual(progress, {
+      type: 'progress',
+      run_id: runId,
+      scored: snapshot.run.scored_cases + i / 2 + 1,
+      total: CASES,
+    });
     assert.equal(result.type, 'case_result');
     assert.deepEqual(result.result, byCase.get(result.result.case_id));
     deltaIds.push(result.result.case_id);
@@ -91,13 +112,19 @@ describe('eval progress over WebSocket', () => {
     await api.agent('support', 'gpt-4o');
     await api.connect('openai', 'sk-relay-test-openai-key-0001', llm.baseUrl);
     const set = await api.evalSet('support', { name: 'progress' });
-    for (let i = 0; i < CASES; i++) await api.promote('support', (await api.importRun('support', conversation(i))).id, set.id, `case ${i}`);
+    for (let i = 0; i < CASES; i++)
+      await api.promote('support', (await api.importRun('support', conversation(i))).id, set.id, `case ${i}`);
 
     // Two api instances over one database: the test platform's app, and a second app with its own pool.
     const deps = { config: platform.config, db: platform.runtime.db, logger: platform.logger };
     apiA = await serveWithRelay(platform.app, deps);
     second = createDb(h.databaseUrl);
-    const appB = createApp({ ...deps, db: second, vault: platform.runtime.vault, temporal: platform.runtime.temporal.client });
+    const appB = createApp({
+      ...deps,
+      db: second,
+      vault: platform.runtime.vault,
+      temporal: platform.runtime.temporal.client,
+    });
     apiB = await serveWithRelay(appB, { ...deps, db: second });
   });
 
@@ -124,7 +151,10 @@ describe('eval progress over WebSocket', () => {
     assert.equal(none.body.error.code, 'unauthorized');
     assert.equal((await refusedStatus(apiA.wsUrl, { protocolToken: 'assay_not-a-real-token' })).status, 401);
     assert.equal((await refusedStatus(apiA.wsUrl, { header: 'Bearer assay_not-a-real-token' })).status, 401);
-    assert.equal((await refusedStatus(`${apiA.wsUrl}?token=${owner.token}&access_token=${owner.token}`, {})).status, 401);
+    assert.equal(
+      (await refusedStatus(`${apiA.wsUrl}?token=${owner.token}&access_token=${owner.token}`, {})).status,
+      401,
+    );
   });
 
   it('accepts the token as a subprotocol (answering assay.v1, never echoing the token) or as an Authorization header', async () => {
@@ -144,7 +174,10 @@ describe('eval progress over WebSocket', () => {
     for (const runId of [run.id, '00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
       client.subscribe(runId);
       assert.deepEqual(await client.waitFor((m) => m.type === 'error' && m.run_id === runId), {
-        type: 'error', code: 'not_found', message: 'eval run not found', run_id: runId,
+        type: 'error',
+        code: 'not_found',
+        message: 'eval run not found',
+        run_id: runId,
       });
     }
     // A member of the run's workspace whose role grants no permission at all.
@@ -187,7 +220,13 @@ describe('eval progress over WebSocket', () => {
     assert.equal(joined.deltaIds.length, CASES - 4);
     assertOrderedFeed(racing.messages, run.id, final);
     // Everyone saw the deltas in the same (commit) order.
-    assert.deepEqual(joined.deltaIds, early.messages.filter(isCase(run.id)).slice(4).map((m) => m.result.case_id));
+    assert.deepEqual(
+      joined.deltaIds,
+      early.messages
+        .filter(isCase(run.id))
+        .slice(4)
+        .map((m) => m.result.case_id),
+    );
     const guarded = final.results.find((r) => r.case_name === 'case 5');
     assert.deepEqual(guarded.criteria.safety.detail.guardrails, ['pii_filter']);
     assertLogsClean(platform.logs, [owner.token]);
@@ -199,7 +238,8 @@ describe('eval progress over WebSocket', () => {
     const viaB = await connect(apiB);
     viaA.subscribe(run.id);
     viaB.subscribe(run.id);
-    for (const client of [viaA, viaB]) assert.deepEqual((await client.waitFor((m) => m.type === 'snapshot')).results, []);
+    for (const client of [viaA, viaB])
+      assert.deepEqual((await client.waitFor((m) => m.type === 'snapshot')).results, []);
     gate.release(Infinity);
     for (const client of [viaA, viaB]) await client.waitFor(isEnd(run.id), 60_000);
     const final = await settled(run.id);
@@ -216,10 +256,14 @@ describe('eval progress over WebSocket', () => {
     gate.release(3);
     await client.waitForCount(isCase(run.id), 3);
 
-    const listeners = sql<{ pid: number }>`SELECT pid FROM pg_stat_activity WHERE application_name = ${RELAY_APPLICATION_NAME} AND datname = current_database()`;
+    const listeners = sql<{
+      pid: number;
+    }>`SELECT pid FROM pg_stat_activity WHERE application_name = ${RELAY_APPLICATION_NAME} AND datname = current_database()`;
     const before = (await listeners.execute(platform.runtime.db)).rows.map((r) => r.pid);
     assert.equal(before.length, 2, 'one LISTEN connection per api instance');
-    await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = ANY(${before})`.execute(platform.runtime.db);
+    await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = ANY(${before})`.execute(
+      platform.runtime.db,
+    );
     gate.release(3); // recorded while nobody listens, or just after: either way each must arrive once
     const deadline = Date.now() + 20_000;
     for (;;) {
@@ -234,17 +278,27 @@ describe('eval progress over WebSocket', () => {
     const seen = client.messages.filter(isCase(run.id)).map((m) => m.result.case_id);
     assert.equal(new Set(seen).size, seen.length, 'no case is repeated');
     assert.deepEqual([...seen].sort(), final.results.map((r) => r.case_id).sort());
-    assert.deepEqual(client.messages.filter(isEnd(run.id)), [{ type: 'run_status', run_id: run.id, status: 'completed', summary: final.run.summary, error: null }]);
+    assert.deepEqual(client.messages.filter(isEnd(run.id)), [
+      { type: 'run_status', run_id: run.id, status: 'completed', summary: final.run.summary, error: null },
+    ]);
   });
 
   it('lists the cases a run scores (its set as of the trigger) so a client can show each one waiting', async () => {
     gate.release(Infinity);
     const set = await api.evalSet('support', { name: 'growing' });
-    const first = await api.promote('support', (await api.importRun('support', conversation(1))).id, set.id, 'before the run');
+    const first = await api.promote(
+      'support',
+      (await api.importRun('support', conversation(1))).id,
+      set.id,
+      'before the run',
+    );
     const run = await api.trigger('support', set.id);
     await api.promote('support', (await api.importRun('support', conversation(2))).id, set.id, 'after the run');
     const listed = (await api.send('get', `/api/ai-agents/support/eval-runs/${run.id}/cases`, 200)).data;
-    assert.deepEqual(listed.map((c: any) => [c.id, c.name]), [[first.id, 'before the run']]);
+    assert.deepEqual(
+      listed.map((c: any) => [c.id, c.name]),
+      [[first.id, 'before the run']],
+    );
     assert.equal(listed[0].expected_final_response, 'answer 1');
     await api.settle('support', run.id);
     const stranger = evalApi(platform.app, await createTenant(platform.runtime.db, 'owner'));
@@ -254,7 +308,11 @@ describe('eval progress over WebSocket', () => {
 
   it('refuses a subscription beyond the per-connection cap until one is released', async () => {
     gate.release(Infinity);
-    const capped = await serveWithRelay(platform.app, { config: platform.config, db: platform.runtime.db, logger: platform.logger }, { maxSubscriptions: 2 });
+    const capped = await serveWithRelay(
+      platform.app,
+      { config: platform.config, db: platform.runtime.db, logger: platform.logger },
+      { maxSubscriptions: 2 },
+    );
     try {
       const runs: any[] = [];
       for (let i = 0; i < 3; i++) runs.push(await api.settle('support', (await api.trigger('support', 'progress')).id));
@@ -277,7 +335,11 @@ describe('eval progress over WebSocket', () => {
   });
 
   it('terminates a socket that stops answering pings and keeps one that answers', async () => {
-    const pinging = await serveWithRelay(platform.app, { config: platform.config, db: platform.runtime.db, logger: platform.logger }, { pingIntervalMs: 100 });
+    const pinging = await serveWithRelay(
+      platform.app,
+      { config: platform.config, db: platform.runtime.db, logger: platform.logger },
+      { pingIntervalMs: 100 },
+    );
     try {
       const healthy = await openRelay(pinging.wsUrl, { protocolToken: owner.token });
       const deaf = await openRelay(pinging.wsUrl, { protocolToken: owner.token }, { autoPong: false });
@@ -298,13 +360,21 @@ describe('eval progress over WebSocket', () => {
     const big = await api.evalSet('support', { name: 'bulky' });
     for (let i = 0; i < 6; i++) {
       const text = `bulky answer ${i} `.repeat(9_000);
-      await api.promote('support', (await api.importRun('support', { session_input: { message: `bulky #${i}` }, final_response: text })).id, big.id);
+      await api.promote(
+        'support',
+        (await api.importRun('support', { session_input: { message: `bulky #${i}` }, final_response: text })).id,
+        big.id,
+      );
     }
     const runs: string[] = [];
     for (let i = 0; i < 10; i++) runs.push((await api.trigger('support', big.id)).id);
     for (const runId of runs) await api.settle('support', runId, 60_000);
     const limits = { maxBufferedBytes: 256 * 1024, drainTimeoutMs: 500 };
-    const shedding = await serveWithRelay(platform.app, { config: platform.config, db: platform.runtime.db, logger: platform.logger }, limits);
+    const shedding = await serveWithRelay(
+      platform.app,
+      { config: platform.config, db: platform.runtime.db, logger: platform.logger },
+      limits,
+    );
     try {
       const reader = await openRelay(shedding.wsUrl, { protocolToken: owner.token });
       clients.push(reader);

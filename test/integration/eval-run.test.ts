@@ -9,7 +9,10 @@ import { startScriptedLlm, type ScriptedLlm } from '../helpers/scripted-llm';
 import { createTenant, type Tenant } from '../helpers/tenants';
 
 // Judge: equivalent when the texts are equal; any rubric mentioning "apolog" is rejected, every other one approved.
-const judge = judgeReplies({ match: (ask) => ask.expected_response === ask.actual_response, rubric: (rubric) => !/apolog/.test(rubric) });
+const judge = judgeReplies({
+  match: (ask) => ask.expected_response === ask.actual_response,
+  rubric: (rubric) => !/apolog/.test(rubric),
+});
 
 const ORDER = {
   session_input: { message: 'Where is my order 42?' },
@@ -66,7 +69,11 @@ describe('offline eval runs', () => {
     api = evalApi(platform.app, tenant);
     await api.agent('support', 'gpt-4o');
     await api.connect('openai', 'sk-workspace-openai-key-0001', llm.baseUrl);
-    const [order, cancel, refund] = [await api.importRun('support', ORDER), await api.importRun('support', CANCEL), await api.importRun('support', REFUND)];
+    const [order, cancel, refund] = [
+      await api.importRun('support', ORDER),
+      await api.importRun('support', CANCEL),
+      await api.importRun('support', REFUND),
+    ];
     Object.assign(ids, { order: order.id, cancel: cancel.id, refund: refund.id });
     const set = await api.evalSet('support', { name: 'smoke' });
     ids.set = set.id;
@@ -99,7 +106,10 @@ describe('offline eval runs', () => {
 
     const results = await api.results('support', run.id);
     const byCase = Object.fromEntries(results.map((r) => [r.case_id, r]));
-    assert.deepEqual(results.map((r) => r.case_name), ['order status', 'Cancel my plan', 'refund by hand']);
+    assert.deepEqual(
+      results.map((r) => r.case_name),
+      ['order status', 'Cancel my plan', 'refund by hand'],
+    );
 
     const order = byCase[ids.orderCase];
     assert.equal(order.status, 'passed');
@@ -107,7 +117,10 @@ describe('offline eval runs', () => {
     assert.equal(order.conversation_id, ids.order);
     assert.deepEqual(order.criteria.tool_trajectory_avg_score.score, 1);
     assert.deepEqual(order.criteria.final_response_match, {
-      score: 1, min_score: 0.8, passed: true, applicable: true,
+      score: 1,
+      min_score: 0.8,
+      passed: true,
+      applicable: true,
       detail: { yes_votes: 1, samples: 1, justifications: ['same meaning'] },
     });
     assert.equal(order.criteria.rubric_based.applicable, false);
@@ -117,7 +130,10 @@ describe('offline eval runs', () => {
     const cancel = byCase[ids.cancelCase];
     assert.equal(cancel.status, 'failed');
     assert.deepEqual(cancel.criteria.safety, {
-      score: 0, min_score: null, passed: false, applicable: true,
+      score: 0,
+      min_score: null,
+      passed: false,
+      applicable: true,
       detail: { guardrails: ['pii_filter'], events: CANCEL.guardrail_events },
     });
     assert.equal(cancel.criteria.tool_trajectory_avg_score.passed, true);
@@ -140,13 +156,18 @@ describe('offline eval runs', () => {
     assert.deepEqual(progress.map((e) => e.scored).sort(), [1, 2, 3]);
     assert.ok(progress.every((e) => e.total === 3));
     assert.deepEqual(Object.fromEntries(progress.map((e) => [e.case_id, e.status])), {
-      [ids.orderCase]: 'passed', [ids.cancelCase]: 'failed', [ids.handCase]: 'error',
+      [ids.orderCase]: 'passed',
+      [ids.cancelCase]: 'failed',
+      [ids.handCase]: 'error',
     });
   });
 
   it('scores the conversation given with explicit selection and reports missing, extra and rejected detail', async () => {
     const before = llm.requests.length;
-    const queued = await api.trigger('support', ids.set, { run_selection: 'explicit', conversations: { [ids.handCase]: ids.refund } });
+    const queued = await api.trigger('support', ids.set, {
+      run_selection: 'explicit',
+      conversations: { [ids.handCase]: ids.refund },
+    });
     const run = await api.settle('support', queued.id);
     const hand = (await api.results('support', run.id)).find((r) => r.case_id === ids.handCase);
     assert.equal(hand.conversation_id, ids.refund);
@@ -154,15 +175,31 @@ describe('offline eval runs', () => {
     assert.equal(hand.actual_final_response, 'Refund issued.');
     const trajectory = hand.criteria.tool_trajectory_avg_score;
     assert.equal(trajectory.score, 0.5);
-    assert.deepEqual(trajectory.detail.missing, [{ expected_index: 1, tool_name: 'lookup_order', tool_args: { id: 1 } }]);
-    assert.deepEqual(trajectory.detail.extra, [{ actual_index: 1, tool_name: 'notify', tool_args: { channel: 'email' } }]);
+    assert.deepEqual(trajectory.detail.missing, [
+      { expected_index: 1, tool_name: 'lookup_order', tool_args: { id: 1 } },
+    ]);
+    assert.deepEqual(trajectory.detail.extra, [
+      { actual_index: 1, tool_name: 'notify', tool_args: { channel: 'email' } },
+    ]);
     const rubric = hand.criteria.rubric_based;
     assert.equal(rubric.score, 0.5);
     assert.equal(rubric.min_score, 0.7);
-    assert.deepEqual(rubric.detail.approved.map((r: { rubric: string }) => r.rubric), ['mentions the refund']);
-    assert.deepEqual(rubric.detail.rejected.map((r: { justification: string }) => r.justification), ['misses: apologises for the trouble']);
-    const asked = llm.requests.slice(before).map(judgeAsk).filter((ask) => ask.task === 'rubric_based');
-    assert.deepEqual(asked.map((ask) => ask.response), ['Refund issued.']);
+    assert.deepEqual(
+      rubric.detail.approved.map((r: { rubric: string }) => r.rubric),
+      ['mentions the refund'],
+    );
+    assert.deepEqual(
+      rubric.detail.rejected.map((r: { justification: string }) => r.justification),
+      ['misses: apologises for the trouble'],
+    );
+    const asked = llm.requests
+      .slice(before)
+      .map(judgeAsk)
+      .filter((ask) => ask.task === 'rubric_based');
+    assert.deepEqual(
+      asked.map((ask) => ask.response),
+      ['Refund issued.'],
+    );
     assert.deepEqual(run.summary.counts, { total: 3, passed: 1, failed: 2, error: 0 });
   });
 
@@ -173,21 +210,29 @@ describe('offline eval runs', () => {
       const hand = (await api.results('support', run.id)).find((r) => r.case_id === ids.handCase);
       return [hand.status, run.min_scores];
     };
-    assert.deepEqual(await handStatus({ ...explicit, min_scores: { tool_trajectory_avg_score: 0.5, rubric_based: 0.5 } }), [
-      'passed', { tool_trajectory_avg_score: 0.5, final_response_match: 0.8, rubric_based: 0.5 },
-    ]);
-    await api.send('patch', '/api/ai-agents/support/eval-sets/smoke', 200, { min_scores: { tool_trajectory_avg_score: 0.5, rubric_based: 0.5 } });
+    assert.deepEqual(
+      await handStatus({ ...explicit, min_scores: { tool_trajectory_avg_score: 0.5, rubric_based: 0.5 } }),
+      ['passed', { tool_trajectory_avg_score: 0.5, final_response_match: 0.8, rubric_based: 0.5 }],
+    );
+    await api.send('patch', '/api/ai-agents/support/eval-sets/smoke', 200, {
+      min_scores: { tool_trajectory_avg_score: 0.5, rubric_based: 0.5 },
+    });
     assert.equal((await handStatus(explicit))[0], 'passed');
     assert.deepEqual(await handStatus({ ...explicit, min_scores: { rubric_based: 0.6 } }), [
-      'failed', { tool_trajectory_avg_score: 0.5, final_response_match: 0.8, rubric_based: 0.6 },
+      'failed',
+      { tool_trajectory_avg_score: 0.5, final_response_match: 0.8, rubric_based: 0.6 },
     ]);
-    await api.send('patch', '/api/ai-agents/support/eval-sets/smoke', 200, { min_scores: { tool_trajectory_avg_score: 1, rubric_based: 0.7 } });
+    await api.send('patch', '/api/ai-agents/support/eval-sets/smoke', 200, {
+      min_scores: { tool_trajectory_avg_score: 1, rubric_based: 0.7 },
+    });
   });
 
   it('makes a case an error when the judge gives no usable verdict after its retries', async () => {
     await api.evalSet('support', { name: 'mumbling judge' });
     const promoted = await api.promote('support', ids.order, 'mumbling judge');
-    llm.script((req) => (judgeAsk(req).user_input === ORDER.session_input.message ? { content: 'Well, it depends.' } : judge(req)));
+    llm.script((req) =>
+      judgeAsk(req).user_input === ORDER.session_input.message ? { content: 'Well, it depends.' } : judge(req),
+    );
     try {
       const before = llm.requests.length;
       const run = await api.settle('support', (await api.trigger('support', 'mumbling judge')).id);
@@ -206,18 +251,22 @@ describe('offline eval runs', () => {
     const live = await api.send('post', '/api/ai-agents/support/eval-sets/smoke/run', 409, { mode: 'live' });
     assert.equal(live.error.code, 'agent_not_published');
     const foreign = await api.send('post', '/api/ai-agents/support/eval-sets/smoke/run', 422, {
-      run_selection: 'explicit', conversations: { [ids.handCase]: ids.set },
+      run_selection: 'explicit',
+      conversations: { [ids.handCase]: ids.set },
     });
     assert.equal(foreign.error.details[0].field, `conversations.${ids.handCase}`);
     const notCase = await api.send('post', '/api/ai-agents/support/eval-sets/smoke/run', 422, {
-      run_selection: 'explicit', conversations: { [ids.order]: ids.order },
+      run_selection: 'explicit',
+      conversations: { [ids.order]: ids.order },
     });
     assert.match(notCase.error.message, /is not a case of this eval set/);
-    const sourceWithMap = await api.send('post', '/api/ai-agents/support/eval-sets/smoke/run', 422, { conversations: {} });
+    const sourceWithMap = await api.send('post', '/api/ai-agents/support/eval-sets/smoke/run', 422, {
+      conversations: {},
+    });
     assert.equal(sourceWithMap.error.details[0].field, 'conversations');
   });
 
-  it('lists a set\'s runs newest first and 404s a run of another workspace', async () => {
+  it("lists a set's runs newest first and 404s a run of another workspace", async () => {
     const runs = (await api.send('get', '/api/ai-agents/support/eval-sets/smoke/runs', 200)).data;
     assert.ok(runs.length >= 5);
     assert.ok(runs.every((r: { eval_set_id: string }) => r.eval_set_id === ids.set));

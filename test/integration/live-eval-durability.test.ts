@@ -17,7 +17,8 @@ describe('live eval run durability', () => {
   let llm: ScriptedLlm;
   let workers: WorkerPool;
 
-  const count = async (query: ReturnType<typeof sql<{ n: string }>>): Promise<number> => Number((await query.execute(platform.runtime.db)).rows[0].n);
+  const count = async (query: ReturnType<typeof sql<{ n: string }>>): Promise<number> =>
+    Number((await query.execute(platform.runtime.db)).rows[0].n);
 
   before(async () => {
     h = await harness();
@@ -26,7 +27,8 @@ describe('live eval run durability', () => {
     workers = workerPool(h, platform.config.TEMPORAL_TASK_QUEUE);
     llm = await startScriptedLlm((req) => {
       const contact = userMessage(req.messages).replace('contact ', '');
-      if (toolMessages(req.messages) === 0) return { toolCalls: [{ name: 'crm_update_contact', arguments: { contact_id: contact } }], delayMs: 300 };
+      if (toolMessages(req.messages) === 0)
+        return { toolCalls: [{ name: 'crm_update_contact', arguments: { contact_id: contact } }], delayMs: 300 };
       return { content: `updated ${contact}`, delayMs: 300 };
     });
   });
@@ -45,14 +47,17 @@ describe('live eval run durability', () => {
     const caseIds: string[] = [];
     for (let i = 0; i < CASES; i++) {
       const created = await api.addCase('durable', 'big', {
-        name: `case ${i}`, session_input: { message: `contact c${i}` }, expected_trajectory: [{ tool_name: 'crm_update_contact', tool_args: { contact_id: `c${i}` } }],
+        name: `case ${i}`,
+        session_input: { message: `contact c${i}` },
+        expected_trajectory: [{ tool_name: 'crm_update_contact', tool_args: { contact_id: `c${i}` } }],
       });
       caseIds.push(created.id);
     }
 
     const first = await workers.spawn();
     const run = await api.trigger('durable', 'big', { mode: 'live' });
-    const results = (): Promise<number> => count(sql<{ n: string }>`SELECT count(*) AS n FROM case_results WHERE run_id = ${run.id}`);
+    const results = (): Promise<number> =>
+      count(sql<{ n: string }>`SELECT count(*) AS n FROM case_results WHERE run_id = ${run.id}`);
     await waitFor('some results before the kill', async () => (await results()) >= 6, 120_000);
     first.child.kill('SIGKILL');
     await new Promise((resolve) => first.child.once('exit', resolve));
@@ -65,14 +70,29 @@ describe('live eval run durability', () => {
     assert.deepEqual(done.summary.counts, { total: CASES, passed: CASES, failed: 0, error: 0 });
 
     const perCase = await sql<{ case_id: string; n: string; conversations: string }>`
-      SELECT case_id, count(*) AS n, count(DISTINCT conversation_id) AS conversations FROM case_results WHERE run_id = ${run.id} GROUP BY case_id`.execute(platform.runtime.db);
+      SELECT case_id, count(*) AS n, count(DISTINCT conversation_id) AS conversations FROM case_results WHERE run_id = ${run.id} GROUP BY case_id`.execute(
+      platform.runtime.db,
+    );
     assert.deepEqual(perCase.rows.map((row) => row.case_id).sort(), [...caseIds].sort());
     assert.ok(perCase.rows.every((row) => row.n === '1' && row.conversations === '1'));
     // One agent run and one sandbox conversation per case: a retried activity or replayed child never made a second.
-    assert.equal(await count(sql<{ n: string }>`SELECT count(*) AS n FROM agent_runs WHERE eval_run_id = ${run.id} AND status = 'completed'`), CASES);
-    assert.equal(await count(sql<{ n: string }>`SELECT count(*) AS n FROM conversations WHERE agent_id = ${agent.id} AND source = 'sandbox'`), CASES);
-    assert.equal(await count(sql<{ n: string }>`
+    assert.equal(
+      await count(
+        sql<{ n: string }>`SELECT count(*) AS n FROM agent_runs WHERE eval_run_id = ${run.id} AND status = 'completed'`,
+      ),
+      CASES,
+    );
+    assert.equal(
+      await count(
+        sql<{ n: string }>`SELECT count(*) AS n FROM conversations WHERE agent_id = ${agent.id} AND source = 'sandbox'`,
+      ),
+      CASES,
+    );
+    assert.equal(
+      await count(sql<{ n: string }>`
       SELECT count(*) AS n FROM case_results r JOIN agent_runs a ON a.conversation_id = r.conversation_id AND a.eval_case_id = r.case_id
-      WHERE r.run_id = ${run.id}`), CASES);
+      WHERE r.run_id = ${run.id}`),
+      CASES,
+    );
   });
 });

@@ -14,7 +14,10 @@ const SLOW_STEP_MS = 30_000;
 function script(req: ScriptedRequest): ScriptedReply {
   const message = userMessage(req.messages);
   const contact = /^contact (\S+)$/.exec(message);
-  if (contact) return toolMessages(req.messages) === 0 ? { toolCalls: [{ name: 'crm_update_contact', arguments: { contact_id: contact[1] } }] } : { content: `updated ${contact[1]}` };
+  if (contact)
+    return toolMessages(req.messages) === 0
+      ? { toolCalls: [{ name: 'crm_update_contact', arguments: { contact_id: contact[1] } }] }
+      : { content: `updated ${contact[1]}` };
   if (message === 'slow') return { content: 'worth the wait', delayMs: SLOW_STEP_MS };
   if (message === 'my cpf?') return { content: 'Your CPF is 529.982.247-25.' };
   return { content: 'ok' };
@@ -42,9 +45,15 @@ describe('live eval runs', () => {
 
   it('scores safety 0.0 naming the guardrail that fired in the sandbox conversation', async () => {
     const api = await workspace();
-    await publishedAgent(api, 'guarded', 'gpt-4o', { guardrails: [{ type: 'pii', name: 'pii_filter', detectors: ['cpf'], action: 'redact', stages: ['output'] }] });
+    await publishedAgent(api, 'guarded', 'gpt-4o', {
+      guardrails: [{ type: 'pii', name: 'pii_filter', detectors: ['cpf'], action: 'redact', stages: ['output'] }],
+    });
     await api.evalSet('guarded', { name: 'privacy' });
-    await api.addCase('guarded', 'privacy', { name: 'cpf', session_input: { message: 'my cpf?' }, expected_trajectory: [] });
+    await api.addCase('guarded', 'privacy', {
+      name: 'cpf',
+      session_input: { message: 'my cpf?' },
+      expected_trajectory: [],
+    });
     const run = await api.settle('guarded', (await api.trigger('guarded', 'privacy', { mode: 'live' })).id);
     assert.equal(run.status, 'completed', run.error);
     assert.equal(run.mode, 'live');
@@ -55,19 +64,25 @@ describe('live eval runs', () => {
     assert.equal(result.criteria.tool_trajectory_avg_score.score, 1);
     assert.equal(result.actual_final_response, 'Your CPF is [REDACTED_CPF].');
     const conversation = (await api.send('get', `/api/ai-agents/guarded/runs/${result.conversation_id}`, 200)).data;
-    assert.deepEqual(conversation.guardrail_events.map((e: any) => [e.guardrail, e.stage]), [['pii_filter', 'output']]);
+    assert.deepEqual(
+      conversation.guardrail_events.map((e: any) => [e.guardrail, e.stage]),
+      [['pii_filter', 'output']],
+    );
     assert.equal(run.summary.avg_score.safety, 0);
   });
 
   it(`runs ${CASES} cases in the sandbox, each result linked to its own sandbox conversation, with no real effect`, async () => {
     const api = await workspace();
-    const crmRows = async (): Promise<number> => Number((await sql<{ n: string }>`SELECT count(*) AS n FROM crm_contacts`.execute(platform.runtime.db)).rows[0].n);
+    const crmRows = async (): Promise<number> =>
+      Number((await sql<{ n: string }>`SELECT count(*) AS n FROM crm_contacts`.execute(platform.runtime.db)).rows[0].n);
     await publishedAgent(api, 'bulk', 'gpt-4o');
     await api.evalSet('bulk', { name: 'contacts' });
     const cases = new Map<string, string>();
     for (let i = 0; i < CASES; i++) {
       const created = await api.addCase('bulk', 'contacts', {
-        name: `case ${i}`, session_input: { message: `contact c${i}` }, expected_trajectory: [{ tool_name: 'crm_update_contact', tool_args: { contact_id: `c${i}` } }],
+        name: `case ${i}`,
+        session_input: { message: `contact c${i}` },
+        expected_trajectory: [{ tool_name: 'crm_update_contact', tool_args: { contact_id: `c${i}` } }],
       });
       cases.set(created.id, `c${i}`);
     }
@@ -83,7 +98,10 @@ describe('live eval runs', () => {
       const contact = cases.get(result.case_id);
       assert.equal(conversation.source, 'sandbox');
       assert.equal(conversation.session_input.message, `contact ${contact}`);
-      assert.deepEqual(conversation.tool_calls.map((c: any) => [c.tool_name, c.tool_args, c.simulated]), [['crm_update_contact', { contact_id: contact }, true]]);
+      assert.deepEqual(
+        conversation.tool_calls.map((c: any) => [c.tool_name, c.tool_args, c.simulated]),
+        [['crm_update_contact', { contact_id: contact }, true]],
+      );
       assert.equal(result.actual_final_response, `updated ${contact}`);
     }
     assert.equal(await crmRows(), crmBefore);
@@ -94,7 +112,11 @@ describe('live eval runs', () => {
     const api = await workspace();
     await publishedAgent(api, 'slowpoke', 'gpt-4o');
     await api.evalSet('slowpoke', { name: 'patience' });
-    await api.addCase('slowpoke', 'patience', { name: 'slow', session_input: { message: 'slow' }, expected_trajectory: [] });
+    await api.addCase('slowpoke', 'patience', {
+      name: 'slow',
+      session_input: { message: 'slow' },
+      expected_trajectory: [],
+    });
     const run = await api.settle('slowpoke', (await api.trigger('slowpoke', 'patience', { mode: 'live' })).id, 150_000);
     assert.equal(run.status, 'completed', run.error);
     const [result] = await api.results('slowpoke', run.id);
@@ -102,7 +124,11 @@ describe('live eval runs', () => {
     const conversation = (await api.send('get', `/api/ai-agents/slowpoke/runs/${result.conversation_id}`, 200)).data;
     assert.equal(conversation.final_response, 'worth the wait');
     assert.ok(conversation.latency_ms >= SLOW_STEP_MS, `latency ${conversation.latency_ms} ms`);
-    assert.equal(llm.requests.filter((req) => userMessage(req.messages) === 'slow').length, 1, 'the slow step was not retried');
+    assert.equal(
+      llm.requests.filter((req) => userMessage(req.messages) === 'slow').length,
+      1,
+      'the slow step was not retried',
+    );
   });
 
   it("fails the run naming the agent's provider when it is not connected, and refuses an unpublished agent", async () => {
@@ -113,14 +139,21 @@ describe('live eval runs', () => {
     const before = llm.requests.length;
     const run = await api.settle('unconnected', (await api.trigger('unconnected', 'set', { mode: 'live' })).id);
     assert.equal(run.status, 'failed');
-    assert.match(run.error, /the mistral integration is not connected in this workspace: connect the mistral integration .* to run the agent on mistral-large-latest/);
+    assert.match(
+      run.error,
+      /the mistral integration is not connected in this workspace: connect the mistral integration .* to run the agent on mistral-large-latest/,
+    );
     assert.equal(llm.requests.length, before);
 
     await api.send('post', '/api/ai-agents', 201, { name: 'draft', model: 'gpt-4o', instructions: 'x' });
     await api.evalSet('draft', { name: 'set' });
     const refused = await api.send('post', '/api/ai-agents/draft/eval-sets/set/run', 409, { mode: 'live' });
     assert.equal(refused.error.code, 'agent_not_published');
-    const explicit = await api.send('post', '/api/ai-agents/unconnected/eval-sets/set/run', 422, { mode: 'live', run_selection: 'explicit', conversations: {} });
+    const explicit = await api.send('post', '/api/ai-agents/unconnected/eval-sets/set/run', 422, {
+      mode: 'live',
+      run_selection: 'explicit',
+      conversations: {},
+    });
     assert.equal(explicit.error.details[0].field, 'run_selection');
   });
 });

@@ -26,12 +26,19 @@ for (const backend of ['local', 'openbao'] as const) {
 
       const unknownToken = `assay_${crypto.randomBytes(32).toString('base64url')}`;
       await request(platform.app).get('/api/ai-agents').set(tenant.auth).expect(200);
-      await request(platform.app).post('/api/ai-agents').set(tenant.auth).send({ name: 'logged', model: 'gpt-4o', instructions: '' }).expect(201);
+      await request(platform.app)
+        .post('/api/ai-agents')
+        .set(tenant.auth)
+        .send({ name: 'logged', model: 'gpt-4o', instructions: '' })
+        .expect(201);
       await request(platform.app).patch('/api/ai-agents/logged').set(tenant.auth).send({ model: 7 }).expect(422);
       await request(platform.app).get('/api/ai-agents/missing').set(tenant.auth).expect(404);
       await request(platform.app).get(`/api/ai-agents?access_token=${tenant.token}`).expect(401);
       await request(platform.app).get('/api/ai-agents').set('Authorization', `Bearer ${unknownToken}`).expect(401);
-      await request(platform.app).get('/api/ai-agents').set('Authorization', `Basic ${Buffer.from(`u:${stored}`).toString('base64')}`).expect(401);
+      await request(platform.app)
+        .get('/api/ai-agents')
+        .set('Authorization', `Basic ${Buffer.from(`u:${stored}`).toString('base64')}`)
+        .expect(401);
       await platform.runtime.vault.delete(ref);
 
       const requestLines = platform.logs.filter((l) => JSON.parse(l).msg === 'request');
@@ -95,7 +102,10 @@ describe('logger redaction', () => {
 
   it('blanks secret-bearing fields of a child logger’s bindings', async () => {
     const value = secret('bound');
-    platform.logger.child({ scope: 'a' }).child({ api_key: value, headers: { authorization: `Bearer ${value}` }, deep: { a: { b: { token: value } } } }).info('child line');
+    platform.logger
+      .child({ scope: 'a' })
+      .child({ api_key: value, headers: { authorization: `Bearer ${value}` }, deep: { a: { b: { token: value } } } })
+      .info('child line');
     assert.ok(platform.logs.some((l) => l.includes('child line')));
     assertLogsClean(platform.logs, [value]);
   });

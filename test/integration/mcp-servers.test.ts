@@ -34,7 +34,9 @@ describe('MCP servers: the recommended order against a real server-everything', 
   };
 
   const readOpenBao = async (workspaceId: string, credentialId: string): Promise<string | null> => {
-    const res = await fetch(`${h.openbao.address}/v1/secret/data/assay/${workspaceId}/${credentialId}`, { headers: { 'X-Vault-Token': h.openbao.token } });
+    const res = await fetch(`${h.openbao.address}/v1/secret/data/assay/${workspaceId}/${credentialId}`, {
+      headers: { 'X-Vault-Token': h.openbao.token },
+    });
     if (res.status === 404) return null;
     return ((await res.json()) as { data: { data: { value: string } } }).data.data.value;
   };
@@ -64,7 +66,11 @@ describe('MCP servers: the recommended order against a real server-everything', 
   it('lists the seven curated kinds with the spec categories, transports and secret patterns', async () => {
     const res = await call(owner, 'get', '/api/v1/mcp-catalog');
     assert.equal(res.status, 200);
-    const byCategory = new Map((res.body as Array<{ category: string; transport: string; required_secrets: string[]; workspace_id: null }>).filter((e) => e.workspace_id === null).map((e) => [e.category, e]));
+    const byCategory = new Map(
+      (res.body as Array<{ category: string; transport: string; required_secrets: string[]; workspace_id: null }>)
+        .filter((e) => e.workspace_id === null)
+        .map((e) => [e.category, e]),
+    );
     const expected: Array<[string, string, RegExp[]]> = [
       ['Pagamentos', 'http', [/^[A-Z]+_API_KEY$/]],
       ['Voz', 'stdio_curated', [/^[A-Z]+_API_KEY$/]],
@@ -84,45 +90,124 @@ describe('MCP servers: the recommended order against a real server-everything', 
   });
 
   it('adds a workspace http entry for admins and refuses stdio_curated entries from the API', async () => {
-    const stdio = await call(owner, 'post', '/api/v1/mcp-catalog', { name: 'sneaky', label: 'Sneaky', image: 'https://example.com/x.png', transport: 'stdio_curated' });
+    const stdio = await call(owner, 'post', '/api/v1/mcp-catalog', {
+      name: 'sneaky',
+      label: 'Sneaky',
+      image: 'https://example.com/x.png',
+      transport: 'stdio_curated',
+    });
     assert.equal(stdio.status, 422);
     assert.match(stdio.body.error.message, /^transport: /);
     const res = await call(owner, 'post', '/api/v1/mcp-catalog', {
-      name: 'everything', label: 'Everything', category: 'Test', image: 'https://example.com/everything.png', transport: 'http',
+      name: 'everything',
+      label: 'Everything',
+      category: 'Test',
+      image: 'https://example.com/everything.png',
+      transport: 'http',
       required_secrets: ['EVERYTHING_TOKEN'],
-      config_schema: { type: 'object', properties: { url: { type: 'string' }, headers: { type: 'object', default: { Authorization: 'Bearer $EVERYTHING_TOKEN' } } }, required: ['url'] },
+      config_schema: {
+        type: 'object',
+        properties: {
+          url: { type: 'string' },
+          headers: { type: 'object', default: { Authorization: 'Bearer $EVERYTHING_TOKEN' } },
+        },
+        required: ['url'],
+      },
     });
     assert.equal(res.status, 201, res.text);
     assert.equal(res.body.workspace_id, owner.workspaceId);
     entryId = res.body.id;
     const builder = await createTenant(h.db, 'builder');
-    assert.equal((await call(builder, 'post', '/api/v1/mcp-catalog', { name: 'x', label: 'X', image: 'https://example.com/x.png', transport: 'http' })).status, 403);
+    assert.equal(
+      (
+        await call(builder, 'post', '/api/v1/mcp-catalog', {
+          name: 'x',
+          label: 'X',
+          image: 'https://example.com/x.png',
+          transport: 'http',
+        })
+      ).status,
+      403,
+    );
   });
 
   it('creates the server exactly as the spec answers, secret in the vault under mcp-server:<name>', async () => {
-    const res = await call(owner, 'post', '/api/v1/mcp-servers', { catalog_id: entryId, name: 'everything', transport: 'http', config: { url: everything.url }, secret_value: secret });
+    const res = await call(owner, 'post', '/api/v1/mcp-servers', {
+      catalog_id: entryId,
+      name: 'everything',
+      transport: 'http',
+      config: { url: everything.url },
+      secret_value: secret,
+    });
     assert.equal(res.status, 201, res.text);
     serverId = res.body.id;
-    assert.deepEqual(res.body, { id: serverId, name: 'everything', status: 'pending', credential_id: 'mcp-server:everything', transport: 'http' });
-    assert.equal(await readOpenBao(owner.workspaceId, 'mcp-server:everything'), JSON.stringify({ EVERYTHING_TOKEN: secret }));
+    assert.deepEqual(res.body, {
+      id: serverId,
+      name: 'everything',
+      status: 'pending',
+      credential_id: 'mcp-server:everything',
+      transport: 'http',
+    });
+    assert.equal(
+      await readOpenBao(owner.workspaceId, 'mcp-server:everything'),
+      JSON.stringify({ EVERYTHING_TOKEN: secret }),
+    );
     const got = await call(owner, 'get', `/api/v1/mcp-servers/${serverId}`);
     assert.deepEqual(got.body.config, { url: everything.url, headers: { Authorization: 'Bearer $EVERYTHING_TOKEN' } });
-    assert.equal((await call(owner, 'post', '/api/v1/mcp-servers', { catalog_id: entryId, name: 'everything', transport: 'http', config: { url: everything.url }, secret_value: 'x' })).status, 409);
+    assert.equal(
+      (
+        await call(owner, 'post', '/api/v1/mcp-servers', {
+          catalog_id: entryId,
+          name: 'everything',
+          transport: 'http',
+          config: { url: everything.url },
+          secret_value: 'x',
+        })
+      ).status,
+      409,
+    );
   });
 
   it('rejects bad definitions with 422 naming the field', async () => {
     const cases: Array<[object, RegExp]> = [
       [{ name: 'Not A Slug', transport: 'http', config: { url: everything.url } }, /^name: /],
-      [{ name: 'lit', transport: 'http', config: { url: everything.url, headers: { Authorization: 'Bearer sk_live_4eC39HqLyjWDarjtT1zdp7dc' } } }, /^config\.headers\.Authorization: is a credential header/],
-      [{ name: 'lit2', transport: 'http', config: { url: everything.url, headers: { 'X-Api-Key': 'abc123' } } }, /^config\.headers\.X-Api-Key: /],
-      [{ name: 'unknown-ref', transport: 'http', config: { url: everything.url, headers: { Authorization: 'Bearer $OTHER_TOKEN' } }, secret_value: 'x' }, /^config\.headers\.Authorization: references undeclared secret \$OTHER_TOKEN/],
+      [
+        {
+          name: 'lit',
+          transport: 'http',
+          config: { url: everything.url, headers: { Authorization: 'Bearer sk_live_4eC39HqLyjWDarjtT1zdp7dc' } },
+        },
+        /^config\.headers\.Authorization: is a credential header/,
+      ],
+      [
+        { name: 'lit2', transport: 'http', config: { url: everything.url, headers: { 'X-Api-Key': 'abc123' } } },
+        /^config\.headers\.X-Api-Key: /,
+      ],
+      [
+        {
+          name: 'unknown-ref',
+          transport: 'http',
+          config: { url: everything.url, headers: { Authorization: 'Bearer $OTHER_TOKEN' } },
+          secret_value: 'x',
+        },
+        /^config\.headers\.Authorization: references undeclared secret \$OTHER_TOKEN/,
+      ],
       [{ name: 'no-url', transport: 'http', config: {} }, /^config\.url: is required/],
       [{ name: 'ftp', transport: 'http', config: { url: 'ftp://example.com/' } }, /^config\.url: /],
-      [{ name: 'pw', transport: 'http', config: { url: 'https://user:hunter2@example.com/mcp' } }, /^config\.url: must not contain a password/],
+      [
+        { name: 'pw', transport: 'http', config: { url: 'https://user:hunter2@example.com/mcp' } },
+        /^config\.url: must not contain a password/,
+      ],
       [{ name: 'stdio-custom', transport: 'stdio_curated' }, /^transport: /],
       [{ catalog_id: entryId, name: 'wrong-transport', transport: 'stdio_curated' }, /^transport: must be http/],
-      [{ catalog_id: entryId, name: 'no-secret', transport: 'http', config: { url: everything.url } }, /^secret_value: is required/],
-      [{ catalog_id: crypto.randomUUID(), name: 'ghost', transport: 'http', config: { url: everything.url } }, /^catalog_id: unknown catalog entry/],
+      [
+        { catalog_id: entryId, name: 'no-secret', transport: 'http', config: { url: everything.url } },
+        /^secret_value: is required/,
+      ],
+      [
+        { catalog_id: crypto.randomUUID(), name: 'ghost', transport: 'http', config: { url: everything.url } },
+        /^catalog_id: unknown catalog entry/,
+      ],
     ];
     for (const [body, message] of cases) {
       const res = await call(owner, 'post', '/api/v1/mcp-servers', body);
@@ -162,25 +247,60 @@ describe('MCP servers: the recommended order against a real server-everything', 
   });
 
   it('links the server to an agent, updates enabled on a second call, lists and unlinks', async () => {
-    const agent = await call(owner, 'post', '/api/ai-agents', { name: 'mcp-agent', model: 'gpt-4o', instructions: 'x' });
+    const agent = await call(owner, 'post', '/api/ai-agents', {
+      name: 'mcp-agent',
+      model: 'gpt-4o',
+      instructions: 'x',
+    });
     agentId = agent.body.data.id;
-    const linked = await call(owner, 'post', `/api/v1/agents/${agentId}/mcp-servers`, { mcp_server_id: serverId, enabled: true });
+    const linked = await call(owner, 'post', `/api/v1/agents/${agentId}/mcp-servers`, {
+      mcp_server_id: serverId,
+      enabled: true,
+    });
     assert.equal(linked.status, 200);
-    assert.deepEqual(linked.body, { agent_id: agentId, mcp_server_id: serverId, enabled: true, sandbox_real_calls: false });
-    const disabled = await call(owner, 'post', `/api/v1/agents/mcp-agent/mcp-servers`, { mcp_server_id: serverId, enabled: false });
-    assert.deepEqual(disabled.body, { agent_id: agentId, mcp_server_id: serverId, enabled: false, sandbox_real_calls: false });
-    assert.deepEqual((await call(owner, 'get', `/api/v1/agents/${agentId}/mcp-servers`)).body, [{ agent_id: agentId, mcp_server_id: serverId, enabled: false, sandbox_real_calls: false }]);
+    assert.deepEqual(linked.body, {
+      agent_id: agentId,
+      mcp_server_id: serverId,
+      enabled: true,
+      sandbox_real_calls: false,
+    });
+    const disabled = await call(owner, 'post', `/api/v1/agents/mcp-agent/mcp-servers`, {
+      mcp_server_id: serverId,
+      enabled: false,
+    });
+    assert.deepEqual(disabled.body, {
+      agent_id: agentId,
+      mcp_server_id: serverId,
+      enabled: false,
+      sandbox_real_calls: false,
+    });
+    assert.deepEqual((await call(owner, 'get', `/api/v1/agents/${agentId}/mcp-servers`)).body, [
+      { agent_id: agentId, mcp_server_id: serverId, enabled: false, sandbox_real_calls: false },
+    ]);
     await call(owner, 'post', `/api/v1/agents/${agentId}/mcp-servers`, { mcp_server_id: serverId, enabled: true });
   });
 
   it('rejects flow nodes that do not match the stored descriptors', async () => {
-    const node = (extra: object) => ({ id: 'n1', kind: 'mcp.call_tool', mcp_server_id: serverId, tool_name: 'get-sum', parameters: { a: 1, b: 2 }, ...extra });
+    const node = (extra: object) => ({
+      id: 'n1',
+      kind: 'mcp.call_tool',
+      mcp_server_id: serverId,
+      tool_name: 'get-sum',
+      parameters: { a: 1, b: 2 },
+      ...extra,
+    });
     const cases: Array<[object[], RegExp]> = [
       [[node({ tool_name: 'nope' })], /^nodes\.0\.tool_name: nope is not a stored tool/],
       [[node({ parameters: { a: 1, b: 2, c: 3 } })], /^nodes\.0\.parameters\.c: is not a parameter of get-sum/],
       [[node({ parameters: { a: 1 } })], /^nodes\.0\.parameters\.b: is required/],
-      [[node({ parameters: { a: '{{ nodes.n2.output }}', b: 1 } }), node({ id: 'n2' })], /^nodes\.0\.parameters\.a: .*not an earlier node/],
-      [[node({ parameters: { a: '{{ process.env.HOME }}', b: 1 } })], /^nodes\.0\.parameters\.a: .*must start with variables or nodes/],
+      [
+        [node({ parameters: { a: '{{ nodes.n2.output }}', b: 1 } }), node({ id: 'n2' })],
+        /^nodes\.0\.parameters\.a: .*not an earlier node/,
+      ],
+      [
+        [node({ parameters: { a: '{{ process.env.HOME }}', b: 1 } })],
+        /^nodes\.0\.parameters\.a: .*must start with variables or nodes/,
+      ],
     ];
     for (const [nodes, message] of cases) {
       const res = await call(owner, 'post', '/api/v1/flows', { name: 'bad', nodes });
@@ -193,8 +313,20 @@ describe('MCP servers: the recommended order against a real server-everything', 
     const flow = await call(owner, 'post', '/api/v1/flows', {
       name: 'sum-and-echo',
       nodes: [
-        { id: 'sum', kind: 'mcp.call_tool', mcp_server_id: serverId, tool_name: 'get-sum', parameters: { a: '{{ variables.a }}', b: '{{ variables.b }}' } },
-        { id: 'say', kind: 'mcp.call_tool', mcp_server_id: serverId, tool_name: 'echo', parameters: { message: 'result: {{ nodes.sum.output.content[0].text }}' } },
+        {
+          id: 'sum',
+          kind: 'mcp.call_tool',
+          mcp_server_id: serverId,
+          tool_name: 'get-sum',
+          parameters: { a: '{{ variables.a }}', b: '{{ variables.b }}' },
+        },
+        {
+          id: 'say',
+          kind: 'mcp.call_tool',
+          mcp_server_id: serverId,
+          tool_name: 'echo',
+          parameters: { message: 'result: {{ nodes.sum.output.content[0].text }}' },
+        },
       ],
     });
     assert.equal(flow.status, 201, flow.text);
@@ -220,7 +352,11 @@ describe('MCP servers: the recommended order against a real server-everything', 
   });
 
   it('answers 404 to another workspace for the server, its test, refresh, tools, link and flow use; its catalog shows global entries only', async () => {
-    const otherAgent = await call(other, 'post', '/api/ai-agents', { name: 'theirs', model: 'gpt-4o', instructions: 'x' });
+    const otherAgent = await call(other, 'post', '/api/ai-agents', {
+      name: 'theirs',
+      model: 'gpt-4o',
+      instructions: 'x',
+    });
     const checks: Array<[Method, string, object?]> = [
       ['get', `/api/v1/mcp-servers/${serverId}`],
       ['patch', `/api/v1/mcp-servers/${serverId}`, { secret_value: 'x' }],
@@ -230,7 +366,22 @@ describe('MCP servers: the recommended order against a real server-everything', 
       ['get', `/api/v1/mcp-servers/${serverId}/tools`],
       ['post', `/api/v1/agents/${otherAgent.body.data.id}/mcp-servers`, { mcp_server_id: serverId, enabled: true }],
       ['post', `/api/v1/agents/${agentId}/mcp-servers`, { mcp_server_id: serverId, enabled: true }],
-      ['post', '/api/v1/flows', { name: 'steal', nodes: [{ id: 'n1', kind: 'mcp.call_tool', mcp_server_id: serverId, tool_name: 'get-sum', parameters: { a: 1, b: 2 } }] }],
+      [
+        'post',
+        '/api/v1/flows',
+        {
+          name: 'steal',
+          nodes: [
+            {
+              id: 'n1',
+              kind: 'mcp.call_tool',
+              mcp_server_id: serverId,
+              tool_name: 'get-sum',
+              parameters: { a: 1, b: 2 },
+            },
+          ],
+        },
+      ],
       ['post', `/api/v1/flows/${flowId}/runs`, { variables: {} }],
       ['get', `/api/v1/flows/${flowId}`],
       ['get', `/api/v1/flow-runs/${runId}`],
@@ -241,12 +392,20 @@ describe('MCP servers: the recommended order against a real server-everything', 
     }
     const catalog = await call(other, 'get', '/api/v1/mcp-catalog');
     assert.ok(catalog.body.length >= 7);
-    assert.ok(catalog.body.every((e: { workspace_id: string | null }) => e.workspace_id === null || e.workspace_id === other.workspaceId));
+    assert.ok(
+      catalog.body.every(
+        (e: { workspace_id: string | null }) => e.workspace_id === null || e.workspace_id === other.workspaceId,
+      ),
+    );
     assert.ok((await call(owner, 'get', '/api/v1/mcp-catalog')).body.some((e: { id: string }) => e.id === entryId));
   });
 
   it('keeps the secret in OpenBao only: not in pg_dump, the sync history, the logs or any response', async () => {
-    const { stdout } = await promisify(execFile)(`${postgresBinDir()}/pg_dump`, ['--no-owner', '--dbname', h.databaseUrl], { maxBuffer: 256 * 1024 * 1024 });
+    const { stdout } = await promisify(execFile)(
+      `${postgresBinDir()}/pg_dump`,
+      ['--no-owner', '--dbname', h.databaseUrl],
+      { maxBuffer: 256 * 1024 * 1024 },
+    );
     assert.match(stdout, /COPY public\.mcp_servers /);
     assert.ok(stdout.includes('mcp-server:everything'));
     const handle = platform.runtime.temporal.client.workflow.getHandle(`mcp-tool-sync:${serverId}`);
@@ -271,11 +430,17 @@ describe('MCP servers: the recommended order against a real server-everything', 
   });
 
   it('rotates the secret back to pending, then delete removes the secret and the links', async () => {
-    const updated = await call(owner, 'patch', `/api/v1/mcp-servers/${serverId}`, { secret_value: rotated, config: { url: everything.url.replace('127.0.0.1', 'localhost') } });
+    const updated = await call(owner, 'patch', `/api/v1/mcp-servers/${serverId}`, {
+      secret_value: rotated,
+      config: { url: everything.url.replace('127.0.0.1', 'localhost') },
+    });
     assert.equal(updated.status, 200, updated.text);
     assert.equal(updated.body.status, 'pending');
     assert.equal(updated.text.includes(rotated), false);
-    assert.equal(await readOpenBao(owner.workspaceId, 'mcp-server:everything'), JSON.stringify({ EVERYTHING_TOKEN: rotated }));
+    assert.equal(
+      await readOpenBao(owner.workspaceId, 'mcp-server:everything'),
+      JSON.stringify({ EVERYTHING_TOKEN: rotated }),
+    );
     assert.equal((await call(owner, 'delete', `/api/v1/mcp-servers/${serverId}`)).status, 204);
     assert.equal(await readOpenBao(owner.workspaceId, 'mcp-server:everything'), null);
     assert.deepEqual((await call(owner, 'get', `/api/v1/agents/${agentId}/mcp-servers`)).body, []);

@@ -56,8 +56,15 @@ describe('MCP servers: SSRF guard on the connection test', () => {
   let tenant: Tenant;
   let listener: CountingListener;
 
-  const createAndTest = async (platform: TestPlatform, url: string, name: string): Promise<{ status: string; message: string }> => {
-    const created = await request(platform.app).post('/api/v1/mcp-servers').set(tenant.auth).send({ name, transport: 'http', config: { url } });
+  const createAndTest = async (
+    platform: TestPlatform,
+    url: string,
+    name: string,
+  ): Promise<{ status: string; message: string }> => {
+    const created = await request(platform.app)
+      .post('/api/v1/mcp-servers')
+      .set(tenant.auth)
+      .send({ name, transport: 'http', config: { url } });
     assert.equal(created.status, 201, `${url}: ${created.text}`);
     const tested = await request(platform.app).post(`/api/v1/mcp-servers/${created.body.id}/test`).set(tenant.auth);
     assert.equal(tested.status, 200, `${url}: ${tested.text}`);
@@ -85,7 +92,8 @@ describe('MCP servers: SSRF guard on the connection test', () => {
       // A name this machine resolves to loopback through its own hosts file, besides localhost.
       const host = os.hostname();
       const resolved = await dns.lookup(host).catch(() => undefined);
-      if (resolved && (resolved.address === '::1' || resolved.address.startsWith('127.'))) targets.push(`http://${host}:${listener.port}/mcp`);
+      if (resolved && (resolved.address === '::1' || resolved.address.startsWith('127.')))
+        targets.push(`http://${host}:${listener.port}/mcp`);
       assert.ok(targets.length >= 30);
       for (const [index, url] of targets.entries()) {
         const result = await createAndTest(platform, url, `ssrf-${index}`);
@@ -96,10 +104,19 @@ describe('MCP servers: SSRF guard on the connection test', () => {
     });
 
     it('names the refused range and the userinfo rule in the message', async () => {
-      assert.match((await createAndTest(platform, `http://127.1:${listener.port}/mcp`, 'ssrf-msg-1')).message, /127\.0\.0\.1 is a loopback address/);
+      assert.match(
+        (await createAndTest(platform, `http://127.1:${listener.port}/mcp`, 'ssrf-msg-1')).message,
+        /127\.0\.0\.1 is a loopback address/,
+      );
       assert.match((await createAndTest(platform, 'http://169.254.169.254/', 'ssrf-msg-2')).message, /link-local/);
-      assert.match((await createAndTest(platform, `http://admin@127.0.0.1:${listener.port}/`, 'ssrf-msg-3')).message, /userinfo/);
-      assert.match((await createAndTest(platform, `http://localhost:${listener.port}/`, 'ssrf-msg-4')).message, /localhost resolves to .*loopback/);
+      assert.match(
+        (await createAndTest(platform, `http://admin@127.0.0.1:${listener.port}/`, 'ssrf-msg-3')).message,
+        /userinfo/,
+      );
+      assert.match(
+        (await createAndTest(platform, `http://localhost:${listener.port}/`, 'ssrf-msg-4')).message,
+        /localhost resolves to .*loopback/,
+      );
     });
   });
 
@@ -110,8 +127,12 @@ describe('MCP servers: SSRF guard on the connection test', () => {
     let htmlPeer: CountingListener;
 
     before(async () => {
-      redirector = await startHttpPeer('127.0.0.2', (_req, res) => res.writeHead(307, { location: `http://127.0.0.1:${listener.port}/mcp` }).end());
-      htmlPeer = await startHttpPeer('127.0.0.3', (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>hello</html>'));
+      redirector = await startHttpPeer('127.0.0.2', (_req, res) =>
+        res.writeHead(307, { location: `http://127.0.0.1:${listener.port}/mcp` }).end(),
+      );
+      htmlPeer = await startHttpPeer('127.0.0.3', (_req, res) =>
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<html>hello</html>'),
+      );
       silent = await startSilentListener('127.0.0.3');
       platform = await createTestPlatform(h, { env: { EGRESS_ALLOWLIST: '127.0.0.2,127.0.0.3' } });
       await platform.startWorker();

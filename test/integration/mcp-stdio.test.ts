@@ -23,30 +23,48 @@ describe('MCP servers: stdio_curated entries from the operator catalog file', ()
   let tenant: Tenant;
   let serverId: string;
 
-  const api = (method: 'get' | 'post', url: string, body?: object) => request(platform.app)[method](url).set(tenant.auth).send(body);
-  const catalogId = async (name: string): Promise<string> => (await api('get', '/api/v1/mcp-catalog')).body.find((e: { name: string }) => e.name === name).id;
-  const childRunning = async (): Promise<boolean> => (await promisify(execFile)('ps', ['-eo', 'args'])).stdout.includes(marker);
+  const api = (method: 'get' | 'post', url: string, body?: object) =>
+    request(platform.app)[method](url).set(tenant.auth).send(body);
+  const catalogId = async (name: string): Promise<string> =>
+    (await api('get', '/api/v1/mcp-catalog')).body.find((e: { name: string }) => e.name === name).id;
+  const childRunning = async (): Promise<boolean> =>
+    (await promisify(execFile)('ps', ['-eo', 'args'])).stdout.includes(marker);
 
   before(async () => {
     h = await harness();
     const catalogFile = path.join(h.tmpDir, `catalog-${marker}.json`);
-    fs.writeFileSync(catalogFile, JSON.stringify({
-      entries: [
-        {
-          name: 'everything-stdio', label: 'Everything (stdio)', category: 'Test', image: 'https://example.com/e.png', transport: 'stdio_curated',
-          required_secrets: ['EVERYTHING_API_KEY'],
-          // Extra argv after the transport is ignored by server-everything; the marker lets the test find the child.
-          command: [process.execPath, EVERYTHING_ENTRY, 'stdio', marker],
-          env: { EVERYTHING_API_KEY: 'EVERYTHING_API_KEY' },
-        },
-        {
-          name: 'leaky-stdio', label: 'Leaky', category: 'Test', image: 'https://example.com/l.png', transport: 'stdio_curated',
-          required_secrets: ['LEAKY_KEY'],
-          command: [process.execPath, '-e', 'console.error("starting with key " + process.env.LEAKY_KEY); process.exit(3)'],
-          env: { LEAKY_KEY: 'LEAKY_KEY' },
-        },
-      ],
-    }));
+    fs.writeFileSync(
+      catalogFile,
+      JSON.stringify({
+        entries: [
+          {
+            name: 'everything-stdio',
+            label: 'Everything (stdio)',
+            category: 'Test',
+            image: 'https://example.com/e.png',
+            transport: 'stdio_curated',
+            required_secrets: ['EVERYTHING_API_KEY'],
+            // Extra argv after the transport is ignored by server-everything; the marker lets the test find the child.
+            command: [process.execPath, EVERYTHING_ENTRY, 'stdio', marker],
+            env: { EVERYTHING_API_KEY: 'EVERYTHING_API_KEY' },
+          },
+          {
+            name: 'leaky-stdio',
+            label: 'Leaky',
+            category: 'Test',
+            image: 'https://example.com/l.png',
+            transport: 'stdio_curated',
+            required_secrets: ['LEAKY_KEY'],
+            command: [
+              process.execPath,
+              '-e',
+              'console.error("starting with key " + process.env.LEAKY_KEY); process.exit(3)',
+            ],
+            env: { LEAKY_KEY: 'LEAKY_KEY' },
+          },
+        ],
+      }),
+    );
     process.env.ASSAY_TEST_CANARY = canary;
     platform = await createTestPlatform(h, { env: { MCP_CATALOG_FILE: catalogFile } });
     await platform.startWorker();
@@ -58,7 +76,12 @@ describe('MCP servers: stdio_curated entries from the operator catalog file', ()
   });
 
   it('registers a server from the stdio entry, tests it and refreshes its tools', async () => {
-    const created = await api('post', '/api/v1/mcp-servers', { catalog_id: await catalogId('everything-stdio'), name: 'local-everything', transport: 'stdio_curated', secret_value: secret });
+    const created = await api('post', '/api/v1/mcp-servers', {
+      catalog_id: await catalogId('everything-stdio'),
+      name: 'local-everything',
+      transport: 'stdio_curated',
+      secret_value: secret,
+    });
     assert.equal(created.status, 201, created.text);
     serverId = created.body.id;
     const tested = await api('post', `/api/v1/mcp-servers/${serverId}/test`);
@@ -72,7 +95,10 @@ describe('MCP servers: stdio_curated entries from the operator catalog file', ()
   });
 
   it('gives the child only a minimal environment plus exactly the declared secret (shown by get-env)', async () => {
-    const flow = await api('post', '/api/v1/flows', { name: 'env', nodes: [{ id: 'env', kind: 'mcp.call_tool', mcp_server_id: serverId, tool_name: 'get-env', parameters: {} }] });
+    const flow = await api('post', '/api/v1/flows', {
+      name: 'env',
+      nodes: [{ id: 'env', kind: 'mcp.call_tool', mcp_server_id: serverId, tool_name: 'get-env', parameters: {} }],
+    });
     assert.equal(flow.status, 201, flow.text);
     const started = await api('post', `/api/v1/flows/${flow.body.id}/runs`, { variables: {} });
     const deadline = Date.now() + 30_000;
@@ -95,7 +121,12 @@ describe('MCP servers: stdio_curated entries from the operator catalog file', ()
 
   it("reports a crashing child's stderr with the secret scrubbed", async () => {
     const leakySecret = `leaky-${crypto.randomBytes(12).toString('hex')}`;
-    const created = await api('post', '/api/v1/mcp-servers', { catalog_id: await catalogId('leaky-stdio'), name: 'leaky', transport: 'stdio_curated', secret_value: leakySecret });
+    const created = await api('post', '/api/v1/mcp-servers', {
+      catalog_id: await catalogId('leaky-stdio'),
+      name: 'leaky',
+      transport: 'stdio_curated',
+      secret_value: leakySecret,
+    });
     const tested = await api('post', `/api/v1/mcp-servers/${created.body.id}/test`);
     assert.equal(tested.status, 200);
     assert.equal(tested.body.status, 'error');

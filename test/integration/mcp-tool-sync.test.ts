@@ -15,7 +15,8 @@ describe('MCP tool sync: pagination, change report, shared runs and failures', (
   let tenant: Tenant;
   let serverId: string;
 
-  const refresh = (id = serverId) => request(platform.app).post(`/api/v1/mcp-servers/${id}/refresh-tools`).set(tenant.auth);
+  const refresh = (id = serverId) =>
+    request(platform.app).post(`/api/v1/mcp-servers/${id}/refresh-tools`).set(tenant.auth);
 
   before(async () => {
     h = await harness();
@@ -23,8 +24,15 @@ describe('MCP tool sync: pagination, change report, shared runs and failures', (
     platform = await createTestPlatform(h, { env: { EGRESS_ALLOWLIST: '127.0.0.1' } });
     await platform.startWorker();
     tenant = await createTenant(h.db, 'builder');
-    const created = await request(platform.app).post('/api/v1/mcp-servers').set(tenant.auth)
-      .send({ name: 'paged', transport: 'http', config: { url: peer.url, headers: { Authorization: 'Bearer $SECRET_VALUE' } }, secret_value: token });
+    const created = await request(platform.app)
+      .post('/api/v1/mcp-servers')
+      .set(tenant.auth)
+      .send({
+        name: 'paged',
+        transport: 'http',
+        config: { url: peer.url, headers: { Authorization: 'Bearer $SECRET_VALUE' } },
+        secret_value: token,
+      });
     assert.equal(created.status, 201, created.text);
     serverId = created.body.id;
   });
@@ -41,7 +49,9 @@ describe('MCP tool sync: pagination, change report, shared runs and failures', (
     assert.equal(res.body.changes.added.length, 250);
     const tools = await request(platform.app).get(`/api/v1/mcp-servers/${serverId}/tools`).set(tenant.auth);
     assert.equal(tools.body.length, 250);
-    assert.deepEqual(tools.body[0].parameters, [{ name: 'text', type: 'string', description: 'Some text', required: true }]);
+    assert.deepEqual(tools.body[0].parameters, [
+      { name: 'text', type: 'string', description: 'Some text', required: true },
+    ]);
   });
 
   it('reports a removed, an added and a changed tool on the next sync', async () => {
@@ -71,7 +81,10 @@ describe('MCP tool sync: pagination, change report, shared runs and failures', (
   });
 
   it('answers a clear error and leaves the server in error with its last error when the credential is rejected', async () => {
-    const patched = await request(platform.app).patch(`/api/v1/mcp-servers/${serverId}`).set(tenant.auth).send({ secret_value: 'wrong-token-value' });
+    const patched = await request(platform.app)
+      .patch(`/api/v1/mcp-servers/${serverId}`)
+      .set(tenant.auth)
+      .send({ secret_value: 'wrong-token-value' });
     assert.equal(patched.body.status, 'pending');
     const tested = await request(platform.app).post(`/api/v1/mcp-servers/${serverId}/test`).set(tenant.auth);
     assert.deepEqual(tested.body, { status: 'error', message: 'HTTP 401: the server rejected the credentials' });
@@ -81,6 +94,10 @@ describe('MCP tool sync: pagination, change report, shared runs and failures', (
     const server = await request(platform.app).get(`/api/v1/mcp-servers/${serverId}`).set(tenant.auth);
     assert.equal(server.body.status, 'error');
     assert.equal(server.body.last_error, 'HTTP 401: the server rejected the credentials');
-    assert.equal((await request(platform.app).get(`/api/v1/mcp-servers/${serverId}/tools`).set(tenant.auth)).body.length, 250, 'stored tools stay readable');
+    assert.equal(
+      (await request(platform.app).get(`/api/v1/mcp-servers/${serverId}/tools`).set(tenant.auth)).body.length,
+      250,
+      'stored tools stay readable',
+    );
   });
 });

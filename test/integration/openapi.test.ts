@@ -4,7 +4,11 @@ import { API_ROUTES } from '../../api/app';
 import { harness } from '../helpers/harness';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
 
-type Operation = { summary?: string; security?: unknown[]; parameters?: Array<{ in: string; name: string; required?: boolean }> };
+type Operation = {
+  summary?: string;
+  security?: unknown[];
+  parameters?: Array<{ in: string; name: string; required?: boolean }>;
+};
 
 describe('OpenAPI document', () => {
   let platform: TestPlatform;
@@ -28,8 +32,12 @@ describe('OpenAPI document', () => {
   });
 
   it('lists exactly the routes of API_ROUTES, each with its path parameters and bearer security', () => {
-    const expected = API_ROUTES.map((r) => `${r.method.toUpperCase()} ${r.path.replace(/:([A-Za-z_]+)/g, '{$1}')}`).sort();
-    const listed = Object.entries(document.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`)).sort();
+    const expected = API_ROUTES.map(
+      (r) => `${r.method.toUpperCase()} ${r.path.replace(/:([A-Za-z_]+)/g, '{$1}')}`,
+    ).sort();
+    const listed = Object.entries(document.paths)
+      .flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`))
+      .sort();
     assert.ok(expected.length > 0);
     assert.deepEqual(listed, expected);
     for (const spec of API_ROUTES) {
@@ -37,13 +45,21 @@ describe('OpenAPI document', () => {
       assert.ok(op.summary, `${spec.method} ${spec.path} has a summary`);
       assert.deepEqual(op.security, [{ bearerAuth: [] }]);
       const pathParams = [...spec.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]);
-      assert.deepEqual((op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name).sort(), pathParams.sort());
+      assert.deepEqual(
+        (op.parameters ?? [])
+          .filter((p) => p.in === 'path')
+          .map((p) => p.name)
+          .sort(),
+        pathParams.sort(),
+      );
     }
   });
 
   it('documents the request body of every route that takes one', () => {
     for (const spec of API_ROUTES.filter((r) => r.body)) {
-      const op = document.paths[spec.path.replace(/:([A-Za-z_]+)/g, '{$1}')][spec.method] as Operation & { requestBody?: { content?: Record<string, unknown> } };
+      const op = document.paths[spec.path.replace(/:([A-Za-z_]+)/g, '{$1}')][spec.method] as Operation & {
+        requestBody?: { content?: Record<string, unknown> };
+      };
       assert.ok(op.requestBody?.content?.['application/json'], `${spec.method} ${spec.path} documents its body`);
     }
   });

@@ -42,9 +42,16 @@ describe('platform wiring', () => {
     assert.equal(created.body.data.published_version, null);
     const byName = await request(platform.app).get('/api/ai-agents/support-bot').set(tenant.auth).expect(200);
     assert.equal(byName.body.data.id, created.body.data.id);
-    const published = await request(platform.app).post(`/api/ai-agents/${created.body.data.id}/publish`).set(tenant.auth).expect(200);
+    const published = await request(platform.app)
+      .post(`/api/ai-agents/${created.body.data.id}/publish`)
+      .set(tenant.auth)
+      .expect(200);
     assert.equal(published.body.data.version, 1);
-    await request(platform.app).post('/api/ai-agents').set(tenant.auth).send({ name: 'support-bot', model: 'x', instructions: '' }).expect(409);
+    await request(platform.app)
+      .post('/api/ai-agents')
+      .set(tenant.auth)
+      .send({ name: 'support-bot', model: 'x', instructions: '' })
+      .expect(409);
     await request(platform.app).delete('/api/ai-agents/support-bot').set(tenant.auth).expect(204);
     await request(platform.app).get('/api/ai-agents/support-bot').set(tenant.auth).expect(404);
   });

@@ -25,16 +25,32 @@ describe('remote codec for the Temporal Web UI', () => {
     const codec = platform.runtime.dataConverter.payloadCodecs?.[0];
     assert.ok(codec);
     const [sealed] = await codec.encode([defaultPayloadConverter.toPayload({ message: 'readable in the UI' })]);
-    const wire = { payloads: [{ metadata: Object.fromEntries(Object.entries(sealed.metadata ?? {}).map(([k, v]) => [k, b64(v)])), data: b64(sealed.data) }] };
+    const wire = {
+      payloads: [
+        {
+          metadata: Object.fromEntries(Object.entries(sealed.metadata ?? {}).map(([k, v]) => [k, b64(v)])),
+          data: b64(sealed.data),
+        },
+      ],
+    };
     assert.doesNotMatch(Buffer.from(wire.payloads[0].data, 'base64').toString('latin1'), /readable in the UI/);
 
-    const decoded = await request(platform.app).post('/codec/decode').set('Origin', UI).set('X-Namespace', 'default').send(wire).expect(200);
+    const decoded = await request(platform.app)
+      .post('/codec/decode')
+      .set('Origin', UI)
+      .set('X-Namespace', 'default')
+      .send(wire)
+      .expect(200);
     assert.equal(decoded.headers['access-control-allow-origin'], UI);
     const plain = decoded.body.payloads[0];
     assert.equal(Buffer.from(plain.metadata.encoding, 'base64').toString(), 'json/plain');
     assert.deepEqual(JSON.parse(Buffer.from(plain.data, 'base64').toString()), { message: 'readable in the UI' });
 
-    const encoded = await request(platform.app).post('/codec/encode').set('Origin', UI).send({ payloads: [plain] }).expect(200);
+    const encoded = await request(platform.app)
+      .post('/codec/encode')
+      .set('Origin', UI)
+      .send({ payloads: [plain] })
+      .expect(200);
     assert.equal(Buffer.from(encoded.body.payloads[0].metadata.encoding, 'base64').toString(), 'binary/encrypted');
   });
 
@@ -45,7 +61,9 @@ describe('remote codec for the Temporal Web UI', () => {
   });
 
   it('refuses other origins and requests without one, and tampered payloads', async () => {
-    const body = { payloads: [{ metadata: { encoding: b64(Buffer.from('binary/encrypted')) }, data: b64(Buffer.alloc(40, 1)) }] };
+    const body = {
+      payloads: [{ metadata: { encoding: b64(Buffer.from('binary/encrypted')) }, data: b64(Buffer.alloc(40, 1)) }],
+    };
     await request(platform.app).post('/codec/decode').send(body).expect(403);
     await request(platform.app).post('/codec/decode').set('Origin', 'http://evil.test').send(body).expect(403);
     const tampered = await request(platform.app).post('/codec/decode').set('Origin', UI).send(body).expect(422);

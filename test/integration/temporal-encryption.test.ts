@@ -55,20 +55,30 @@ describe('Temporal history at rest', () => {
     const message = `ping-secret-${crypto.randomBytes(12).toString('hex')}`;
     const workflowId = `ping:enc-${crypto.randomUUID()}`;
     const result = await platform.runtime.temporal.client.workflow.execute(pingWorkflow, {
-      taskQueue: platform.config.TEMPORAL_TASK_QUEUE, workflowId, args: [{ message }],
+      taskQueue: platform.config.TEMPORAL_TASK_QUEUE,
+      workflowId,
+      args: [{ message }],
     });
     assert.equal(result.message, message);
     const { history, bytes } = await rawHistory(workflowId);
-    assert.ok(history.events?.some((e) => e.workflowExecutionCompletedEventAttributes), 'the workflow completed');
+    assert.ok(
+      history.events?.some((e) => e.workflowExecutionCompletedEventAttributes),
+      'the workflow completed',
+    );
     assertSealed(history, bytes, message);
-    await assert.rejects(raw.workflow.getHandle(workflowId).result(), 'a client without the codec cannot read the result');
+    await assert.rejects(
+      raw.workflow.getHandle(workflowId).result(),
+      'a client without the codec cannot read the result',
+    );
   });
 
   it('keeps a failure message encrypted, while the codec client sees the real one', async () => {
     const message = `fail-secret-${crypto.randomBytes(12).toString('hex')}`;
     const workflowId = `ping:enc-fail-${crypto.randomUUID()}`;
     const run = platform.runtime.temporal.client.workflow.execute(pingWorkflow, {
-      taskQueue: platform.config.TEMPORAL_TASK_QUEUE, workflowId, args: [{ message, fail: true }],
+      taskQueue: platform.config.TEMPORAL_TASK_QUEUE,
+      workflowId,
+      args: [{ message, fail: true }],
     });
     await assert.rejects(run, (error: unknown) => {
       assert.ok(error instanceof WorkflowFailedError);
@@ -83,7 +93,10 @@ describe('Temporal history at rest', () => {
     assert.ok(failed?.failure, 'the activity failure is in history');
     assert.equal(failed.failure.message, 'Encoded failure');
     assert.ok(failed.failure.encodedAttributes, 'message and stack travel as an encoded payload');
-    assert.ok(history.events?.some((e) => e.workflowExecutionFailedEventAttributes), 'the workflow failed');
+    assert.ok(
+      history.events?.some((e) => e.workflowExecutionFailedEventAttributes),
+      'the workflow failed',
+    );
     assertSealed(history, bytes, message);
   });
 });

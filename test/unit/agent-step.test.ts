@@ -4,33 +4,81 @@ import type { AgentRun } from '../../db/tables/agent-run.table';
 import { runtimeSettings } from '../../domain/agent-settings';
 
 const run = (): AgentRun => ({
-  id: 'run-1', key: 'agent-run:1', workspace_id: 'ws', agent_id: 'agent', agent_version: 1, model: 'gpt-4o', provider: 'openai', mode: 'sandbox',
-  eval_run_id: null, eval_case_id: null, session_input: { message: 'hi' }, settings: {}, tools: [], replay_calls: [], replay_used: [],
-  messages: [{ role: 'user', content: 'hi' }], steps: [], tool_calls: [], started_calls: [], guardrail_events: [],
-  token_usage: { model_calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }, final_response: null, status: 'running',
-  error: null, conversation_id: null, created_at: new Date(), finished_at: null,
+  id: 'run-1',
+  key: 'agent-run:1',
+  workspace_id: 'ws',
+  agent_id: 'agent',
+  agent_version: 1,
+  model: 'gpt-4o',
+  provider: 'openai',
+  mode: 'sandbox',
+  eval_run_id: null,
+  eval_case_id: null,
+  session_input: { message: 'hi' },
+  settings: {},
+  tools: [],
+  replay_calls: [],
+  replay_used: [],
+  messages: [{ role: 'user', content: 'hi' }],
+  steps: [],
+  tool_calls: [],
+  started_calls: [],
+  guardrail_events: [],
+  token_usage: { model_calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+  final_response: null,
+  status: 'running',
+  error: null,
+  conversation_id: null,
+  created_at: new Date(),
+  finished_at: null,
 });
 const usage = { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 };
 
 describe('recording a model step', () => {
   it(`runs at most ${MAX_TOOL_CALLS_PER_STEP} tool calls of a step and answers the rest with an error at once`, () => {
-    const calls = Array.from({ length: 12 }, (_, i) => ({ id: i === 5 ? 'dup' : i === 6 ? 'dup' : `c${i}`, name: 'crm_update_contact', arguments: `{"contact_id":"x${i}"}` }));
-    const { patch, value } = recordModelReply(run(), 0, { content: null, toolCalls: calls, usage }, runtimeSettings({}));
+    const calls = Array.from({ length: 12 }, (_, i) => ({
+      id: i === 5 ? 'dup' : i === 6 ? 'dup' : `c${i}`,
+      name: 'crm_update_contact',
+      arguments: `{"contact_id":"x${i}"}`,
+    }));
+    const { patch, value } = recordModelReply(
+      run(),
+      0,
+      { content: null, toolCalls: calls, usage },
+      runtimeSettings({}),
+    );
     assert.deepEqual(value, { kind: 'tools', toolCalls: MAX_TOOL_CALLS_PER_STEP });
     const assistant = patch.messages?.[1];
     assert.ok(assistant?.role === 'assistant' && assistant.tool_calls?.length === 12);
     assert.equal(new Set(assistant.tool_calls.map((c) => c.id)).size, 12, 'tool call ids are unique within the step');
-    assert.deepEqual(patch.tool_calls?.map((c) => [c.call_key, c.tool_args]), [['0:10', { contact_id: 'x10' }], ['0:11', { contact_id: 'x11' }]]);
+    assert.deepEqual(
+      patch.tool_calls?.map((c) => [c.call_key, c.tool_args]),
+      [
+        ['0:10', { contact_id: 'x10' }],
+        ['0:11', { contact_id: 'x11' }],
+      ],
+    );
     assert.ok(patch.tool_calls?.every((c) => /more than 10 tool calls/.test(c.error ?? '')));
     assert.deepEqual(patch.token_usage, { model_calls: 1, ...usage });
   });
 
   it('passes a final answer through the output guardrails, answering the safe reply on a block', () => {
-    const settings = runtimeSettings({ guardrails: [{ type: 'blocked_terms', name: 'no_competitors', terms: ['acme'] }], safe_reply: 'Let us talk about us.' });
-    const { patch, value } = recordModelReply(run(), 0, { content: 'Try ACME instead.', toolCalls: [], usage }, settings);
+    const settings = runtimeSettings({
+      guardrails: [{ type: 'blocked_terms', name: 'no_competitors', terms: ['acme'] }],
+      safe_reply: 'Let us talk about us.',
+    });
+    const { patch, value } = recordModelReply(
+      run(),
+      0,
+      { content: 'Try ACME instead.', toolCalls: [], usage },
+      settings,
+    );
     assert.deepEqual(value, { kind: 'final' });
     assert.equal(patch.final_response, 'Let us talk about us.');
     assert.deepEqual(patch.messages?.at(-1), { role: 'assistant', content: 'Let us talk about us.' });
-    assert.deepEqual(patch.guardrail_events?.map((e) => [e.guardrail, e.stage]), [['no_competitors', 'output']]);
+    assert.deepEqual(
+      patch.guardrail_events?.map((e) => [e.guardrail, e.stage]),
+      [['no_competitors', 'output']],
+    );
   });
 });

@@ -22,7 +22,10 @@ describe('agent tools', () => {
   });
 
   it('always gives the model an object schema and reads arguments only as a JSON object', () => {
-    assert.deepEqual(toolParameters({ type: 'object', properties: { a: { type: 'number' } } }), { type: 'object', properties: { a: { type: 'number' } } });
+    assert.deepEqual(toolParameters({ type: 'object', properties: { a: { type: 'number' } } }), {
+      type: 'object',
+      properties: { a: { type: 'number' } },
+    });
     assert.deepEqual(toolParameters(null), { type: 'object', properties: {} });
     assert.deepEqual(parseToolArguments('{"a":1}'), { ok: true, args: { a: 1 } });
     assert.deepEqual(parseToolArguments(''), { ok: true, args: {} });

@@ -35,7 +35,15 @@ describe('configuration', () => {
   });
 
   it('treats empty strings as unset', () => {
-    const config = loadConfig({ ASSAY_PORT: '', DATABASE_URL: '', TEMPORAL_ADDRESS: '', VAULT_ADDR: '', VAULT_TOKEN: '', LOG_LEVEL: '', ASSAY_MASTER_KEY: '' });
+    const config = loadConfig({
+      ASSAY_PORT: '',
+      DATABASE_URL: '',
+      TEMPORAL_ADDRESS: '',
+      VAULT_ADDR: '',
+      VAULT_TOKEN: '',
+      LOG_LEVEL: '',
+      ASSAY_MASTER_KEY: '',
+    });
     assert.equal(config.ASSAY_PORT, 3000);
     assert.equal(config.DATABASE_URL, undefined);
     assert.equal(config.VAULT_ADDR, undefined);
@@ -45,8 +53,14 @@ describe('configuration', () => {
   it('reads valid values and ignores unrelated variables', () => {
     const key = crypto.randomBytes(32).toString('base64');
     const config = loadConfig({
-      ASSAY_PORT: '8080', TEMPORAL_ADDRESS: 'temporal:7233', DATABASE_URL: 'postgres://u:p@db:5432/assay',
-      VAULT_ADDR: 'http://vault:8200', VAULT_TOKEN: 'root', ASSAY_MASTER_KEY: key, EVAL_CONCURRENCY: '16', HOME: '/root',
+      ASSAY_PORT: '8080',
+      TEMPORAL_ADDRESS: 'temporal:7233',
+      DATABASE_URL: 'postgres://u:p@db:5432/assay',
+      VAULT_ADDR: 'http://vault:8200',
+      VAULT_TOKEN: 'root',
+      ASSAY_MASTER_KEY: key,
+      EVAL_CONCURRENCY: '16',
+      HOME: '/root',
     });
     assert.equal(config.ASSAY_PORT, 8080);
     assert.equal(config.TEMPORAL_ADDRESS, 'temporal:7233');
@@ -88,6 +102,9 @@ describe('configuration', () => {
 
   it('does not echo a rejected value, which may be a secret', () => {
     const key = `${crypto.randomBytes(20).toString('hex')}!`;
-    assert.throws(() => loadConfig({ ASSAY_MASTER_KEY: key }), (error: Error) => !error.message.includes(key));
+    assert.throws(
+      () => loadConfig({ ASSAY_MASTER_KEY: key }),
+      (error: Error) => !error.message.includes(key),
+    );
   });
 });

@@ -1,5 +1,13 @@
 import assert from 'node:assert/strict';
-import { expressionsIn, FlowExpressionError, parsePath, referenceProblem, renderValue, resolvePath, type FlowScope } from '../../domain/flow-expression';
+import {
+  expressionsIn,
+  FlowExpressionError,
+  parsePath,
+  referenceProblem,
+  renderValue,
+  resolvePath,
+  type FlowScope,
+} from '../../domain/flow-expression';
 
 const scope: FlowScope = {
   variables: { a: 2, b: '3', name: 'Ada', list: [10, 20], nested: { deep: { value: true } } },
@@ -25,7 +33,11 @@ describe('flow expressions', () => {
   });
 
   it('renders arrays and objects element-wise and leaves other values alone', () => {
-    assert.deepEqual(renderValue({ x: ['{{ variables.a }}', 'n={{ variables.b }}'], y: 7, z: null }, scope), { x: [2, 'n=3'], y: 7, z: null });
+    assert.deepEqual(renderValue({ x: ['{{ variables.a }}', 'n={{ variables.b }}'], y: 7, z: null }, scope), {
+      x: [2, 'n=3'],
+      y: 7,
+      z: null,
+    });
   });
 
   it('refuses undefined paths, other roots and prototype walks instead of evaluating anything', () => {
@@ -40,7 +52,11 @@ describe('flow expressions', () => {
   });
 
   it('lists expressions and flags references to nodes that do not run earlier', () => {
-    assert.deepEqual(expressionsIn({ a: '{{ variables.a }} and {{ nodes.n1.output }}', b: ['{{ variables.b }}'] }), ['variables.a', 'nodes.n1.output', 'variables.b']);
+    assert.deepEqual(expressionsIn({ a: '{{ variables.a }} and {{ nodes.n1.output }}', b: ['{{ variables.b }}'] }), [
+      'variables.a',
+      'nodes.n1.output',
+      'variables.b',
+    ]);
     assert.equal(referenceProblem('{{ nodes.n1.output.x }}', ['n1']), undefined);
     assert.match(referenceProblem('{{ nodes.n2.output }}', ['n1']) ?? '', /not an earlier node/);
     assert.match(referenceProblem('{{ nodes.n1.input }}', ['n1']) ?? '', /must read nodes\.n1\.output/);

@@ -1,5 +1,12 @@
 import assert from 'node:assert/strict';
-import { findCnpjs, findCpfs, findEmails, findPaymentCards, findPhones, findPii } from '../../domain/guardrails/pii-detectors';
+import {
+  findCnpjs,
+  findCpfs,
+  findEmails,
+  findPaymentCards,
+  findPhones,
+  findPii,
+} from '../../domain/guardrails/pii-detectors';
 import { findBlockedTerms, findInjectionPhrases, findPatterns } from '../../domain/guardrails/text-detectors';
 import type { TextSpan } from '../../domain/guardrails/text-spans';
 
@@ -29,15 +36,26 @@ describe('guardrail detectors', () => {
 
   it('reports each piece of personal data once, under its most specific kind, in text order', () => {
     const text = 'cnpj 11222333000181 and card 4111111111111111, mail x@y.io';
-    assert.deepEqual(findPii(text).map((s) => [s.label, text.slice(s.start, s.end)]), [
-      ['cnpj', '11222333000181'], ['payment_card', '4111111111111111'], ['email', 'x@y.io'],
-    ]);
-    assert.deepEqual(findPii(text, ['email']).map((s) => s.label), ['email']);
+    assert.deepEqual(
+      findPii(text).map((s) => [s.label, text.slice(s.start, s.end)]),
+      [
+        ['cnpj', '11222333000181'],
+        ['payment_card', '4111111111111111'],
+        ['email', 'x@y.io'],
+      ],
+    );
+    assert.deepEqual(
+      findPii(text, ['email']).map((s) => s.label),
+      ['email'],
+    );
   });
 
   it('matches blocked terms as whole words, case-insensitively, across whitespace', () => {
     const text = 'A Competitor Deal, the competitor   deal again, competitors dealt';
-    assert.deepEqual(found(text, findBlockedTerms(text, ['competitor deal'])), ['Competitor Deal', 'competitor   deal']);
+    assert.deepEqual(found(text, findBlockedTerms(text, ['competitor deal'])), [
+      'Competitor Deal',
+      'competitor   deal',
+    ]);
     assert.deepEqual(findBlockedTerms('refunded', ['refund']), []);
   });
 

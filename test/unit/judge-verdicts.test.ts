@@ -83,8 +83,14 @@ describe('judge verdicts', () => {
       const samples = [sample('YES', 'NO', 'NO'), sample('YES', 'YES', 'NO'), sample('NO', 'YES', 'NO')];
       const result = scoredResult(scoreRubrics({ rubrics, samples, minScore: 0.6 }));
       const detail = result.detail as RubricDetail;
-      assert.deepEqual(detail.approved.map((r) => r.index), [0, 1]);
-      assert.deepEqual(detail.rejected.map((r) => r.index), [2]);
+      assert.deepEqual(
+        detail.approved.map((r) => r.index),
+        [0, 1],
+      );
+      assert.deepEqual(
+        detail.rejected.map((r) => r.index),
+        [2],
+      );
       assert.equal(detail.approved[0].yes_votes, 2);
       assert.equal(result.passed, true);
     });

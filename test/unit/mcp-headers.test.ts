@@ -6,7 +6,16 @@ describe('MCP server header policy', () => {
 
   it('accepts secret references, with or without a scheme, and harmless literals', () => {
     assert.deepEqual(
-      headerIssues({ Authorization: 'Bearer $STRIPE_API_KEY', 'X-Api-Key': '$STRIPE_API_KEY', 'X-Tenant': 'acme', 'X-Org': '$TENANT-eu', 'Stripe-Version': '2024-06-20' }, declared),
+      headerIssues(
+        {
+          Authorization: 'Bearer $STRIPE_API_KEY',
+          'X-Api-Key': '$STRIPE_API_KEY',
+          'X-Tenant': 'acme',
+          'X-Org': '$TENANT-eu',
+          'Stripe-Version': '2024-06-20',
+        },
+        declared,
+      ),
       [],
     );
   });
@@ -24,7 +33,10 @@ describe('MCP server header policy', () => {
       },
       declared,
     );
-    assert.deepEqual(issues.map((i) => i.header), ['Authorization', 'X-Api-Key', 'Cookie', 'X-Custom', 'X-Other', 'X-Blob', 'X-Jwt']);
+    assert.deepEqual(
+      issues.map((i) => i.header),
+      ['Authorization', 'X-Api-Key', 'Cookie', 'X-Custom', 'X-Other', 'X-Blob', 'X-Jwt'],
+    );
   });
 
   it('rejects references to undeclared secrets, naming them', () => {
@@ -33,11 +45,17 @@ describe('MCP server header policy', () => {
   });
 
   it('rejects headers the MCP client manages and malformed names', () => {
-    assert.deepEqual(headerIssues({ Host: 'evil', 'Mcp-Session-Id': 'x', 'bad name': 'x' }, declared).map((i) => i.header), ['Host', 'Mcp-Session-Id', 'bad name']);
+    assert.deepEqual(
+      headerIssues({ Host: 'evil', 'Mcp-Session-Id': 'x', 'bad name': 'x' }, declared).map((i) => i.header),
+      ['Host', 'Mcp-Session-Id', 'bad name'],
+    );
   });
 
   it('resolves references to values and fails on a missing secret', () => {
-    assert.deepEqual(resolveHeaders({ Authorization: 'Bearer $STRIPE_API_KEY', 'X-Tenant': 'acme' }, { STRIPE_API_KEY: 'rk_1' }), { Authorization: 'Bearer rk_1', 'X-Tenant': 'acme' });
+    assert.deepEqual(
+      resolveHeaders({ Authorization: 'Bearer $STRIPE_API_KEY', 'X-Tenant': 'acme' }, { STRIPE_API_KEY: 'rk_1' }),
+      { Authorization: 'Bearer rk_1', 'X-Tenant': 'acme' },
+    );
     assert.throws(() => resolveHeaders({ A: '$TENANT' }, {}), /references secret \$TENANT, which is not stored/);
     assert.deepEqual(referencedSecrets('$A and $B_2 but not $lower'), ['A', 'B_2']);
   });

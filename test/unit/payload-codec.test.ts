@@ -35,9 +35,16 @@ describe('AES-GCM payload codec', () => {
   });
 
   it('encodes and decodes a batch in order, including an empty payload', async () => {
-    const batch = [defaultPayloadConverter.toPayload(1), defaultPayloadConverter.toPayload(undefined), defaultPayloadConverter.toPayload('three')];
+    const batch = [
+      defaultPayloadConverter.toPayload(1),
+      defaultPayloadConverter.toPayload(undefined),
+      defaultPayloadConverter.toPayload('three'),
+    ];
     const decoded = await codec.decode(await codec.encode(batch));
-    assert.deepEqual(decoded.map((p) => defaultPayloadConverter.fromPayload(p)), [1, undefined, 'three']);
+    assert.deepEqual(
+      decoded.map((p) => defaultPayloadConverter.fromPayload(p)),
+      [1, undefined, 'three'],
+    );
   });
 
   it('passes through payloads it did not encode', async () => {

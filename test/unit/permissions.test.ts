@@ -5,7 +5,18 @@ const allowed = (role: string): Permission[] => PERMISSIONS.filter((p) => roleAl
 
 describe('role permissions', () => {
   it('covers the permissions the spec names', () => {
-    for (const p of ['evals:create_case', 'evals:manage', 'evals:view', 'mcp:manage', 'mcp:view', 'agents:manage', 'agents:view', 'integrations:manage', 'flows:manage', 'flows:run']) {
+    for (const p of [
+      'evals:create_case',
+      'evals:manage',
+      'evals:view',
+      'mcp:manage',
+      'mcp:view',
+      'agents:manage',
+      'agents:view',
+      'integrations:manage',
+      'flows:manage',
+      'flows:run',
+    ]) {
       assert.ok((PERMISSIONS as readonly string[]).includes(p), p);
     }
   });
@@ -17,7 +28,15 @@ describe('role permissions', () => {
 
   it('lets a builder build, evaluate and run flows but not manage integrations or the workspace', () => {
     assert.deepEqual(allowed('builder').sort(), [
-      'agents:manage', 'agents:view', 'evals:create_case', 'evals:manage', 'evals:view', 'flows:manage', 'flows:run', 'mcp:manage', 'mcp:view',
+      'agents:manage',
+      'agents:view',
+      'evals:create_case',
+      'evals:manage',
+      'evals:view',
+      'flows:manage',
+      'flows:run',
+      'mcp:manage',
+      'mcp:view',
     ]);
   });
 
@@ -26,13 +45,17 @@ describe('role permissions', () => {
   });
 
   it('grants nothing to an unknown role, including inherited object keys', () => {
-    for (const role of ['', 'guest', 'OWNER', 'constructor', '__proto__', 'toString']) assert.deepEqual(allowed(role), [], role);
+    for (const role of ['', 'guest', 'OWNER', 'constructor', '__proto__', 'toString'])
+      assert.deepEqual(allowed(role), [], role);
   });
 
   it('orders roles from most to least privileged', () => {
     for (let i = 1; i < ROLES.length; i += 1) {
       const wider = new Set(allowed(ROLES[i - 1]));
-      assert.ok(allowed(ROLES[i]).every((p) => wider.has(p)), `${ROLES[i]} ⊆ ${ROLES[i - 1]}`);
+      assert.ok(
+        allowed(ROLES[i]).every((p) => wider.has(p)),
+        `${ROLES[i]} ⊆ ${ROLES[i - 1]}`,
+      );
     }
   });
 });

@@ -46,13 +46,24 @@ describe('tool parameters', () => {
 
 describe('tool changes', () => {
   it('names added, removed and changed tools, sorted', () => {
-    const previous = new Map([['keep', 'h1'], ['gone', 'h2'], ['edit', 'h3']]);
-    const next = new Map([['keep', 'h1'], ['edit', 'h3-new'], ['fresh', 'h4']]);
+    const previous = new Map([
+      ['keep', 'h1'],
+      ['gone', 'h2'],
+      ['edit', 'h3'],
+    ]);
+    const next = new Map([
+      ['keep', 'h1'],
+      ['edit', 'h3-new'],
+      ['fresh', 'h4'],
+    ]);
     assert.deepEqual(diffTools(previous, next), { added: ['fresh'], removed: ['gone'], changed: ['edit'] });
   });
 
   it('serialises equal objects with different key order identically', () => {
-    assert.equal(stableJson({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: null } }), stableJson({ a: { c: null, d: [1, { x: 1, y: 2 }] }, b: 1 }));
+    assert.equal(
+      stableJson({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: null } }),
+      stableJson({ a: { c: null, d: [1, { x: 1, y: 2 }] }, b: 1 }),
+    );
     assert.notEqual(stableJson({ a: 1 }), stableJson({ a: 2 }));
   });
 });

@@ -93,7 +93,10 @@ describe('trajectory', () => {
     const expected = [call('a'), call('b'), call('c'), call('d')];
     const actual = [call('d'), call('a'), call('b'), call('c')];
     const detail = scoreTrajectory({ expected, actual, minScore: 1 }).detail as TrajectoryDetail;
-    assert.deepEqual(detail.matched.map((m) => m.tool_name), ['a', 'b', 'c']);
+    assert.deepEqual(
+      detail.matched.map((m) => m.tool_name),
+      ['a', 'b', 'c'],
+    );
   });
 
   describe('jsonEqual', () => {

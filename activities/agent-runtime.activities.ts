@@ -25,7 +25,7 @@ import { conversationOf } from './agent-conversation';
 import { loadAgentTools } from './agent-toolset';
 import { withHeartbeat } from './heartbeat';
 import type { ActivityDeps } from './index';
-import { toActivityFailure } from './judge.activities';
+import { toActivityFailure } from './provider-connection';
 
 /** What to run: a production message of an agent, or a case of a live eval run in the sandbox. */
 export type AgentRunRequest =

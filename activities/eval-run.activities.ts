@@ -20,7 +20,8 @@ import { caseNeedsJudge, criteriaByKey, scoreCaseAgainst } from './case-scoring'
 import { createEgressGuard } from '../lib/egress/egress-guard';
 import { resolveRunnableAgent } from './agent-model';
 import { withHeartbeat } from './heartbeat';
-import { createJudge, toActivityFailure, type Judge } from './judge.activities';
+import { createJudge, type Judge } from './judge.activities';
+import { toActivityFailure } from './provider-connection';
 import type { ActivityDeps } from './index';
 
 function scopeOf(run: ScoringRun): RunCaseScope {

@@ -12,7 +12,7 @@ import {
 import { finalResponsePrompt, rubricsPrompt, type JudgeMessage } from '../domain/judge-prompts';
 import { resolveJudge } from '../domain/model-provider';
 import { createEgressGuard } from '../lib/egress/egress-guard';
-import { createProviderClient, ProviderCallError, type ProviderClient } from '../lib/llm/provider-client';
+import { createProviderClient, type ProviderClient } from '../lib/llm/provider-client';
 import type { ActivityDeps } from './index';
 import { connectProvider, type ProviderConnection } from './provider-connection';
 
@@ -46,23 +46,6 @@ export interface JudgedRun {
 export interface Judge {
   resolveForRun(run: JudgedRun): Promise<RunJudge>;
   open(run: JudgedRun, signal?: AbortSignal): Promise<JudgeSession>;
-}
-
-/** Maps a provider failure onto the activity failure the workflow acts on (fatal for the run, or retryable). */
-export function toActivityFailure(error: unknown): unknown {
-  if (!(error instanceof ProviderCallError)) return error;
-  switch (error.kind) {
-    case 'auth':
-      return ApplicationFailure.nonRetryable(error.message, EVAL_FAILURE.providerAuthRejected);
-    case 'model_not_found':
-      return ApplicationFailure.nonRetryable(error.message, EVAL_FAILURE.judgeModelNotFound);
-    case 'blocked':
-      return ApplicationFailure.nonRetryable(error.message, EVAL_FAILURE.egressBlocked);
-    case 'rejected':
-      return ApplicationFailure.nonRetryable(error.message, EVAL_FAILURE.judgeRequestRejected);
-    default:
-      return ApplicationFailure.retryable(error.message, 'JudgeUnavailable');
-  }
 }
 
 /** Builds the judge on the worker's dependencies; every call goes through the egress guard with the workspace's key. */

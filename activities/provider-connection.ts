@@ -2,6 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { findIntegration } from '../db/integration.repository';
 import { EVAL_FAILURE } from '../domain/judge-failures';
 import { PROVIDER_BASE_URLS, type Provider } from '../domain/model-provider';
+import { ProviderCallError } from '../lib/llm/provider-client';
 import type { ActivityDeps } from './index';
 
 /** How to reach a provider with the workspace's own key (read inside the activity, never passed around). */
@@ -21,4 +22,21 @@ export async function connectProvider(
   const apiKey = integration ? await deps.vault.get({ workspaceId, credentialId: integration.credential_id }) : null;
   if (!integration || !apiKey) throw ApplicationFailure.nonRetryable(notConnected, EVAL_FAILURE.providerNotConnected);
   return { baseUrl: integration.base_url ?? PROVIDER_BASE_URLS[provider], apiKey };
+}
+
+/** Maps a provider failure (judge or agent model) onto the activity failure the workflow acts on: fatal for the run, or retryable. */
+export function toActivityFailure(error: unknown): unknown {
+  if (!(error instanceof ProviderCallError)) return error;
+  switch (error.kind) {
+    case 'auth':
+      return ApplicationFailure.nonRetryable(error.message, EVAL_FAILURE.providerAuthRejected);
+    case 'model_not_found':
+      return ApplicationFailure.nonRetryable(error.message, EVAL_FAILURE.modelNotFound);
+    case 'blocked':
+      return ApplicationFailure.nonRetryable(error.message, EVAL_FAILURE.egressBlocked);
+    case 'rejected':
+      return ApplicationFailure.nonRetryable(error.message, EVAL_FAILURE.providerRequestRejected);
+    default:
+      return ApplicationFailure.retryable(error.message, EVAL_FAILURE.providerUnavailable);
+  }
 }

@@ -1,12 +1,13 @@
-/** Failure types of eval-run activities, shared by the activities that raise them and the workflow that reads them. */
+/** Failure types of eval-run and agent activities, shared by the activities that raise them and the workflow that reads them. */
 export const EVAL_FAILURE = {
   providerNotConnected: 'ProviderNotConnected',
   providerAuthRejected: 'ProviderAuthRejected',
-  judgeModelNotFound: 'JudgeModelNotFound',
+  modelNotFound: 'ModelNotFound',
   judgeUnresolvable: 'JudgeUnresolvable',
   egressBlocked: 'EgressBlocked',
   runNotFound: 'EvalRunNotFound',
-  judgeRequestRejected: 'JudgeRequestRejected',
+  providerRequestRejected: 'ProviderRequestRejected',
+  providerUnavailable: 'ProviderUnavailable',
   agentNotPublished: 'AgentNotPublished',
   agentUnresolvable: 'AgentUnresolvable',
 } as const;
@@ -15,7 +16,7 @@ export const EVAL_FAILURE = {
 export const RUN_FATAL_FAILURES: readonly string[] = [
   EVAL_FAILURE.providerNotConnected,
   EVAL_FAILURE.providerAuthRejected,
-  EVAL_FAILURE.judgeModelNotFound,
+  EVAL_FAILURE.modelNotFound,
   EVAL_FAILURE.judgeUnresolvable,
   EVAL_FAILURE.egressBlocked,
   EVAL_FAILURE.runNotFound,

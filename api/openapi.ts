@@ -34,5 +34,6 @@ export function renderDocsPage(document: OpenApiDocument): string {
   return `<!doctype html><html><head><meta charset="utf-8"><title>Assay API</title>
 <style>body{font:14px system-ui;margin:2rem}td{padding:.25rem .75rem;border-bottom:1px solid #ddd}</style></head>
 <body><h1>Assay API</h1><p>Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1). Every route takes <code>Authorization: Bearer &lt;token&gt;</code>.</p>
+<p>Live eval progress: WebSocket <code>/ws</code> (token in the <code>Authorization</code> header, or from a browser as the subprotocol <code>assay.bearer.&lt;token&gt;</code> beside <code>assay.v1</code>); send <code>{"type":"subscribe","run_id":"…"}</code>, receive <code>snapshot</code>, then <code>progress</code> and <code>case_result</code>, then <code>run_status</code>. The builder pages are at <a href="/builder">/builder</a>.</p>
 <table><tr><th>Method</th><th>Path</th><th>Summary</th><th>Notes</th></tr>${rows.join('')}</table></body></html>`;
 }

@@ -28,7 +28,7 @@ export function renderDocsPage(document: OpenApiDocument): string {
   const rows = Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
     Object.entries(item as Record<string, { summary?: string; description?: string }>).map(
       ([method, op]) =>
-        `<tr><td><code>${method.toUpperCase()}</code></td><td><code>${escape(path)}</code></td><td>${escape(op.summary ?? '')}</td><td>${escape(op.description ?? '')}</td></tr>`,
+        `<tr><td><code>${method.toUpperCase()}</code></td><td><code>${escape(path)}</code></td><td>${escape(op.summary ?? '')}</td><td>${escape(op.description ?? '').replace(/`([^`]+)`/g, '<code>$1</code>')}</td></tr>`,
     ),
   );
   return `<!doctype html><html><head><meta charset="utf-8"><title>Assay API</title>

@@ -33,11 +33,13 @@ async function waitForRun(api: ApiClient, path: string, pollMs: number): Promise
     const { data: run } = await api.get<{ data: EvalRunJson }>(path);
     const scored = run.scored_cases;
     const total = run.total_cases ?? 0;
-    if (bar) {
+    // A queued run has no case count yet: progress starts once its preflight has counted the cases.
+    const known = run.total_cases !== null;
+    if (known && bar) {
       if (!bar.isActive) bar.start(total, scored);
       bar.setTotal(total);
       bar.update(scored);
-    } else if (`${scored}/${total}` !== lastLine) {
+    } else if (known && `${scored}/${total}` !== lastLine) {
       lastLine = `${scored}/${total}`;
       process.stderr.write(`scored ${lastLine} cases\n`);
     }

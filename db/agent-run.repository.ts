@@ -1,5 +1,5 @@
-import { sql, type Updateable } from 'kysely';
-import type { Db } from './database';
+import { sql, type Transaction, type Updateable } from 'kysely';
+import type { Database, Db } from './database';
 import { insertConversation, type ConversationInput } from './conversation.repository';
 import type { AgentRun, AgentRunTable } from './tables/agent-run.table';
 
@@ -92,18 +92,18 @@ export async function findAgentRunByKey(db: Db, key: string): Promise<AgentRun |
  * Changes a run's state under a row lock: `change` sees the current row and returns the fields to write (or none,
  * when a retried activity finds its work already recorded) and the value to answer.
  */
+// Every change of a run reads it under a row lock first, so concurrent retries of one activity serialize.
+function lockAgentRun(trx: Transaction<Database>, id: string): Promise<AgentRun> {
+  return trx.selectFrom('agent_runs').selectAll().where('id', '=', id).forUpdate().executeTakeFirstOrThrow();
+}
+
 export async function updateAgentRun<T>(
   db: Db,
   id: string,
   change: (run: AgentRun) => { patch?: Partial<AgentRunState>; value: T },
 ): Promise<T> {
   return db.transaction().execute(async (trx) => {
-    const run = await trx
-      .selectFrom('agent_runs')
-      .selectAll()
-      .where('id', '=', id)
-      .forUpdate()
-      .executeTakeFirstOrThrow();
+    const run = await lockAgentRun(trx, id);
     const { patch, value } = change(run);
     if (patch && Object.keys(patch).length > 0)
       await trx.updateTable('agent_runs').set(stateColumns(patch)).where('id', '=', id).execute();
@@ -118,12 +118,7 @@ export async function completeAgentRun(
   conversation: (run: AgentRun) => ConversationInput,
 ): Promise<string> {
   return db.transaction().execute(async (trx) => {
-    const run = await trx
-      .selectFrom('agent_runs')
-      .selectAll()
-      .where('id', '=', id)
-      .forUpdate()
-      .executeTakeFirstOrThrow();
+    const run = await lockAgentRun(trx, id);
     if (run.conversation_id) return run.conversation_id;
     const row = await insertConversation(trx, { id: run.agent_id, workspace_id: run.workspace_id }, conversation(run));
     await trx

@@ -4,6 +4,7 @@ import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import request from 'supertest';
 import { postgresBinDir } from '../../lib/embedded/postgres-cluster';
+import { settleFlowRun } from '../helpers/flow-runs';
 import { harness, type Harness } from '../helpers/harness';
 import { assertLogsClean } from '../helpers/logs';
 import { listToolsWithSdk, startEverythingHttp, type EverythingServer } from '../helpers/mcp-peers';
@@ -41,14 +42,8 @@ describe('MCP servers: the recommended order against a real server-everything', 
     return ((await res.json()) as { data: { data: { value: string } } }).data.data.value;
   };
 
-  const waitForRun = async (tenant: Tenant, id: string): Promise<request.Response> => {
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const res = await call(tenant, 'get', `/api/v1/flow-runs/${id}`);
-      if (['completed', 'failed'].includes(res.body.status) || Date.now() > deadline) return res;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  };
+  const waitForRun = (tenant: Tenant, id: string): Promise<request.Response> =>
+    settleFlowRun((path) => call(tenant, 'get', path), id);
 
   before(async () => {
     h = await harness();

@@ -1,0 +1,34 @@
+/**
+ * Every bound on what a builder can send or make the platform hold, in one table. The api enforces each at the edge
+ * (422 naming the field and the limit) and the worker again where the data is read back, so a row written before a
+ * limit existed cannot exhaust a worker either. The README's limits table is this table, with the reasons.
+ */
+export const LIMITS = {
+  /** Tool calls in one conversation (imported or recorded). Agents in the field make tens; 1,000 keeps scoring cheap. */
+  toolCallsPerConversation: 1_000,
+  /** Tool calls in one case's expected trajectory. */
+  toolCallsPerExpectedTrajectory: 1_000,
+  /** Messages in one conversation. */
+  messagesPerConversation: 1_000,
+  /** Rubrics on one case: each is a judge call per sample. */
+  rubricsPerCase: 20,
+  /** Guardrail events recorded on one conversation. */
+  guardrailEventsPerConversation: 200,
+  /** Cases in one eval set: the largest run the benchmarks prove (10,000 cases, bounded history). */
+  casesPerEvalSet: 10_000,
+  /** Tools one MCP server may advertise. */
+  toolsPerMcpServer: 1_000,
+  /** Size of one tool descriptor (name, description, input schema) as JSON, in bytes. */
+  toolDescriptorBytes: 64 * 1024,
+  /** Size of one MCP response body, in bytes. */
+  mcpResponseBytes: 4 * 1024 * 1024,
+  /** Size of one tool result kept in a conversation or flow run, in bytes. */
+  toolResultBytes: 256 * 1024,
+  /** Nodes in one flow. */
+  flowNodes: 50,
+  /** Default and largest page of every list endpoint. */
+  pageDefault: 50,
+  pageMax: 500,
+} as const;
+
+export type LimitName = keyof typeof LIMITS;

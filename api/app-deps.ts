@@ -11,4 +11,6 @@ export interface AppDeps {
   vault: CredentialVault;
   temporal: Client;
   logger: Logger;
+  /** Set by `assay start` when it runs the Temporal dev server, whose Web UI cannot send a token to the codec. */
+  embeddedTemporalUi?: boolean;
 }

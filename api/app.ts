@@ -3,6 +3,7 @@ import { authMiddleware } from './auth';
 import { builderPages } from './builder-pages';
 import type { AppDeps } from './app-deps';
 import { errorHandler } from './error-handler';
+import { servesOnlyLoopback } from '../lib/loopback-host';
 import { HttpError } from './http-error';
 import { createRegistry, generateDocument, renderDocsPage } from './openapi';
 import { requestContext, requireJsonBody } from './request-context';
@@ -65,7 +66,15 @@ export function createApp(deps: AppDeps): Express {
   });
   app.use(builderPages());
   const codec = deps.temporal.options.loadedDataConverter.payloadCodecs[0];
-  app.use(codecRouter(codec, deps.config.TEMPORAL_CODEC_ORIGINS, deps.config.BODY_LIMIT));
+  app.use(
+    codecRouter(codec, {
+      db: deps.db,
+      logger: deps.logger,
+      allowedOrigins: deps.config.TEMPORAL_CODEC_ORIGINS,
+      bodyLimit: deps.config.BODY_LIMIT,
+      tokenless: deps.embeddedTemporalUi === true && servesOnlyLoopback(deps.config),
+    }),
+  );
   app.use(
     '/api',
     authMiddleware(deps.db),

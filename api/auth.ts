@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { isUuid } from '../db/column-values';
 import type { Db } from '../db/database';
 import { findApiTokenByHash, findRole } from '../db/tenancy.repository';
+import type { ApiToken } from '../db/tables/tenancy.table';
 import { roleAllows, type Permission } from '../domain/permissions';
 import { hashToken } from '../lib/api-tokens';
 import { HttpError } from './http-error';
@@ -16,12 +17,8 @@ export interface AuthContext {
 
 const unauthorized = (message: string): HttpError => new HttpError(401, 'unauthorized', message);
 
-/** Resolves a bearer token and the current workspace (X-Workspace-Id, else the token's default). */
-export async function authenticate(
-  db: Db,
-  authorization: string | undefined,
-  workspaceHeader: string | undefined,
-): Promise<AuthContext> {
+/** The usable token an Authorization header names; 401 when it is missing, malformed, unknown, revoked or expired. */
+export async function resolveToken(db: Db, authorization: string | undefined): Promise<ApiToken> {
   const match = /^Bearer ([A-Za-z0-9_\-.~+/]+=*)$/.exec(authorization ?? '');
   if (!authorization) throw unauthorized('missing Authorization header');
   if (!match) throw unauthorized('Authorization header must be "Bearer <token>"');
@@ -29,6 +26,16 @@ export async function authenticate(
   if (!token) throw unauthorized('unknown token');
   if (token.revoked_at) throw unauthorized('token revoked');
   if (token.expires_at && token.expires_at.getTime() <= Date.now()) throw unauthorized('token expired');
+  return token;
+}
+
+/** Resolves a bearer token and the current workspace (X-Workspace-Id, else the token's default). */
+export async function authenticate(
+  db: Db,
+  authorization: string | undefined,
+  workspaceHeader: string | undefined,
+): Promise<AuthContext> {
+  const token = await resolveToken(db, authorization);
   const workspaceId = workspaceHeader ?? token.default_workspace_id;
   if (!isUuid(workspaceId))
     throw new HttpError(400, 'invalid_header', 'X-Workspace-Id must be a UUID', { field: 'X-Workspace-Id' });

@@ -27,6 +27,7 @@ token
   .option('--workspace <id>', 'workspace id (default: the first workspace)')
   .option('--role <role>', 'role in that workspace: owner, admin, builder, viewer', 'owner')
   .option('--expires-in-days <days>', 'expiry; default never')
+  .option('--operator', "also make the user an instance operator (may use the Temporal UI's codec)")
   .action(run(tokenCreateCommand));
 token.command('revoke <tokenId>').requiredOption('--email <email>', 'the token owner').action(run(tokenRevokeCommand));
 

@@ -1,4 +1,5 @@
 import { createApp } from '../api/app';
+import type { AppDeps } from '../api/app-deps';
 import { attachEvalRelay } from '../api/ws/eval-relay';
 import { migrateToLatest } from '../db/migrate';
 import { seedMcpCatalog } from '../lib/mcp/catalog-seed';
@@ -22,8 +23,20 @@ export async function prepareDatabase(config: Config, runtime: Runtime): Promise
 }
 
 /** Starts the HTTP api (and its WebSocket endpoint) on the configured host and port. */
-export async function startApi(config: Config, runtime: Runtime, logger: Logger): Promise<Service & { url: string }> {
-  const app = createApp({ config, db: runtime.db, vault: runtime.vault, temporal: runtime.temporal.client, logger });
+export async function startApi(
+  config: Config,
+  runtime: Runtime,
+  logger: Logger,
+  options: Pick<AppDeps, 'embeddedTemporalUi'> = {},
+): Promise<Service & { url: string }> {
+  const app = createApp({
+    config,
+    db: runtime.db,
+    vault: runtime.vault,
+    temporal: runtime.temporal.client,
+    logger,
+    ...options,
+  });
   const http = await listen(app, config.ASSAY_HOST, config.ASSAY_PORT);
   const relay = attachEvalRelay(http.server, { config, db: runtime.db, logger });
   const address = http.server.address();

@@ -4,6 +4,7 @@ import { loadConfig, type Config } from '../lib/config';
 import { startPostgresCluster } from '../lib/embedded/postgres-cluster';
 import { startTemporalDevServer } from '../lib/embedded/temporal-dev-server';
 import { createLogger } from '../lib/logger';
+import { servesOnlyLoopback } from '../lib/loopback-host';
 import { openRuntime } from '../lib/runtime';
 import { SEARCH_ATTRIBUTES } from '../workflows/temporal-names';
 import { bootstrapDefaultWorkspace } from './bootstrap';
@@ -51,19 +52,36 @@ export async function startCommand(): Promise<void> {
     services.push({ name: 'runtime', stop: runtime.close });
     await prepareDatabase(effective, runtime);
     const { token } = await bootstrapDefaultWorkspace(runtime.db);
-    const api = await startApi(effective, runtime, logger);
+    const embeddedTemporalUi = !config.TEMPORAL_ADDRESS;
+    const api = await startApi(effective, runtime, logger, { embeddedTemporalUi });
     services.push(api);
     services.push(await startWorker(effective, runtime, logger));
     process.removeAllListeners('SIGINT');
     stopOnSignal(services, logger);
-    printBanner(api.url, temporalUi, runtime.vault.backend, token);
+    printBanner(api.url, temporalUi, runtime.vault.backend, token, codecAccess(effective, embeddedTemporalUi));
   } catch (error) {
     await stopAll();
     throw error;
   }
 }
 
-function printBanner(apiUrl: string, temporalUi: string | null, vault: string, token: string | null): void {
+// Who may use the codec, in one line: without a token only the embedded UI, and only on a loopback-only api.
+function codecAccess(config: Config, embeddedTemporalUi: boolean): string {
+  const host = `ASSAY_HOST=${config.ASSAY_HOST}`;
+  if (config.TEMPORAL_CODEC_ORIGINS.length === 0) return 'off (TEMPORAL_CODEC_ORIGINS is empty)';
+  if (!embeddedTemporalUi) return 'operator token required (assay token create --operator)';
+  if (servesOnlyLoopback(config))
+    return `no token needed by the embedded Temporal UI while the api is loopback-only (${host})`;
+  return `operator token required (${host} is not loopback-only; the embedded Temporal UI sends none)`;
+}
+
+function printBanner(
+  apiUrl: string,
+  temporalUi: string | null,
+  vault: string,
+  token: string | null,
+  codec: string,
+): void {
   const lines = [
     '',
     'Assay is running.',
@@ -71,6 +89,7 @@ function printBanner(apiUrl: string, temporalUi: string | null, vault: string, t
     `  API docs     ${apiUrl}/docs   (OpenAPI: ${apiUrl}/openapi.json)`,
     `  Temporal UI  ${temporalUi ?? '(external Temporal; set TEMPORAL_UI_URL to show it here)'}`,
     `  Credentials  ${vault === 'vault' ? 'Vault at VAULT_ADDR' : 'embedded store (AES-256-GCM in Postgres)'}`,
+    `  Codec        ${codec}`,
     token
       ? `  Token        ${token}\n               (shown once; create more with: npx assay token create --email you@example.com)`
       : '  Token        shown at first start; create another with: npx assay token create --email you@example.com',

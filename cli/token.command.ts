@@ -3,6 +3,8 @@ import {
   createWorkspace,
   ensureUser,
   findFirstWorkspace,
+  grantOperator,
+  isOperator,
   revokeApiToken,
   upsertMembership,
 } from '../db/tenancy.repository';
@@ -17,6 +19,8 @@ export interface TokenCreateOptions {
   workspace?: string;
   role: string;
   expiresInDays?: string;
+  /** Also make the user an instance operator (the Temporal UI's codec). */
+  operator?: boolean;
 }
 
 function database(): ReturnType<typeof createDb> {
@@ -24,7 +28,7 @@ function database(): ReturnType<typeof createDb> {
   return createDb(config.DATABASE_URL ?? embeddedDatabaseUrl(config.PG_PORT), 2);
 }
 
-/** `assay token create`: makes the user a member with `role` and prints a new token once. */
+/** `assay token create`: makes the user a member with `role` (`--operator`: also an operator); prints a token once. */
 export async function tokenCreateCommand(options: TokenCreateOptions): Promise<void> {
   if (!(ROLES as readonly string[]).includes(options.role))
     throw new Error(`--role must be one of ${ROLES.join(', ')}`);
@@ -36,6 +40,7 @@ export async function tokenCreateCommand(options: TokenCreateOptions): Promise<v
       options.workspace ?? (await findFirstWorkspace(db))?.id ?? (await createWorkspace(db, 'default')).id;
     const user = await ensureUser(db, options.email, options.name ?? options.email);
     await upsertMembership(db, workspaceId, user.id, options.role);
+    if (options.operator) await grantOperator(db, user.id);
     const expiresAt = days ? new Date(Date.now() + days * 86_400_000) : null;
     const { id, token } = await issueToken(db, {
       userId: user.id,
@@ -43,9 +48,9 @@ export async function tokenCreateCommand(options: TokenCreateOptions): Promise<v
       name: options.name ?? 'cli',
       expiresAt,
     });
-    process.stdout.write(
-      `${JSON.stringify({ id, token, workspace_id: workspaceId, role: options.role, expires_at: expiresAt })}\n`,
-    );
+    const operator = await isOperator(db, user.id);
+    const printed = { id, token, workspace_id: workspaceId, role: options.role, operator, expires_at: expiresAt };
+    process.stdout.write(`${JSON.stringify(printed)}\n`);
   } finally {
     await db.destroy();
   }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from './database';
 import type { ApiToken } from './tables/tenancy.table';
 
@@ -71,4 +72,29 @@ export async function revokeApiToken(db: Db, userId: string, tokenId: string): P
 /** The first workspace, used by `assay start` to find its default workspace again. */
 export async function findFirstWorkspace(db: Db): Promise<{ id: string; name: string } | undefined> {
   return db.selectFrom('workspaces').select(['id', 'name']).orderBy('created_at').limit(1).executeTakeFirst();
+}
+
+/** Makes a user an instance operator (idempotent). */
+export async function grantOperator(db: Db, userId: string): Promise<void> {
+  await db.updateTable('users').set({ operator: true }).where('id', '=', userId).execute();
+}
+
+/** Whether a user holds the instance-level operator permission. */
+export async function isOperator(db: Db, userId: string): Promise<boolean> {
+  const row = await db.selectFrom('users').select('operator').where('id', '=', userId).executeTakeFirst();
+  return row?.operator === true;
+}
+
+/** Of `tokenIds`, the ones still usable (neither revoked nor expired by this process's clock, as `authenticate`). */
+export async function findActiveTokenIds(db: Db, tokenIds: readonly string[]): Promise<Set<string>> {
+  if (tokenIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('api_tokens')
+    .select('id')
+    // One array parameter however many sockets are open (an IN list would take one parameter per id).
+    .where(sql<boolean>`id = ANY(${[...tokenIds]}::uuid[])`)
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', new Date())]))
+    .execute();
+  return new Set(rows.map((row) => row.id));
 }

@@ -12,6 +12,8 @@ export interface UserTable {
   id: Generated<string>;
   email: string;
   name: string;
+  /** Instance-level: may use the Temporal UI's remote codec, which decrypts every workspace's payloads. */
+  operator: Generated<boolean>;
   created_at: Generated<CreatedAt>;
 }
 

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import request from 'supertest';
+import { createApp } from '../../api/app';
 import { harness } from '../helpers/harness';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
 
+const UI = 'http://127.0.0.1:8233';
 const assay = (args: string[], env: NodeJS.ProcessEnv): ReturnType<typeof spawnSync> =>
   spawnSync(process.execPath, ['bin/assay.js', ...args], {
     env: { ...process.env, ...env },
@@ -50,6 +52,37 @@ describe('assay command: configuration errors and tokens', function () {
     });
     assert.equal(revoked.status, 0, String(revoked.stderr));
     await request(platform.app).get('/api/ai-agents').set('Authorization', `Bearer ${token}`).expect(401);
+  });
+
+  it('grants the instance operator permission with --operator, which opens the codec to that token', async () => {
+    const codecApp = createApp({
+      config: { ...platform.config, TEMPORAL_CODEC_ORIGINS: [UI] },
+      db: platform.runtime.db,
+      vault: platform.runtime.vault,
+      temporal: platform.runtime.temporal.client,
+      logger: platform.logger,
+    });
+    const decode = (token: string): request.Test =>
+      request(codecApp)
+        .post('/codec/decode')
+        .set('Origin', UI)
+        .set('Authorization', `Bearer ${token}`)
+        .send({ payloads: [] });
+    const env = { DATABASE_URL: platform.config.DATABASE_URL };
+    const plain = assay(['token', 'create', '--email', 'builder@example.test', '--role', 'owner'], env);
+    assert.equal(plain.status, 0, String(plain.stderr));
+    assert.equal(JSON.parse(String(plain.stdout)).operator, false);
+    await decode(JSON.parse(String(plain.stdout)).token).expect(403);
+
+    const granted = assay(['token', 'create', '--email', 'ops@example.test', '--role', 'viewer', '--operator'], env);
+    assert.equal(granted.status, 0, String(granted.stderr));
+    const { token, operator } = JSON.parse(String(granted.stdout));
+    assert.equal(operator, true);
+    await decode(token).expect(200);
+    // The permission belongs to the user: a later token of the same user, created without the flag, keeps it.
+    const again = assay(['token', 'create', '--email', 'ops@example.test', '--role', 'viewer'], env);
+    assert.equal(JSON.parse(String(again.stdout)).operator, true);
+    await decode(JSON.parse(String(again.stdout)).token).expect(200);
   });
 
   it('refuses an unknown role with exit code 2', () => {

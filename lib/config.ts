@@ -51,6 +51,8 @@ const envSchema = z.object({
     .pipe(z.array(z.url({ protocol: /^https?$/, error: 'must list http(s) origins' }))),
   MCP_CATALOG_FILE: z.string().min(1).optional(),
   EVAL_CONCURRENCY: integer(1, 256).default(8),
+  // At most 60 s: a revoked or expired token must lose its WebSocket connections within a minute.
+  WS_TOKEN_RECHECK_MS: integer(100, 60_000).default(20_000),
 });
 
 export type Config = z.infer<typeof envSchema> & { dataDir: string };

@@ -8,6 +8,7 @@ import { listenForEvalProgress } from './progress-listener';
 import { serveRelayConnection, type ConnectionLimits } from './relay-connection';
 import { chooseProtocol, credentialsOf, rejectUpgrade } from './relay-auth';
 import { createRunFeed } from './run-feed';
+import { TOO_MANY_SOCKETS_CLOSE, watchTokens } from './token-watch';
 
 /** The path of the relay on the api's HTTP server. */
 export const RELAY_PATH = '/ws';
@@ -15,6 +16,10 @@ export const RELAY_PATH = '/ws';
 /** Tunables of the relay (tests shorten them). */
 export interface EvalRelayOptions extends Partial<ConnectionLimits> {
   pingIntervalMs?: number;
+  /** How often the tokens of all open sockets are re-read (default: WS_TOKEN_RECHECK_MS). */
+  tokenRecheckMs?: number;
+  /** Open sockets per token in this process; one more is closed with 4429. */
+  maxSocketsPerToken?: number;
 }
 
 /** A running relay; `ready` resolves once its LISTEN is in place. */
@@ -28,6 +33,11 @@ const DEFAULTS = {
   maxSubscriptions: 20,
   maxBufferedBytes: 1024 * 1024,
   drainTimeoutMs: 10_000,
+  // A page following its runs opens a socket or two; twenty leaves room for tabs while bounding one token's share.
+  maxSocketsPerToken: 20,
+  // A page may follow up to maxSubscriptions runs at once; after that, a few per second is plenty for a human.
+  subscribeBurst: 20,
+  subscribesPerSecond: 5,
 };
 const MAX_CLIENT_MESSAGE_BYTES = 4 * 1024;
 
@@ -42,9 +52,10 @@ export function attachEvalRelay(
   deps: Pick<AppDeps, 'config' | 'db' | 'logger'>,
   options: EvalRelayOptions = {},
 ): EvalRelay {
-  const settings = { ...DEFAULTS, ...options };
+  const settings = { ...DEFAULTS, tokenRecheckMs: deps.config.WS_TOKEN_RECHECK_MS, ...options };
   const logger = deps.logger.child({ component: 'eval-relay' });
   const feed = createRunFeed(deps.db, logger);
+  const tokens = watchTokens(deps.db, logger, settings.tokenRecheckMs);
   const listener = listenForEvalProgress({
     connectionString: deps.config.DATABASE_URL ?? '',
     logger,
@@ -64,7 +75,23 @@ export function attachEvalRelay(
     socket.on('pong', () => alive.set(socket, true));
     socket.on('close', () => alive.delete(socket));
     socket.on('error', (error) => logger.debug({ err: { message: error.message } }, 'eval relay socket error'));
-    serveRelayConnection(socket, auth, { db: deps.db, logger, feed, limits: settings });
+    // Counted and tracked in the same tick as the upgrade completes, so two upgrades cannot both take the last place.
+    if (tokens.count(auth.tokenId) >= settings.maxSocketsPerToken) {
+      logger.info(
+        { user_id: auth.userId, token_id: auth.tokenId },
+        'eval relay refused a socket over the per-token cap',
+      );
+      socket.close(TOO_MANY_SOCKETS_CLOSE, `at most ${settings.maxSocketsPerToken} open sockets per token`);
+      return;
+    }
+    tokens.track(auth.tokenId, socket);
+    serveRelayConnection(socket, auth, {
+      db: deps.db,
+      logger,
+      feed,
+      limits: settings,
+      tokenActive: () => tokens.recheck(auth.tokenId),
+    });
     logger.debug({ user_id: auth.userId }, 'eval relay connection opened');
   };
 
@@ -104,6 +131,7 @@ export function attachEvalRelay(
     ready: listener.ready,
     async close() {
       clearInterval(ping);
+      tokens.stop();
       server.off('upgrade', onUpgrade);
       await Promise.all(
         [...alive.keys()].map(

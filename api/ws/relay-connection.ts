@@ -10,12 +10,18 @@ import { clientMessage, type ServerMessage } from './relay-messages';
 import type { RunFeed } from './run-feed';
 import { readRunSnapshot } from './run-snapshot';
 import { createRunSubscription } from './run-subscription';
+import { createTokenBucket } from './token-bucket';
 
-/** The limits of one socket: a backlog above `maxBufferedBytes` must drain within `drainTimeoutMs`. */
+/**
+ * The limits of one socket: a backlog above `maxBufferedBytes` must drain within `drainTimeoutMs`; subscribes are a
+ * token bucket of `subscribeBurst` refilled at `subscribesPerSecond`.
+ */
 export interface ConnectionLimits {
   maxSubscriptions: number;
   maxBufferedBytes: number;
   drainTimeoutMs: number;
+  subscribeBurst: number;
+  subscribesPerSecond: number;
 }
 
 /** Close code for a client that does not read fast enough ("try again later"). */
@@ -27,9 +33,17 @@ type Subscription = ReturnType<typeof createRunSubscription>;
 export function serveRelayConnection(
   socket: WebSocket,
   auth: AuthContext,
-  deps: { db: Db; logger: Logger; feed: RunFeed; limits: ConnectionLimits },
+  deps: {
+    db: Db;
+    logger: Logger;
+    feed: RunFeed;
+    limits: ConnectionLimits;
+    /** Re-reads the socket's token; false (the socket is then being closed with 4401) when revoked or expired. */
+    tokenActive(): Promise<boolean>;
+  },
 ): { dispose(): void } {
   const subscriptions = new Map<string, Subscription>();
+  const subscribeRate = createTokenBucket(deps.limits.subscribeBurst, deps.limits.subscribesPerSecond);
   let open = true;
   let drainTimer: NodeJS.Timeout | undefined;
 
@@ -71,6 +85,7 @@ export function serveRelayConnection(
   };
 
   const follow = async (runId: string, subscription: Subscription): Promise<void> => {
+    if (!(await deps.tokenActive())) return;
     const run = isUuid(runId) ? await findEvalRunById(deps.db, runId) : undefined;
     const role = run ? await findRole(deps.db, run.workspace_id, auth.userId) : undefined;
     if (subscriptions.get(runId) !== subscription) return;
@@ -112,6 +127,15 @@ export function serveRelayConnection(
     if (type === 'unsubscribe') {
       unsubscribe(runId);
       send({ type: 'unsubscribed', run_id: runId });
+      return;
+    }
+    if (!subscribeRate.take()) {
+      const { subscribeBurst, subscribesPerSecond } = deps.limits;
+      refuse(
+        'rate_limited',
+        `at most ${subscribeBurst} subscribes at once, then ${subscribesPerSecond} per second`,
+        runId,
+      );
       return;
     }
     unsubscribe(runId);

@@ -20,6 +20,7 @@ window.Assay = (() => {
   }
 
   const token = () => sessionStorage.getItem(TOKEN_KEY);
+  const forgetToken = () => sessionStorage.removeItem(TOKEN_KEY);
 
   /** Resolves with the token, asking for it once (a small form at the top of the page) when this tab has none yet. */
   function requireToken() {
@@ -58,7 +59,7 @@ window.Assay = (() => {
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
     });
     const body = res.status === 204 ? null : await res.json().catch(() => null);
-    if (res.status === 401) sessionStorage.removeItem(TOKEN_KEY);
+    if (res.status === 401) forgetToken();
     if (!res.ok) throw new Error((body && body.error && body.error.message) || `${res.status} ${res.statusText}`);
     return body;
   }
@@ -81,5 +82,5 @@ window.Assay = (() => {
   const score = (value) => (typeof value === 'number' ? value.toFixed(3) : '–');
   const when = (iso) => (iso ? new Date(iso).toLocaleString() : '–');
 
-  return { el, token, requireToken, api, showError, percent, score, when, CRITERIA };
+  return { el, token, forgetToken, requireToken, api, showError, percent, score, when, CRITERIA };
 })();

@@ -1,7 +1,7 @@
 'use strict';
 // One run: every case starts as waiting and turns passed, failed or error as its result arrives over /ws.
 (() => {
-  const { el, api, requireToken, showError, percent, score, token, CRITERIA } = window.Assay;
+  const { el, api, requireToken, showError, percent, score, token, forgetToken, CRITERIA } = window.Assay;
   const runId = decodeURIComponent(location.pathname.split('/').pop());
   const agentId = new URLSearchParams(location.search).get('agent');
   const casesBox = document.getElementById('cases');
@@ -141,8 +141,15 @@
       if (handle) handle(message);
       if (ended) socket.close(1000);
     });
-    socket.addEventListener('close', () => {
+    socket.addEventListener('close', (event) => {
       if (ended) return;
+      // 4401: the token was revoked or expired; reconnecting with it would only be refused.
+      if (event.code === 4401) {
+        forgetToken();
+        live.textContent = 'stopped';
+        showError('Live updates stopped: the token was revoked or has expired. Reload the page to enter another.');
+        return;
+      }
       live.textContent = 'reconnecting';
       setTimeout(connect, retryMs);
       retryMs = Math.min(retryMs * 2, 10_000);

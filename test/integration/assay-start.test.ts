@@ -115,6 +115,25 @@ describe('assay start (the whole platform as a child process)', function () {
     assert.equal(settings.Codec.Endpoint, `${api}/codec`, 'the Web UI decodes payloads through the api');
     const preflight = await fetch(`${api}/codec/decode`, { method: 'OPTIONS', headers: { Origin: uiOrigin } });
     assert.equal(preflight.headers.get('access-control-allow-origin'), uiOrigin);
+    // The embedded UI sends no token: it may decode only because this api is loopback-only, and the banner says so.
+    assert.match(started.output(), /Codec\s+no token needed by the embedded Temporal UI .*ASSAY_HOST=127\.0\.0\.1/);
+    const bootstrapOwner = `Bearer ${token}`;
+    for (const [authorization, status] of [
+      [undefined, 200],
+      [bootstrapOwner, 200],
+      ['Bearer assay_wrong', 401],
+    ] as const) {
+      const decoded = await fetch(`${api}/codec/decode`, {
+        method: 'POST',
+        headers: {
+          Origin: uiOrigin,
+          'Content-Type': 'application/json',
+          ...(authorization ? { Authorization: authorization } : {}),
+        },
+        body: JSON.stringify({ payloads: [] }),
+      });
+      assert.equal(decoded.status, status, authorization ? 'a token, when sent, is checked' : 'no token');
+    }
 
     const key = deriveKey(loadMasterKey(undefined, dataDir), 'temporal-payload');
     const temporal = await connectTemporal(`127.0.0.1:${env.TEMPORAL_PORT}`, 'default', createDataConverter(key));

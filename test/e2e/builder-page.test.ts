@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { revokeApiToken } from '../../db/tenancy.repository';
+import { issueToken } from '../../lib/api-tokens';
 import { evalApi, judgeReplies } from '../helpers/eval-api';
 import { harness } from '../helpers/harness';
 import { judgeGate, type JudgeGate } from '../helpers/judge-gate';
@@ -211,6 +213,35 @@ describe('builder eval page in headless Chromium', () => {
     await page.screenshot({ path: path.join(ARTIFACTS, 'builder-run.png'), fullPage: true });
     assert.deepEqual(problems, []);
     await page.close();
+  });
+
+  it('stops live updates and forgets the token when the token is revoked while the page watches (close 4401)', async () => {
+    gate = judgeGate();
+    const queued = await api.trigger('concierge', set.id);
+    const deps = { config: platform.config, db: platform.runtime.db, logger: platform.logger };
+    const watching = await serveWithRelay(platform.app, deps, { tokenRecheckMs: 200 });
+    const revocable = await issueToken(platform.runtime.db, {
+      userId: owner.userId,
+      workspaceId: owner.workspaceId,
+      name: 'revoked while watching',
+    });
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${watching.baseUrl}/builder/runs/${queued.id}?agent=${agent.id}`);
+      await page.locator('#token-input').fill(revocable.token);
+      await page.locator('#token-input').press('Enter');
+      await page.waitForFunction(() => (globalThis as any).document.querySelector('#live')?.textContent === 'live');
+
+      assert.ok(await revokeApiToken(platform.runtime.db, owner.userId, revocable.id));
+      await page.waitForFunction(() => (globalThis as any).document.querySelector('#live')?.textContent === 'stopped');
+      assert.match((await page.locator('#error').textContent()) ?? '', /token was revoked or has expired/);
+      assert.equal(await page.evaluate(() => (globalThis as any).sessionStorage.getItem('assay.token')), null);
+    } finally {
+      gate.release(Infinity);
+      await page.close();
+      await watching.close();
+      await api.settle('concierge', queued.id, 60_000);
+    }
   });
 
   it("lists an agent's eval sets with their runs, each linking to its page", async () => {

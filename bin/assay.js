@@ -1,4 +1,28 @@
 #!/usr/bin/env node
-// The `assay` command: TypeScript sources run through tsx's CommonJS hook, so there is no build step.
-require('tsx/cjs');
-require('../cli/main.ts');
+// The `assay` command. A development checkout (tsx installed, sources present) runs the TypeScript sources through
+// tsx's CommonJS hook, so edits need no rebuild; a production install (`npm ci --omit=dev`, no tsx) runs the
+// compiled dist/ that `npm run build` wrote.
+const fs = require('node:fs');
+const path = require('node:path');
+
+const sources = path.join(__dirname, '..', 'cli', 'main.ts');
+const built = path.join(__dirname, '..', 'dist', 'cli', 'main.js');
+
+function hasTsx() {
+  try {
+    require.resolve('tsx/cjs');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+if (fs.existsSync(sources) && hasTsx()) {
+  require('tsx/cjs');
+  require(sources);
+} else if (fs.existsSync(built)) {
+  require(built);
+} else {
+  console.error('assay: neither the TypeScript sources with tsx nor a build in dist/ (run `npm run build`)');
+  process.exit(2);
+}

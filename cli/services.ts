@@ -7,7 +7,7 @@ import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
 import type { Runtime } from '../lib/runtime';
 import { createAssayWorker } from '../worker/worker';
-import { bundleWorkflows } from '../worker/workflow-bundle';
+import { loadWorkflowBundle } from '../worker/workflow-bundle';
 import { listen } from './http-server';
 
 /** A running part of Assay that can be stopped. */
@@ -51,12 +51,15 @@ export async function startApi(
 
 /** Starts a worker on the configured task queue; stop() drains it gracefully. */
 export async function startWorker(config: Config, runtime: Runtime, logger: Logger): Promise<Service> {
+  const workflowBundle = await loadWorkflowBundle();
+  const source = 'codePath' in workflowBundle ? workflowBundle.codePath : 'bundled at start';
+  logger.info({ workflow_bundle: source }, 'workflow bundle loaded');
   const worker = await createAssayWorker({
     address: runtime.temporalAddress,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     dataConverter: runtime.dataConverter,
-    workflowBundle: await bundleWorkflows(),
+    workflowBundle,
     deps: { db: runtime.db, vault: runtime.vault, logger, config },
   });
   const running = worker.worker.run();

@@ -1,4 +1,4 @@
-import { NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import type { DataConverter } from '@temporalio/common';
 import { installTemporalRuntime } from './temporal-runtime';
 import { createActivities, type ActivityDeps } from '../activities';
@@ -11,7 +11,7 @@ export interface WorkerOptions {
   namespace: string;
   taskQueue: string;
   dataConverter: DataConverter;
-  workflowBundle: WorkflowBundleWithSourceMap;
+  workflowBundle: WorkflowBundleOption;
   deps: WorkerDeps;
 }
 

@@ -4,20 +4,23 @@ import type { Harness } from './harness';
 
 const BIN = path.resolve(__dirname, '../../bin/assay.js');
 
+/** The whole environment of a production `assay` process on the harness's services: nothing inherited but PATH. */
+export function productionEnv(h: Harness, taskQueue: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    DATABASE_URL: h.databaseUrl,
+    TEMPORAL_ADDRESS: h.temporalAddress,
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    ASSAY_MASTER_KEY: h.masterKey.toString('base64'),
+    ASSAY_DATA_DIR: h.tmpDir,
+    EGRESS_ALLOWLIST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+  };
+}
+
 /** Spawns the production worker command (`assay worker`) as a child process configured only by its environment. */
 export async function spawnWorkerProcess(h: Harness, taskQueue: string): Promise<ManagedProcess> {
-  const worker = startProcess(process.execPath, [BIN, 'worker'], {
-    env: {
-      PATH: process.env.PATH,
-      DATABASE_URL: h.databaseUrl,
-      TEMPORAL_ADDRESS: h.temporalAddress,
-      TEMPORAL_TASK_QUEUE: taskQueue,
-      ASSAY_MASTER_KEY: h.masterKey.toString('base64'),
-      ASSAY_DATA_DIR: h.tmpDir,
-      EGRESS_ALLOWLIST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-    },
-  });
+  const worker = startProcess(process.execPath, [BIN, 'worker'], { env: productionEnv(h, taskQueue) });
   try {
     await waitFor(
       'the worker to start',

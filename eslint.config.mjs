@@ -1,7 +1,19 @@
 import tseslint from 'typescript-eslint';
+import { boundariesConfig, LINT_FIXTURES } from './eslint.boundaries.mjs';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.tools/**', '.data/**', '.test-artifacts/**', 'bin/**', 'api/public/**'] },
+  {
+    ignores: [
+      'node_modules/**',
+      '.tools/**',
+      'dist/**',
+      '.data/**',
+      '.test-artifacts/**',
+      'bin/**',
+      'api/public/**',
+      `${LINT_FIXTURES}/**`,
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
@@ -12,6 +24,8 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  // Import boundaries between the rooms of ARCHITECTURE.md; a forbidden import fails `npm run lint` and `npm test`.
+  boundariesConfig,
   {
     // Plain CommonJS files (the mocha reporter) load their dependencies with require().
     files: ['**/*.js'],

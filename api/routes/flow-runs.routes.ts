@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { findFlowRun, finishFlowRun, insertFlowRun } from '../../db/flow-run.repository';
 import type { FlowRun, McpCallToolNode } from '../../db/tables/flow.table';
 import { isUuid } from '../../db/column-values';
-import { flowRunWorkflow } from '../../workflows/flow-run.workflow';
+import type { flowRunWorkflow } from '../../workflows/flow-run.workflow';
 import { WorkspaceIdKey, workflowIds } from '../../workflows/temporal-names';
 import { notFound } from '../http-error';
 import { requireFlow } from '../lookups';
@@ -70,7 +70,7 @@ export const flowRunRoutes: RouteSpec[] = [
       const flow = await requireFlow(deps.db, auth.workspaceId, params.id);
       const run = await insertFlowRun(deps.db, auth.workspaceId, flow.id, body.variables);
       await deps.temporal.workflow
-        .start(flowRunWorkflow, {
+        .start<typeof flowRunWorkflow>('flowRunWorkflow', {
           taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
           workflowId: workflowIds.flowRun(run.id),
           args: [{ workspaceId: auth.workspaceId, flowRunId: run.id }],

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { listServerTools } from '../../db/mcp-tool.repository';
 import type { McpTool } from '../../db/tables/mcp.table';
-import { mcpServerTestWorkflow } from '../../workflows/mcp-server-test.workflow';
-import { mcpToolSyncWorkflow } from '../../workflows/mcp-tool-sync.workflow';
+import type { mcpServerTestWorkflow } from '../../workflows/mcp-server-test.workflow';
+import type { mcpToolSyncWorkflow } from '../../workflows/mcp-tool-sync.workflow';
 import { McpServerIdKey, WorkspaceIdKey, workflowIds } from '../../workflows/temporal-names';
 import { requireMcpServer } from '../lookups';
 import { route, type RouteContext, type RouteSpec } from '../route';
@@ -31,10 +31,12 @@ export function toToolJson(row: McpTool): z.infer<typeof toolJson> {
   return { name: row.name, description: row.description, parameters: row.parameters, input_schema: row.input_schema };
 }
 
+// By name, with `import type`: the api never loads workflow code.
 type ServerWorkflow = typeof mcpServerTestWorkflow | typeof mcpToolSyncWorkflow;
+type ServerWorkflowName = 'mcpServerTestWorkflow' | 'mcpToolSyncWorkflow';
 
 // Concurrent calls for one server share a single run (USE_EXISTING); the api only waits, the worker dials.
-function runOnWorker(workflow: ServerWorkflow, workflowId: (serverId: string) => string, failureCode: string) {
+function runOnWorker(workflow: ServerWorkflowName, workflowId: (serverId: string) => string, failureCode: string) {
   return async ({ params, auth, deps }: RouteContext<unknown>): Promise<unknown> => {
     const server = await requireMcpServer(deps.db, auth.workspaceId, params.id);
     const options = {
@@ -48,7 +50,7 @@ function runOnWorker(workflow: ServerWorkflow, workflowId: (serverId: string) =>
         { key: McpServerIdKey, value: server.id },
       ],
     };
-    return awaitWorkflow(() => deps.temporal.workflow.execute(workflow, options), failureCode);
+    return awaitWorkflow(() => deps.temporal.workflow.execute<ServerWorkflow>(workflow, options), failureCode);
   };
 }
 
@@ -61,7 +63,7 @@ export const mcpServerActionRoutes: RouteSpec[] = [
     tag: 'mcp',
     permission: 'mcp:manage',
     response: testJson,
-    handler: runOnWorker(mcpServerTestWorkflow, workflowIds.mcpServerTest, 'mcp_test_failed'),
+    handler: runOnWorker('mcpServerTestWorkflow', workflowIds.mcpServerTest, 'mcp_test_failed'),
   }),
   route({
     method: 'post',
@@ -70,7 +72,7 @@ export const mcpServerActionRoutes: RouteSpec[] = [
     tag: 'mcp',
     permission: 'mcp:manage',
     response: syncJson,
-    handler: runOnWorker(mcpToolSyncWorkflow, workflowIds.mcpToolSync, 'mcp_sync_failed'),
+    handler: runOnWorker('mcpToolSyncWorkflow', workflowIds.mcpToolSync, 'mcp_sync_failed'),
   }),
   route({
     method: 'get',

@@ -4,24 +4,26 @@
 // built-ins and npm packages as modules with an origin, so one allow-list per room covers all three.
 import boundaries from 'eslint-plugin-boundaries';
 
-/** Packages that do I/O (network, database, processes, vault): never in `domain/` or `workflows/`. */
+/**
+ * Packages that do I/O (network, database, processes, vault, terminal): never in `domain/` or `workflows/`. Matched
+ * on the package name, so their subpaths (`kysely/migration`, `openai/resources/…`) are covered too.
+ */
 const IO_PACKAGES = [
   'pg',
   'kysely',
-  'kysely/**',
   'undici',
   'openai',
-  'openai/**',
   'express',
   'ws',
   'node-vault',
   '@modelcontextprotocol/sdk',
-  '@modelcontextprotocol/sdk/**',
   '@temporalio/client',
   '@temporalio/worker',
   '@temporalio/activity',
   'pino',
   'commander',
+  'cli-progress',
+  'cli-table3',
 ];
 
 /** Files that test/unit/lint-boundaries.test.ts lints as if they sat in the room they are filed under. */

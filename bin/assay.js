@@ -17,7 +17,10 @@ function hasTsx() {
   }
 }
 
-if (fs.existsSync(sources) && hasTsx()) {
+// NODE_ENV=production runs a build wherever there is one, even in a checkout that has tsx.
+const preferBuilt = process.env.NODE_ENV === 'production' && fs.existsSync(built);
+
+if (!preferBuilt && fs.existsSync(sources) && hasTsx()) {
   require('tsx/cjs');
   require(sources);
 } else if (fs.existsSync(built)) {

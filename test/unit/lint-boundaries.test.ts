@@ -26,6 +26,7 @@ describe('import boundaries (eslint.boundaries.mjs enforcing ARCHITECTURE.md)', 
 
   const forbidden: Array<[string, string]> = [
     ['workflows/forbidden-node-builtin.ts', 'a node built-in in workflows/'],
+    ['workflows/forbidden-io-subpath.ts', 'an I/O package by a subpath in workflows/'],
     ['workflows/forbidden-activity-value.ts', 'activity code (not a type) in workflows/'],
     ['domain/forbidden-io-package.ts', 'an I/O package in domain/'],
     ['domain/forbidden-lib.ts', 'lib/ in domain/'],

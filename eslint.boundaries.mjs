@@ -1,7 +1,8 @@
 // The rooms of ../shared/ARCHITECTURE.md ("Rooms" and "Never") as import rules, with eslint-plugin-boundaries.
 // It classifies both ends of an import by the *resolved* file (so `../../workflows/x` and `./x` are judged alike),
-// tells `import type` from a value import (the api may import workflow types but no workflow code), and sees node
-// built-ins and npm packages as modules with an origin, so one allow-list per room covers all three.
+// tells `import type` from a value import (the api may import workflow types but no workflow code, which
+// import-x/no-restricted-paths cannot express), and sees node built-ins and npm packages as modules with an origin,
+// so one list of policies covers rooms, built-ins and packages.
 import boundaries from 'eslint-plugin-boundaries';
 
 /**

@@ -189,6 +189,27 @@ describe('paging of every list endpoint', () => {
     await walkLinked('/api/v1/flows', MANY);
   });
 
+  it('keeps a walk exact while items before and after its position are removed and added', async () => {
+    const set = await api.evalSet('support', { name: 'moving' });
+    const add = async (name: string): Promise<string> =>
+      (await api.addCase('support', set.id, { name, session_input: { message: name } })).id;
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) ids.push(await add(`moving ${i}`));
+    const path = `/api/ai-agents/support/eval-sets/${set.id}/cases`;
+    const first = (await get(`${path}?limit=2`)).body;
+    // An offset would now skip one case (a seen one is gone); a keyset continues right after the last one seen.
+    await api.send('delete', `${path}/${ids[0]}`, 204);
+    await api.send('delete', `${path}/${ids[3]}`, 204);
+    const added = await add('moving 6');
+    const seen: string[] = first.data.map(keyOf);
+    for (let cursor = first.next_cursor; cursor !== null;) {
+      const page = (await get(`${path}?limit=2&cursor=${encodeURIComponent(cursor)}`)).body;
+      seen.push(...page.data.map(keyOf));
+      cursor = page.next_cursor;
+    }
+    assert.deepEqual(seen, [ids[0], ids[1], ids[2], ids[4], ids[5], added]);
+  });
+
   it('documents limit and cursor on exactly the list routes walked above', async () => {
     const doc = (await request(platform.app).get('/openapi.json')).body;
     const lists: string[] = [];

@@ -3,6 +3,7 @@ import request from 'supertest';
 import { LIMITS } from '../../domain/limits';
 import { evalApi, judgeReplies } from '../helpers/eval-api';
 import { harness } from '../helpers/harness';
+import { keyOf, pageWalker } from '../helpers/page-walker';
 import { makeTools, startPagedMcpServer, type PagedMcpServer } from '../helpers/paged-mcp-server';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
 import { openRelay, serveWithRelay } from '../helpers/relay-client';
@@ -13,9 +14,6 @@ const MANY = 5;
 // One more than a snapshot holds, so the WebSocket snapshot cannot carry every result of the big run.
 const BIG_RUN_CASES = LIMITS.pageDefault + 3;
 const bearer = 'paging-peer-token-0123456789';
-
-type Item = { id?: string; provider?: string; mcp_server_id?: string };
-const keyOf = (item: Item): string => item.id ?? item.provider ?? item.mcp_server_id ?? JSON.stringify(item);
 
 describe('paging of every list endpoint', () => {
   let platform: TestPlatform;
@@ -28,63 +26,9 @@ describe('paging of every list endpoint', () => {
   let bigRunId: string;
   let smallSetId: string;
   let bigSetId: string;
-  const walked = new Set<string>();
 
   const get = (path: string): Promise<request.Response> => request(platform.app).get(path).set(owner.auth);
-
-  /** Walks an `/api` list with `limit=2` by `next_cursor`; every item exactly once, in the one-page order. */
-  async function walkData(path: string, expected: number): Promise<Item[]> {
-    walked.add(path);
-    const items: Item[] = [];
-    let cursor: string | null = null;
-    let pages = 0;
-    do {
-      const res: request.Response = await get(
-        `${path}?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-      );
-      assert.equal(res.status, 200, res.text);
-      assert.ok(res.body.data.length <= 2);
-      assert.equal(res.headers.link, undefined, 'the /api lists page in the body');
-      items.push(...res.body.data);
-      cursor = res.body.next_cursor;
-      pages++;
-    } while (cursor !== null);
-    assertOnce(items, expected, pages);
-    const whole = await get(`${path}?limit=${LIMITS.pageMax}`);
-    assert.deepEqual(whole.body.data.map(keyOf), items.map(keyOf), 'pages follow the order of one big page');
-    assert.equal(whole.body.next_cursor, null);
-    return items;
-  }
-
-  /** Walks an `/api/v1` list with `limit=2` by its `Link: <…>; rel="next"` headers; the body stays a bare array. */
-  async function walkLinked(path: string, expected: number): Promise<Item[]> {
-    walked.add(path);
-    const items: Item[] = [];
-    let next: string | undefined = `${path}?limit=2`;
-    let pages = 0;
-    while (next) {
-      const res = await get(next);
-      assert.equal(res.status, 200, res.text);
-      assert.ok(Array.isArray(res.body) && res.body.length <= 2);
-      items.push(...res.body);
-      const link = res.headers.link as string | undefined;
-      next = link ? /^<([^>]+)>; rel="next"$/.exec(link)?.[1] : undefined;
-      if (link) assert.ok(next?.startsWith(`${path}?limit=2&cursor=`), link);
-      pages++;
-    }
-    assertOnce(items, expected, pages);
-    const whole = await get(`${path}?limit=${LIMITS.pageMax}`);
-    assert.deepEqual(whole.body.map(keyOf), items.map(keyOf), 'pages follow the order of one big page');
-    assert.equal(whole.headers.link, undefined, 'no Link header on the last page');
-    return items;
-  }
-
-  function assertOnce(items: Item[], expected: number, pages: number): void {
-    const keys = items.map(keyOf);
-    assert.equal(new Set(keys).size, keys.length, 'no item twice');
-    assert.equal(keys.length, expected, 'every item');
-    assert.equal(pages, Math.max(1, Math.ceil(expected / 2)));
-  }
+  const walk = pageWalker(get);
 
   before(async () => {
     const h = await harness();
@@ -165,28 +109,28 @@ describe('paging of every list endpoint', () => {
 
   it('walks every /api list to the end two items at a time, each item exactly once', async () => {
     const base = '/api/ai-agents/support';
-    await walkData('/api/ai-agents', MANY + 1);
-    await walkData(`${base}/runs`, BIG_RUN_CASES);
-    await walkData(`${base}/eval-sets`, MANY);
-    await walkData(`${base}/eval-sets/${bigSetId}/cases`, BIG_RUN_CASES);
-    await walkData(`${base}/eval-sets/${smallSetId}/runs`, MANY);
-    const results = await walkData(`${base}/eval-runs/${bigRunId}/results`, BIG_RUN_CASES);
-    const cases = await walkData(`${base}/eval-runs/${bigRunId}/cases`, BIG_RUN_CASES);
+    await walk.data('/api/ai-agents', MANY + 1);
+    await walk.data(`${base}/runs`, BIG_RUN_CASES);
+    await walk.data(`${base}/eval-sets`, MANY);
+    await walk.data(`${base}/eval-sets/${bigSetId}/cases`, BIG_RUN_CASES);
+    await walk.data(`${base}/eval-sets/${smallSetId}/runs`, MANY);
+    const results = await walk.data(`${base}/eval-runs/${bigRunId}/results`, BIG_RUN_CASES);
+    const cases = await walk.data(`${base}/eval-runs/${bigRunId}/cases`, BIG_RUN_CASES);
     assert.deepEqual(
       results.map((r: any) => r.case_id),
       cases.map(keyOf),
       'results come in case order',
     );
-    await walkData('/api/workspaces/current/integrations', MANY);
+    await walk.data('/api/workspaces/current/integrations', MANY);
   });
 
   it('walks every /api/v1 list by its Link header, the body staying the bare array', async () => {
-    const catalog = await walkLinked('/api/v1/mcp-catalog', (await get('/api/v1/mcp-catalog?limit=500')).body.length);
+    const catalog = await walk.linked('/api/v1/mcp-catalog', (await get('/api/v1/mcp-catalog?limit=500')).body.length);
     assert.equal(catalog.filter((e: any) => e.workspace_id !== null).length, MANY);
-    await walkLinked('/api/v1/mcp-servers', MANY);
-    await walkLinked(`/api/v1/mcp-servers/${serverIds[0]}/tools`, MANY + 2);
-    await walkLinked(`/api/v1/agents/${agentId}/mcp-servers`, MANY);
-    await walkLinked('/api/v1/flows', MANY);
+    await walk.linked('/api/v1/mcp-servers', MANY);
+    await walk.linked(`/api/v1/mcp-servers/${serverIds[0]}/tools`, MANY + 2);
+    await walk.linked(`/api/v1/agents/${agentId}/mcp-servers`, MANY);
+    await walk.linked('/api/v1/flows', MANY);
   });
 
   it('keeps a walk exact while items before and after its position are removed and added', async () => {
@@ -226,10 +170,10 @@ describe('paging of every list endpoint', () => {
     const matcher = (path: string): RegExp => new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+')}$`);
     for (const path of lists)
       assert.ok(
-        [...walked].some((w) => matcher(path).test(w)),
+        [...walk.walked].some((w) => matcher(path).test(w)),
         `${path} is walked`,
       );
-    assert.equal(walked.size, lists.length, 'every walked path is a documented list');
+    assert.equal(walk.walked.size, lists.length, 'every walked path is a documented list');
   });
 
   it('answers 422 naming limit or cursor for a bad value, on /api and /api/v1 alike', async () => {

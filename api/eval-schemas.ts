@@ -10,9 +10,6 @@ export const sessionInputSchema = z.looseObject({ message: nonBlank });
 /** A name of an eval set or case. */
 export const evalName = z.string().trim().min(1, 'must not be empty').max(200);
 
-/** `?limit=` of a listing. */
-export const listQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) });
-
 /** A 422 naming one field, shaped like the ones zod validation produces. */
 export function invalidField(field: string, message: string): HttpError {
   return new HttpError(422, 'validation_failed', `${field}: ${message}`, [{ field, message }]);

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { SingleBar } from 'cli-progress';
+import { LIMITS } from '../domain/limits';
 import { createApiClient, type ApiClient } from './api-client';
 import { EXIT } from './exit-codes';
 import { renderDetails, renderJunit, renderSummary, renderTable } from './eval-report';
@@ -51,12 +52,13 @@ async function waitForRun(api: ApiClient, path: string, pollMs: number): Promise
   }
 }
 
+// Every result of the run, following `next_cursor` in the largest pages the API serves.
 async function fetchResults(api: ApiClient, path: string): Promise<CaseResultJson[]> {
   const results: CaseResultJson[] = [];
   let cursor: string | null = null;
   do {
     const page: { data: CaseResultJson[]; next_cursor?: string | null } = await api.get(
-      cursor ? `${path}?cursor=${enc(cursor)}` : path,
+      `${path}?limit=${LIMITS.pageMax}${cursor ? `&cursor=${enc(cursor)}` : ''}`,
     );
     results.push(...page.data);
     cursor = page.next_cursor ?? null;

@@ -1,4 +1,5 @@
 import type { Db } from './database';
+import { OLDEST_FIRST, keysetPage, type Page, type PageParams } from './keyset-page';
 import { jsonOrNull } from './column-values';
 import type { ToolCall } from '../domain/trajectory';
 import type { CaseSnapshot, EvalCase } from './tables/eval-set.table';
@@ -36,14 +37,9 @@ export async function insertEvalCase(db: Db, evalSetId: string, input: EvalCaseI
 }
 
 /** A set's cases in creation order. */
-export async function listEvalCases(db: Db, evalSetId: string): Promise<EvalCase[]> {
-  return db
-    .selectFrom('eval_cases')
-    .selectAll()
-    .where('eval_set_id', '=', evalSetId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+export async function listEvalCases(db: Db, evalSetId: string, page: PageParams): Promise<Page<EvalCase>> {
+  const query = db.selectFrom('eval_cases').selectAll().where('eval_set_id', '=', evalSetId);
+  return keysetPage(query, OLDEST_FIRST, page);
 }
 
 /** One case of a set. */

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from './database';
+import { NEWEST_FIRST, keysetPage, type Page, type PageParams } from './keyset-page';
 import { EVAL_PROGRESS_CHANNEL } from './case-result.repository';
 import { jsonOrNull } from './column-values';
 import type { MinScores } from '../domain/criteria';
@@ -53,15 +54,9 @@ export async function findEvalRun(db: Db, agentId: string, id: string): Promise<
 }
 
 /** A set's runs, newest first. */
-export async function listEvalRuns(db: Db, evalSetId: string, limit: number): Promise<EvalRun[]> {
-  return db
-    .selectFrom('eval_runs')
-    .selectAll()
-    .where('eval_set_id', '=', evalSetId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
+export async function listEvalRuns(db: Db, evalSetId: string, page: PageParams): Promise<Page<EvalRun>> {
+  const query = db.selectFrom('eval_runs').selectAll().where('eval_set_id', '=', evalSetId);
+  return keysetPage(query, NEWEST_FIRST, page);
 }
 
 /** The run as scoring sees it. */

@@ -1,4 +1,5 @@
 import type { Db } from './database';
+import { keysetPage, type Page, type PageParams } from './keyset-page';
 import type { Provider } from '../domain/model-provider';
 import type { Integration } from './tables/workspace-settings.table';
 
@@ -40,13 +41,9 @@ export async function findIntegration(
 }
 
 /** A workspace's integrations by provider. */
-export async function listIntegrations(db: Db, workspaceId: string): Promise<Integration[]> {
-  return db
-    .selectFrom('integrations')
-    .selectAll()
-    .where('workspace_id', '=', workspaceId)
-    .orderBy('provider')
-    .execute();
+export async function listIntegrations(db: Db, workspaceId: string, page: PageParams): Promise<Page<Integration>> {
+  const query = db.selectFrom('integrations').selectAll().where('workspace_id', '=', workspaceId);
+  return keysetPage(query, { keys: [{ ref: 'provider', kind: 'text' }], direction: 'asc' }, page);
 }
 
 /** Removes an integration record; returns whether one existed. */

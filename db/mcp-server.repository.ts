@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from './database';
+import { BY_NAME, keysetPage, type Page, type PageParams } from './keyset-page';
 import type { McpServer, McpServerConfig } from './tables/mcp.table';
 
 export interface McpServerInput {
@@ -50,8 +51,9 @@ export async function findMcpServer(db: Db, workspaceId: string, id: string): Pr
 }
 
 /** A workspace's servers by name. */
-export async function listMcpServers(db: Db, workspaceId: string): Promise<McpServer[]> {
-  return db.selectFrom('mcp_servers').selectAll().where('workspace_id', '=', workspaceId).orderBy('name').execute();
+export async function listMcpServers(db: Db, workspaceId: string, page: PageParams): Promise<Page<McpServer>> {
+  const query = db.selectFrom('mcp_servers').selectAll().where('workspace_id', '=', workspaceId);
+  return keysetPage(query, BY_NAME, page);
 }
 
 /** Replaces config and secret names; the server goes back to `pending` until the next successful sync. */

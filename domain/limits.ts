@@ -29,6 +29,9 @@ export const LIMITS = {
   /** Default and largest page of every list endpoint. */
   pageDefault: 50,
   pageMax: 500,
+  /** Length of a list cursor: it holds a row's sort keys (names, times, ids); 4 KiB keeps a next-page URL far below
+   * Node's 16 KiB request-header limit. */
+  pageCursorChars: 4_096,
 } as const;
 
 export type LimitName = keyof typeof LIMITS;

@@ -5,6 +5,7 @@ import type { Agent } from '../../db/tables/agent.table';
 import { agentSettingsSchema } from '../../domain/agent-settings';
 import { HttpError } from '../http-error';
 import { requireAgent } from '../lookups';
+import { dataPage, dataPageJson, pageQuery } from '../paging';
 import { route, type RouteSpec } from '../route';
 
 const agentName = z
@@ -73,8 +74,10 @@ export const agentRoutes: RouteSpec[] = [
     summary: 'List agents',
     tag: 'agents',
     permission: 'agents:view',
-    response: z.object({ data: z.array(agentJson) }),
-    handler: async ({ auth, deps }) => ({ data: (await listAgents(deps.db, auth.workspaceId)).map(toAgentJson) }),
+    query: pageQuery,
+    response: dataPageJson(agentJson),
+    handler: async ({ query, auth, deps }) =>
+      dataPage(query, (page) => listAgents(deps.db, auth.workspaceId, page), toAgentJson),
   }),
   route({
     method: 'get',

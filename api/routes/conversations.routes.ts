@@ -3,9 +3,10 @@ import { insertConversation, listConversations } from '../../db/conversation.rep
 import type { Conversation } from '../../db/tables/conversation.table';
 import { toolCallSchema } from '../../domain/trajectory';
 import { requireConversation } from '../eval-lookups';
-import { listQuery, sessionInputSchema } from '../eval-schemas';
+import { sessionInputSchema } from '../eval-schemas';
 import { requireAgent } from '../lookups';
-import { parseOr422, route, type RouteSpec } from '../route';
+import { dataPage, dataPageJson, pageQuery } from '../paging';
+import { route, type RouteSpec } from '../route';
 
 const importBody = z
   .object({
@@ -117,11 +118,11 @@ export const conversationRoutes: RouteSpec[] = [
     summary: "List an agent's conversations, newest first",
     tag: 'evaluation',
     permission: 'evals:view',
-    response: z.object({ data: z.array(conversationJson) }),
+    query: pageQuery,
+    response: dataPageJson(conversationJson),
     handler: async ({ params, query, auth, deps }) => {
-      const { limit } = parseOr422(listQuery, query);
       const agent = await requireAgent(deps.db, auth.workspaceId, params.agent);
-      return { data: (await listConversations(deps.db, agent.id, limit)).map(toConversationJson) };
+      return dataPage(query, (page) => listConversations(deps.db, agent.id, page), toConversationJson);
     },
   }),
   route({

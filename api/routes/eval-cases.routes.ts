@@ -14,6 +14,7 @@ import { requireAgentEvalCase, requireAgentEvalSet, requireConversation } from '
 import { evalName, invalidField, nonBlank, sessionInputSchema } from '../eval-schemas';
 import { requireAgent } from '../lookups';
 import { route, type RouteSpec } from '../route';
+import { dataPage, dataPageJson, pageQuery } from '../paging';
 
 const caseFields = {
   expected_trajectory: z.array(toolCallSchema).nullish(),
@@ -140,10 +141,11 @@ export const evalCaseRoutes: RouteSpec[] = [
     summary: "List a set's cases",
     tag: 'evaluation',
     permission: 'evals:view',
-    response: z.object({ data: z.array(evalCaseJson) }),
-    handler: async ({ params, auth, deps }) => {
+    query: pageQuery,
+    response: dataPageJson(evalCaseJson),
+    handler: async ({ params, query, auth, deps }) => {
       const set = await requireAgentEvalSet(deps.db, auth.workspaceId, params);
-      return { data: (await listEvalCases(deps.db, set.id)).map(toEvalCaseJson) };
+      return dataPage(query, (page) => listEvalCases(deps.db, set.id, page), toEvalCaseJson);
     },
   }),
   route({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listCaseResults, type CaseResultView } from '../../db/case-result.repository';
+import { listCaseResults } from '../../db/case-result.repository';
 import { isUuid } from '../../db/column-values';
 import { existingConversationIds } from '../../db/conversation.repository';
 import { existingCaseIds } from '../../db/eval-case.repository';
@@ -20,8 +20,9 @@ import { HttpError } from '../http-error';
 import { agentNotPublished } from '../agent-run-errors';
 import { requireAgentEvalRun, requireAgentEvalSet } from '../eval-lookups';
 import { requireAgent } from '../lookups';
-import { invalidField, listQuery } from '../eval-schemas';
-import { parseOr422, route, type RouteSpec } from '../route';
+import { invalidField } from '../eval-schemas';
+import { dataPage, dataPageJson, pageQuery } from '../paging';
+import { route, type RouteSpec } from '../route';
 import { caseResultJson, evalRunJson, toCaseResultJson, toEvalRunJson } from '../eval-run.json';
 
 const triggerBody = z
@@ -133,11 +134,11 @@ export const evalRunRoutes: RouteSpec[] = [
     summary: "List a set's runs, newest first",
     tag: 'evaluation',
     permission: 'evals:view',
-    response: z.object({ data: z.array(evalRunJson) }),
+    query: pageQuery,
+    response: dataPageJson(evalRunJson),
     handler: async ({ params, query, auth, deps }) => {
-      const { limit } = parseOr422(listQuery, query);
       const set = await requireAgentEvalSet(deps.db, auth.workspaceId, params);
-      return { data: (await listEvalRuns(deps.db, set.id, limit)).map(toEvalRunJson) };
+      return dataPage(query, (page) => listEvalRuns(deps.db, set.id, page), toEvalRunJson);
     },
   }),
   route({
@@ -157,11 +158,11 @@ export const evalRunRoutes: RouteSpec[] = [
     summary: "An eval run's case results, in case order",
     tag: 'evaluation',
     permission: 'evals:view',
-    response: z.object({ data: z.array(caseResultJson) }),
-    handler: async ({ params, auth, deps }) => {
+    query: pageQuery,
+    response: dataPageJson(caseResultJson),
+    handler: async ({ params, query, auth, deps }) => {
       const run = await requireAgentEvalRun(deps.db, auth.workspaceId, params);
-      const rows: CaseResultView[] = await listCaseResults(deps.db, run.id);
-      return { data: rows.map(toCaseResultJson) };
+      return dataPage(query, (page) => listCaseResults(deps.db, run.id, page), toCaseResultJson);
     },
   }),
 ];

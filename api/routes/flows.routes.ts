@@ -6,6 +6,7 @@ import { flowNodeBody, validateFlowNodes } from '../flow-validation';
 import { HttpError } from '../http-error';
 import { requireFlow } from '../lookups';
 import { route, type RouteSpec } from '../route';
+import { linkedPage, pageQuery } from '../paging';
 
 const createFlowBody = z.object({
   name: z.string().trim().min(1).max(120),
@@ -57,8 +58,9 @@ export const flowRoutes: RouteSpec[] = [
     summary: 'List flows',
     tag: 'flows',
     permission: 'flows:run',
+    query: pageQuery,
     response: z.array(flowJson),
-    handler: async ({ auth, deps }) => (await listFlows(deps.db, auth.workspaceId)).map(toFlowJson),
+    handler: async (ctx) => linkedPage(ctx, (page) => listFlows(ctx.deps.db, ctx.auth.workspaceId, page), toFlowJson),
   }),
   route({
     method: 'get',

@@ -11,6 +11,7 @@ import { PROVIDERS, type Provider } from '../../domain/model-provider';
 import { notFound } from '../http-error';
 import { invalidField } from '../eval-schemas';
 import { route, type RouteSpec } from '../route';
+import { dataPage, dataPageJson, pageQuery } from '../paging';
 
 const putBody = z
   .object({
@@ -86,10 +87,10 @@ export const integrationRoutes: RouteSpec[] = [
     summary: "The workspace's connected providers (keys masked)",
     tag: 'integrations',
     permission: 'integrations:manage',
-    response: z.object({ data: z.array(integrationJson) }),
-    handler: async ({ auth, deps }) => ({
-      data: (await listIntegrations(deps.db, auth.workspaceId)).map(toIntegrationJson),
-    }),
+    query: pageQuery,
+    response: dataPageJson(integrationJson),
+    handler: async ({ query, auth, deps }) =>
+      dataPage(query, (page) => listIntegrations(deps.db, auth.workspaceId, page), toIntegrationJson),
   }),
   route({
     method: 'get',

@@ -6,6 +6,7 @@ import { workspaceCatalogEntrySchema } from '../../domain/mcp-catalog-entry';
 import { invalidField } from '../eval-schemas';
 import { HttpError } from '../http-error';
 import { route, type RouteSpec } from '../route';
+import { linkedPage, pageQuery } from '../paging';
 
 const catalogEntryJson = z.object({
   id: z.string(),
@@ -47,9 +48,10 @@ export const mcpCatalogRoutes: RouteSpec[] = [
     summary: 'List catalog entries (global and this workspace)',
     tag: 'mcp',
     permission: 'mcp:view',
+    query: pageQuery,
     response: z.array(catalogEntryJson),
-    handler: async ({ auth, deps }) =>
-      (await listVisibleCatalogEntries(deps.db, auth.workspaceId)).map(toCatalogEntryJson),
+    handler: async (ctx) =>
+      linkedPage(ctx, (page) => listVisibleCatalogEntries(ctx.deps.db, ctx.auth.workspaceId, page), toCatalogEntryJson),
   }),
   route({
     method: 'post',

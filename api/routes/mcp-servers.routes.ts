@@ -15,6 +15,7 @@ import { HttpError } from '../http-error';
 import { requireMcpServer } from '../lookups';
 import { serverConfigBody, serverSecretsBody, validateServerInput } from '../mcp-server-input';
 import { route, type RouteSpec } from '../route';
+import { linkedPage, pageQuery } from '../paging';
 
 const createServerBody = z.object({
   catalog_id: z.string().uuid().optional(),
@@ -118,8 +119,10 @@ export const mcpServerRoutes: RouteSpec[] = [
     summary: 'List MCP servers',
     tag: 'mcp',
     permission: 'mcp:view',
+    query: pageQuery,
     response: z.array(serverJson),
-    handler: async ({ auth, deps }) => (await listMcpServers(deps.db, auth.workspaceId)).map(toMcpServerJson),
+    handler: async (ctx) =>
+      linkedPage(ctx, (page) => listMcpServers(ctx.deps.db, ctx.auth.workspaceId, page), toMcpServerJson),
   }),
   route({
     method: 'get',

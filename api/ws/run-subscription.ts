@@ -51,7 +51,13 @@ export function createRunSubscription(
     start(snapshot) {
       for (const result of snapshot.results) seen.add(result.case_id);
       ended = ENDED.has(snapshot.run.status);
-      send({ type: 'snapshot', run_id: runId, run: snapshot.run, results: snapshot.results });
+      send({
+        type: 'snapshot',
+        run_id: runId,
+        run: snapshot.run,
+        results: snapshot.results,
+        next_cursor: snapshot.next_cursor,
+      });
       const pending = buffer ?? [];
       buffer = null;
       for (const item of pending) apply(item);

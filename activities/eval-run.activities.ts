@@ -21,6 +21,7 @@ import { createEgressGuard } from '../lib/egress/egress-guard';
 import { resolveRunnableAgent } from './agent-model';
 import { withHeartbeat } from './heartbeat';
 import { createJudge, type Judge } from './judge.activities';
+import { JudgeCallBoundReached } from './judge-call-budget';
 import { toActivityFailure } from './provider-connection';
 import type { ActivityDeps } from './index';
 
@@ -117,7 +118,8 @@ export function createEvalRunActivities(deps: ActivityDeps, judge: Judge = creat
       const signal = Context.current().cancellationSignal;
       try {
         return await withHeartbeat(async () => {
-          const session = caseNeedsJudge(evalCase) ? await judge.open(run, signal) : null;
+          const judged = { runId: run.id, caseId: evalCase.id };
+          const session = caseNeedsJudge(evalCase) ? await judge.open(run, judged, signal) : null;
           const outcome = await scoreCaseAgainst({
             evalCase,
             conversation,
@@ -138,6 +140,9 @@ export function createEvalRunActivities(deps: ActivityDeps, judge: Judge = creat
           return { status: outcome.status };
         });
       } catch (error) {
+        // The bound is final: another attempt would only be refused, so the case ends here with an error naming it.
+        if (error instanceof JudgeCallBoundReached)
+          return storeError(run, evalCase.id, evalCase.name, error.message, conversation.id);
         throw toActivityFailure(error);
       }
     },

@@ -51,6 +51,7 @@ const envSchema = z.object({
     .pipe(z.array(z.url({ protocol: /^https?$/, error: 'must list http(s) origins' }))),
   MCP_CATALOG_FILE: z.string().min(1).optional(),
   EVAL_CONCURRENCY: integer(1, 256).default(8),
+  WORKSPACE_EVAL_CONCURRENCY: integer(1, 256).default(8),
 });
 
 export type Config = z.infer<typeof envSchema> & { dataDir: string };

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { ApplicationFailure } from '@temporalio/common';
 import { findAgent, findPublishedVersion } from '../db/agent.repository';
 import type { JudgeUsage, RunJudge } from '../db/tables/eval-run.table';
@@ -10,6 +11,7 @@ import {
   type RubricVerdict,
 } from '../domain/judge-output.parser';
 import { finalResponsePrompt, rubricsPrompt, type JudgeMessage } from '../domain/judge-prompts';
+import { LIMITS } from '../domain/limits';
 import { resolveJudge } from '../domain/model-provider';
 import { createEgressGuard } from '../lib/egress/egress-guard';
 import {
@@ -91,6 +93,8 @@ export function createJudge(deps: ActivityDeps): Judge {
       const { baseUrl, apiKey } = await connect(run.workspace_id, judge);
       // Aborted by the activity's cancellation, or by the budget once the case's calls are spent.
       const controller = new AbortController();
+      // The SDK adds an abort listener per HTTP attempt and never removes it; the budget bounds how many there are.
+      setMaxListeners(LIMITS.judgeCallsPerCase + 1, controller.signal);
       if (signal?.aborted) controller.abort();
       signal?.addEventListener('abort', () => controller.abort(), { once: true });
       const budget = budgetedFetch(deps, judged, guard.fetch, controller);

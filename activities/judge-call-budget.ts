@@ -21,9 +21,10 @@ export class JudgeCallBoundReached extends Error {
   }
 }
 
-/** A fetch that spends the case's budget, and why it stopped calling (the bound, or a failure to count). */
+/** A fetch that spends the case's budget: the calls it let through, and why it stopped (the bound, or a count failed). */
 export interface BudgetedFetch {
   fetch: EgressGuard['fetch'];
+  calls(): number;
   refusal(): Error | null;
 }
 
@@ -39,6 +40,7 @@ export function budgetedFetch(
   controller: AbortController,
 ): BudgetedFetch {
   let refusal: Error | null = null;
+  let calls = 0;
   const refuse = (error: Error): never => {
     refusal ??= error;
     controller.abort();
@@ -54,8 +56,10 @@ export function budgetedFetch(
         return refuse(error instanceof Error ? error : new Error(String(error)));
       }
       if (!reserved) return refuse(new JudgeCallBoundReached(null));
+      calls++;
       return fetch(url, init);
     },
+    calls: () => calls,
     refusal: () => refusal,
   };
 }

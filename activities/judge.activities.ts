@@ -119,13 +119,17 @@ function openSession(client: ProviderClient, model: string, budget: BudgetedFetc
   // budget of judge calls, not a count here, decides when to stop.
   const chat = async (messages: JudgeMessage[]): Promise<JsonChatReply> => {
     for (;;) {
+      const callsBefore = budget.calls();
       try {
         return await client.chatJson({ model, messages, signal });
       } catch (error) {
         const refusal = budget.refusal();
         if (refusal instanceof JudgeCallBoundReached) throw new JudgeCallBoundReached(lastFailure);
         if (refusal) throw refusal;
-        if (signal.aborted || !(error instanceof ProviderCallError) || error.kind !== 'transient') throw error;
+        // Asking again is only safe when the failed ask reached the network: then it spent budget, so this ends.
+        const spent = budget.calls() > callsBefore;
+        if (!spent || signal.aborted || !(error instanceof ProviderCallError) || error.kind !== 'transient')
+          throw error;
         lastFailure = error.message;
       }
     }

@@ -1,10 +1,28 @@
-import { CancellationScope, condition, isCancellation, proxyActivities } from '@temporalio/workflow';
+import {
+  CancellationScope,
+  condition,
+  isCancellation,
+  proxyActivities,
+  proxyLocalActivities,
+} from '@temporalio/workflow';
 import type { CaseSlotActivities, CaseSlotHolder } from '../activities/case-slot.activities';
 
 // A lease outlives three missed renewals: only a run that stopped (terminated, or no worker for two minutes) loses its
 // slots, and then they return to the workspace by themselves.
 const LEASE_MS = 2 * 60_000;
 const RENEW_EVERY = '30 seconds';
+
+// The usual case, a free slot, and every release run as local activities: inside the current workflow task, one
+// marker event each and no round trip through the server, so the cap costs an uncontended case almost nothing.
+const quick = proxyLocalActivities<CaseSlotActivities>({
+  startToCloseTimeout: '10 seconds',
+  retry: {
+    initialInterval: '200 milliseconds',
+    backoffCoefficient: 2,
+    maximumInterval: '2 seconds',
+    maximumAttempts: 5,
+  },
+});
 
 // Waiting for a slot is this activity's retries: the server re-runs it after a backoff capped at a few seconds, which
 // records no history event, holds no worker slot and uses no attempt of the case. No attempt limit: while the
@@ -14,7 +32,7 @@ const waiting = proxyActivities<CaseSlotActivities>({
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 1.5, maximumInterval: '5 seconds' },
 });
 
-const holding = proxyActivities<CaseSlotActivities>({
+const renewing = proxyActivities<CaseSlotActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 5 },
 });
@@ -29,7 +47,7 @@ async function renewingWhile<T>(holder: CaseSlotHolder, work: Promise<T>): Promi
   watched.catch(() => undefined);
   while (!(await condition(() => settled, RENEW_EVERY))) {
     try {
-      await holding.renewCaseSlot({ ...holder, leaseMs: LEASE_MS });
+      await renewing.renewCaseSlot({ ...holder, leaseMs: LEASE_MS });
     } catch (error) {
       if (isCancellation(error)) throw error;
     }
@@ -44,9 +62,10 @@ async function renewingWhile<T>(holder: CaseSlotHolder, work: Promise<T>): Promi
  */
 export async function inCaseSlot<T>(holder: CaseSlotHolder, work: () => Promise<T>): Promise<T> {
   try {
-    await waiting.acquireCaseSlot({ ...holder, leaseMs: LEASE_MS });
+    const request = { ...holder, leaseMs: LEASE_MS };
+    if (!(await quick.tryCaseSlot(request)).acquired) await waiting.acquireCaseSlot(request);
     return await renewingWhile(holder, work());
   } finally {
-    await CancellationScope.nonCancellable(() => holding.releaseCaseSlot(holder));
+    await CancellationScope.nonCancellable(() => quick.releaseCaseSlot(holder));
   }
 }

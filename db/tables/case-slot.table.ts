@@ -1,11 +1,11 @@
 import type { ColumnType } from 'kysely';
 
-/** A lease on one of a workspace's case slots, held by one case of one run until released or expired. */
+/** Slot `slot` of a workspace, leased to one case of one run until released, or until `expires_at` passes. */
 export interface CaseSlotTable {
+  workspace_id: string;
+  slot: number;
   run_id: string;
   case_id: string;
-  workspace_id: string;
-  acquired_at: ColumnType<Date, never, never>;
   expires_at: ColumnType<Date, Date | string, Date | string>;
 }
 

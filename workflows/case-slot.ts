@@ -6,14 +6,10 @@ import {
   proxyLocalActivities,
 } from '@temporalio/workflow';
 import type { CaseSlotActivities, CaseSlotHolder } from '../activities/case-slot.activities';
+import { CASE_SLOT_RENEW_MS } from '../domain/case-slots';
 
-// A lease outlives three missed renewals: only a run that stopped (terminated, or no worker for two minutes) loses its
-// slots, and then they return to the workspace by themselves.
-const LEASE_MS = 2 * 60_000;
-const RENEW_EVERY = '30 seconds';
-
-// The usual case, a free slot, and every release run as local activities: inside the current workflow task, one
-// marker event each and no round trip through the server, so the cap costs an uncontended case almost nothing.
+// Taking a free slot and giving one back run as local activities: inside the current workflow task, one marker
+// event each and no round trip through the server.
 const quick = proxyLocalActivities<CaseSlotActivities>({
   startToCloseTimeout: '10 seconds',
   retry: {
@@ -37,6 +33,25 @@ const renewing = proxyActivities<CaseSlotActivities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 5 },
 });
 
+/** What the scoring activity answers: the case's status, or that every slot of its workspace is held. */
+export type SlotScoring = { status: string } | { waitingForSlot: true };
+
+/**
+ * Scores a case in one of its workspace's slots (`WORKSPACE_EVAL_CONCURRENCY` across all its runs). The scoring
+ * activity takes a free slot itself and gives it back with the result, so an uncontended case costs the workflow
+ * nothing; when none is free the case waits here for one, then scores in it. A slot the activity could not give back
+ * (its attempts failed, or the run was cancelled) is given back here.
+ */
+export async function scoreInCaseSlot(holder: CaseSlotHolder, score: () => Promise<SlotScoring>): Promise<void> {
+  let scored = false;
+  try {
+    while ('waitingForSlot' in (await score())) await waiting.acquireCaseSlot(holder);
+    scored = true;
+  } finally {
+    if (!scored) await CancellationScope.nonCancellable(() => quick.releaseCaseSlot(holder));
+  }
+}
+
 // Renews the lease until `work` settles; a failed renewal does not fail the case (the lease may lapse, that is all).
 async function renewingWhile<T>(holder: CaseSlotHolder, work: Promise<T>): Promise<T> {
   let settled = false;
@@ -45,9 +60,9 @@ async function renewingWhile<T>(holder: CaseSlotHolder, work: Promise<T>): Promi
   });
   // Awaited below; this keeps a failure that lands during a renewal from counting as unhandled meanwhile.
   watched.catch(() => undefined);
-  while (!(await condition(() => settled, RENEW_EVERY))) {
+  while (!(await condition(() => settled, CASE_SLOT_RENEW_MS))) {
     try {
-      await renewing.renewCaseSlot({ ...holder, leaseMs: LEASE_MS });
+      await renewing.renewCaseSlot(holder);
     } catch (error) {
       if (isCancellation(error)) throw error;
     }
@@ -56,14 +71,13 @@ async function renewingWhile<T>(holder: CaseSlotHolder, work: Promise<T>): Promi
 }
 
 /**
- * Runs one case's work in one of its workspace's slots (`WORKSPACE_EVAL_CONCURRENCY` across all of the workspace's
- * runs): waits for a slot, keeps its lease alive while the work runs, and gives it back however the work ends,
- * cancellation included. A terminated run cannot give its slots back; their leases lapse instead.
+ * Holds one of the workspace's slots around a live case's whole work (its sandbox run, then its scoring): waits for a
+ * slot, renews its lease while the work runs, and gives it back however the work ends, cancellation included. A
+ * terminated run cannot give its slots back; their leases lapse instead.
  */
 export async function inCaseSlot<T>(holder: CaseSlotHolder, work: () => Promise<T>): Promise<T> {
   try {
-    const request = { ...holder, leaseMs: LEASE_MS };
-    if (!(await quick.tryCaseSlot(request)).acquired) await waiting.acquireCaseSlot(request);
+    if (!(await quick.tryCaseSlot(holder)).acquired) await waiting.acquireCaseSlot(holder);
     return await renewingWhile(holder, work());
   } finally {
     await CancellationScope.nonCancellable(() => quick.releaseCaseSlot(holder));

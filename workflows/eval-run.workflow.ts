@@ -12,7 +12,7 @@ import type { SearchAttributePair } from '@temporalio/common';
 import type { EvalRunActivities } from '../activities/eval-run.activities';
 import { RUN_FATAL_FAILURES } from '../domain/judge-failures';
 import { agentRunWorkflow } from './agent-run.workflow';
-import { inCaseSlot } from './case-slot';
+import { inCaseSlot, scoreInCaseSlot } from './case-slot';
 import { AgentIdKey, EvalRunStatusKey, workflowIds, WorkspaceIdKey } from './temporal-names';
 
 /** Cases scored per workflow run before continuing as new: keeps every history far below Temporal's limits. */
@@ -77,7 +77,7 @@ async function runLiveCase(runId: string, caseId: string): Promise<void> {
     args: [{ mode: 'sandbox', evalRunId: runId, evalCaseId: caseId }],
     typedSearchAttributes: childSearchAttributes(),
   });
-  await scoring.scoreCase({ runId, caseId, conversationId });
+  await scoreInCaseSlot({ runId, caseId }, () => scoring.scoreCase({ runId, caseId, conversationId }));
 }
 
 function setStatus(status: 'running' | 'completed' | 'failed'): void {
@@ -93,10 +93,8 @@ async function scorePage(runId: string, caseIds: readonly string[], concurrency:
     while (fatal === undefined && next < caseIds.length) {
       const caseId = caseIds[next++];
       try {
-        await inCaseSlot({ runId, caseId }, async () => {
-          if (live) await runLiveCase(runId, caseId);
-          else await scoring.scoreCase({ runId, caseId });
-        });
+        if (live) await inCaseSlot({ runId, caseId }, () => runLiveCase(runId, caseId));
+        else await scoreInCaseSlot({ runId, caseId }, () => scoring.scoreCase({ runId, caseId }));
       } catch (error) {
         if (isRunFatal(error)) fatal = error;
         else

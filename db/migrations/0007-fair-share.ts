@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 
 /** Fair share of the workers: leases on a workspace's case slots, and each case's count of judge calls. */
 export async function up(db: Kysely<unknown>): Promise<void> {

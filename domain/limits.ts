@@ -24,6 +24,12 @@ export const LIMITS = {
   mcpResponseBytes: 4 * 1024 * 1024,
   /** Size of one tool result kept in a conversation or flow run, in bytes. */
   toolResultBytes: 256 * 1024,
+  /**
+   * Judge calls one case may cause, every retry included (HTTP retries, unusable replies asked again, activity
+   * attempts). A case needs at most 18 when every reply is usable (9 samples of two judged criteria); the rest absorbs
+   * retries. Without it a failing judge could spend about 400 calls of the workspace's key on one case.
+   */
+  judgeCallsPerCase: 40,
   /** Nodes in one flow. */
   flowNodes: 50,
   /** Default and largest page of every list endpoint. */

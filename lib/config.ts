@@ -53,6 +53,7 @@ const envSchema = z.object({
   EVAL_CONCURRENCY: integer(1, 256).default(8),
   // At most 60 s: a revoked or expired token must lose its WebSocket connections within a minute.
   WS_TOKEN_RECHECK_MS: integer(100, 60_000).default(20_000),
+  WORKSPACE_EVAL_CONCURRENCY: integer(1, 256).default(8),
 });
 
 export type Config = z.infer<typeof envSchema> & { dataDir: string };

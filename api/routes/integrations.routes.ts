@@ -8,13 +8,16 @@ import {
 } from '../../db/integration.repository';
 import type { Integration } from '../../db/tables/workspace-settings.table';
 import { PROVIDERS, type Provider } from '../../domain/model-provider';
+import { baseUrlMoves } from '../../domain/secret-reentry';
 import { notFound } from '../http-error';
 import { invalidField } from '../eval-schemas';
+import { secretRequired } from '../secret-required';
 import { route, type RouteSpec } from '../route';
 
 const putBody = z
   .object({
-    api_key: z.string().min(1).max(4096).regex(/^\S+$/, 'must not contain whitespace'),
+    // Optional only to say so clearly: without it the key stays where it was given, so base_url may not change.
+    api_key: z.string().min(1).max(4096).regex(/^\S+$/, 'must not contain whitespace').optional(),
     base_url: z
       .url({ protocol: /^https?$/ })
       .max(2048)
@@ -61,20 +64,28 @@ export const integrationRoutes: RouteSpec[] = [
   route({
     method: 'put',
     path: '/api/workspaces/current/integrations/:provider',
-    summary: 'Connect a provider with the workspace key',
+    summary: 'Connect a provider with the workspace key (a new base_url needs the key again)',
     tag: 'integrations',
     permission: 'integrations:manage',
     body: putBody,
     response: z.object({ data: integrationJson }),
     handler: async ({ body, params, auth, deps }) => {
       const provider = providerParam(params.provider);
+      const baseUrl = body.base_url ?? null;
+      if (body.api_key === undefined) {
+        const existing = await findIntegration(deps.db, auth.workspaceId, provider);
+        if (!existing) throw invalidField('api_key', 'is required to connect a provider');
+        if (baseUrlMoves(existing.base_url, baseUrl))
+          throw secretRequired('base_url', 'changes where the stored key is sent', 'api_key', ['api_key']);
+        return { data: toIntegrationJson(existing) };
+      }
       // The one direct vault write of the api: the key never enters Postgres, a workflow argument or history.
       await deps.vault.put(
         { workspaceId: auth.workspaceId, credentialId: integrationCredentialId(provider) },
         body.api_key,
       );
       const row = await saveIntegration(deps.db, auth.workspaceId, provider, {
-        base_url: body.base_url ?? null,
+        base_url: baseUrl,
         key_hint: keyHint(body.api_key),
       });
       return { data: toIntegrationJson(row) };

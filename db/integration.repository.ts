@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from './database';
 import type { Provider } from '../domain/model-provider';
 import type { Integration } from './tables/workspace-settings.table';
@@ -5,6 +6,18 @@ import type { Integration } from './tables/workspace-settings.table';
 /** The credential id under which a provider integration's key is kept in the vault. */
 export function integrationCredentialId(provider: Provider): string {
   return `integration:${provider}`;
+}
+
+/**
+ * Holds a workspace's integration with a provider, existing or not yet, until the transaction ends; false at once
+ * when another transaction holds it (no pooled connection waits on a lock).
+ */
+export async function tryLockIntegration(trx: Db, workspaceId: string, provider: Provider): Promise<boolean> {
+  const key = `${workspaceId}/${integrationCredentialId(provider)}`;
+  const { rows } = await sql<{ locked: boolean }>`SELECT pg_try_advisory_xact_lock(hashtext(${key})) AS locked`.execute(
+    trx,
+  );
+  return rows[0]?.locked === true;
 }
 
 /** Records (or replaces) a provider integration; the key itself must already be in the vault. */

@@ -39,13 +39,22 @@ export async function insertMcpServer(db: Db, workspaceId: string, input: McpSer
     .executeTakeFirstOrThrow();
 }
 
-/** A workspace's server by id, else undefined (also for another workspace's server). */
-export async function findMcpServer(db: Db, workspaceId: string, id: string): Promise<McpServer | undefined> {
+/**
+ * A workspace's server by id, else undefined (also for another workspace's server). `lock` holds its row to the end
+ * of the transaction, failing at once (55P03) when another holds it, so no pooled connection waits on a lock.
+ */
+export async function findMcpServer(
+  db: Db,
+  workspaceId: string,
+  id: string,
+  lock = false,
+): Promise<McpServer | undefined> {
   return db
     .selectFrom('mcp_servers')
     .selectAll()
     .where('id', '=', id)
     .where('workspace_id', '=', workspaceId)
+    .$if(lock, (query) => query.forUpdate().noWait())
     .executeTakeFirst();
 }
 

@@ -4,12 +4,13 @@ import {
   findIntegration,
   integrationCredentialId,
   listIntegrations,
+  tryLockIntegration,
   saveIntegration,
 } from '../../db/integration.repository';
 import type { Integration } from '../../db/tables/workspace-settings.table';
 import { PROVIDERS, type Provider } from '../../domain/model-provider';
 import { baseUrlMoves } from '../../domain/secret-reentry';
-import { notFound } from '../http-error';
+import { changeInProgress, notFound } from '../http-error';
 import { invalidField } from '../eval-schemas';
 import { secretRequired } from '../secret-required';
 import { route, type RouteSpec } from '../route';
@@ -72,23 +73,29 @@ export const integrationRoutes: RouteSpec[] = [
     handler: async ({ body, params, auth, deps }) => {
       const provider = providerParam(params.provider);
       const baseUrl = body.base_url ?? null;
-      if (body.api_key === undefined) {
-        const existing = await findIntegration(deps.db, auth.workspaceId, provider);
-        if (!existing) throw invalidField('api_key', 'is required to connect a provider');
-        if (baseUrlMoves(existing.base_url, baseUrl))
-          throw secretRequired('base_url', 'changes where the stored key is sent', 'api_key', ['api_key']);
-        return { data: toIntegrationJson(existing) };
-      }
-      // The one direct vault write of the api: the key never enters Postgres, a workflow argument or history.
-      await deps.vault.put(
-        { workspaceId: auth.workspaceId, credentialId: integrationCredentialId(provider) },
-        body.api_key,
-      );
-      const row = await saveIntegration(deps.db, auth.workspaceId, provider, {
-        base_url: baseUrl,
-        key_hint: keyHint(body.api_key),
+      const apiKey = body.api_key;
+      // Serialised per provider: a key always ends up stored with the base_url of the request that gave it.
+      return deps.db.transaction().execute(async (trx) => {
+        if (!(await tryLockIntegration(trx, auth.workspaceId, provider))) throw changeInProgress('integration');
+        if (apiKey === undefined) {
+          const existing = await findIntegration(trx, auth.workspaceId, provider);
+          if (!existing) throw invalidField('api_key', 'is required to connect a provider');
+          if (baseUrlMoves(existing.base_url, baseUrl))
+            throw secretRequired('base_url', 'changes where the stored key is sent', 'api_key', ['api_key']);
+          return { data: toIntegrationJson(existing) };
+        }
+        // The one direct vault write of the api: the key never enters Postgres, a workflow argument or history.
+        // Written before the row, so a reader that sees the new base_url finds the key given with it.
+        await deps.vault.put(
+          { workspaceId: auth.workspaceId, credentialId: integrationCredentialId(provider) },
+          apiKey,
+        );
+        const row = await saveIntegration(trx, auth.workspaceId, provider, {
+          base_url: baseUrl,
+          key_hint: keyHint(apiKey),
+        });
+        return { data: toIntegrationJson(row) };
       });
-      return { data: toIntegrationJson(row) };
     },
   }),
   route({

@@ -131,6 +131,24 @@ describe('secrets stay where they were given', function () {
       assert.equal(carries(first.headers(), regiven), false, 'the new secret never reached the first host');
       assertLogsClean(platform.logs, [given, regiven]);
     });
+
+    it('stores each secret with the url of the request that gave it, however concurrent updates interleave', async () => {
+      for (let round = 0; round < 12; round++) {
+        const answers = await Promise.all(
+          [first, second].map((listener, side) =>
+            send('patch', `/api/v1/mcp-servers/${serverId}`, {
+              config: { url: listener.url },
+              secret_value: `side-${side}-round-${round}`,
+            }),
+          ),
+        );
+        for (const answer of answers) assert.ok([200, 409].includes(answer.status), answer.text);
+        assert.ok(answers.some((answer) => answer.status === 200));
+        const { url } = (await send('get', `/api/v1/mcp-servers/${serverId}`)).body.config;
+        const stored = JSON.parse((await vaultValue('mcp-server:guarded')) ?? '{}').SECRET_VALUE;
+        assert.equal(stored, `side-${url === first.url ? 0 : 1}-round-${round}`, `round ${round}`);
+      }
+    });
   });
 
   describe('provider integrations', () => {
@@ -181,6 +199,23 @@ describe('secrets stay where they were given', function () {
         false,
       );
       assertLogsClean(platform.logs, [key, newKey]);
+    });
+
+    it('stores each key with the base_url of the request that gave it, however concurrent updates interleave', async () => {
+      for (let round = 0; round < 12; round++) {
+        const answers = await Promise.all(
+          [llmA, llmB].map((llm, side) =>
+            send('put', integration, { base_url: llm.baseUrl, api_key: `side-${side}-round-${round}` }),
+          ),
+        );
+        for (const answer of answers) assert.ok([200, 409].includes(answer.status), answer.text);
+        const { base_url } = (await send('get', integration)).body.data;
+        assert.equal(
+          await vaultValue('integration:openai'),
+          `side-${base_url === llmA.baseUrl ? 0 : 1}-round-${round}`,
+          `round ${round}`,
+        );
+      }
     });
   });
 });

@@ -143,7 +143,7 @@ export const mcpServerRoutes: RouteSpec[] = [
       // Row-locked to the end: two updates of one server never interleave, so a secret always ends up stored with
       // the url and headers of the request that gave it (never with another request's new host).
       deps.db.transaction().execute(async (trx) => {
-        const server = await requireMcpServer(trx, auth.workspaceId, params.id, true).catch((error: unknown) => {
+        const server = await requireMcpServer(trx, auth.workspaceId, params.id, 'update').catch((error: unknown) => {
           throw isLockNotAvailable(error) ? changeInProgress('mcp server') : error;
         });
         const entry = server.catalog_id

@@ -17,7 +17,7 @@ import { route, type RouteSpec } from '../route';
 
 const putBody = z
   .object({
-    // Optional only to say so clearly: without it the key stays where it was given, so base_url may not change.
+    // Optional so that leaving it out gets a precise answer: the stored key stays, and so must base_url.
     api_key: z.string().min(1).max(4096).regex(/^\S+$/, 'must not contain whitespace').optional(),
     base_url: z
       .url({ protocol: /^https?$/ })

@@ -40,13 +40,24 @@ export async function insertMcpServer(db: Db, workspaceId: string, input: McpSer
     .executeTakeFirstOrThrow();
 }
 
-/** A workspace's server by id, else undefined (also for another workspace's server). */
-export async function findMcpServer(db: Db, workspaceId: string, id: string): Promise<McpServer | undefined> {
+/**
+ * A workspace's server by id, else undefined (also for another workspace's server). `lock` holds its row to the end
+ * of the transaction: `update` (a writer) fails at once (55P03) when anyone holds it, so no api connection waits on
+ * a lock; `share` (a reader) waits for a writer, as long as the transaction's lock_timeout allows.
+ */
+export async function findMcpServer(
+  db: Db,
+  workspaceId: string,
+  id: string,
+  lock?: 'update' | 'share',
+): Promise<McpServer | undefined> {
   return db
     .selectFrom('mcp_servers')
     .selectAll()
     .where('id', '=', id)
     .where('workspace_id', '=', workspaceId)
+    .$if(lock === 'update', (query) => query.forUpdate().noWait())
+    .$if(lock === 'share', (query) => query.forShare())
     .executeTakeFirst();
 }
 

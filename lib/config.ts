@@ -7,15 +7,15 @@ const integer = (min: number, max: number) =>
   z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(min).max(max));
 const port = integer(0, 65535);
 
+/** A 32-byte key in base64, as ASSAY_MASTER_KEY and the generated key file hold it. */
+export const MASTER_KEY_BASE64 = /^[A-Za-z0-9+/]{43}=$/;
+
 const envSchema = z.object({
   ASSAY_HOST: z.string().min(1).default('127.0.0.1'),
   ASSAY_PORT: port.default(3000),
   ASSAY_PUBLIC_URL: optionalUrl,
   ASSAY_DATA_DIR: z.string().min(1).default('.data'),
-  ASSAY_MASTER_KEY: z
-    .string()
-    .regex(/^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes, base64-encoded')
-    .optional(),
+  ASSAY_MASTER_KEY: z.string().regex(MASTER_KEY_BASE64, 'must be 32 bytes, base64-encoded').optional(),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional(),
   PG_PORT: port.default(54329),
   TEMPORAL_ADDRESS: z

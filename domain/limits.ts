@@ -24,6 +24,9 @@ export const LIMITS = {
   mcpResponseBytes: 4 * 1024 * 1024,
   /** Size of one tool result kept in a conversation or flow run, in bytes. */
   toolResultBytes: 256 * 1024,
+  /** Searches of one user pattern in one text when redacting: each is linear, but `a*b|a` makes each read the
+   * whole text, so past this many the rest is redacted whole. Real redactions find a handful of matches. */
+  patternSearchesPerText: 100,
   /** Nodes in one flow. */
   flowNodes: 50,
   /** Default and largest page of every list endpoint. */

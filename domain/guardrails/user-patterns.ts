@@ -15,23 +15,30 @@ export function compileUserPattern(source: string, caseInsensitive: boolean): RE
   return RE2JS.compile(toRe2Syntax(source), caseInsensitive ? RE2JS.CASE_INSENSITIVE : 0);
 }
 
-/** Why RE2 refuses a pattern (backreferences, lookaround, a bad group…), or undefined when it compiles. */
+/**
+ * Why a pattern cannot be used, or undefined: RE2 refuses it (backreferences, lookaround, a bad group…), or it
+ * compiles to more than `LIMITS.patternProgramSize` instructions (finding a match costs up to that much per character).
+ */
 export function userPatternProblem(source: string): string | undefined {
+  let size: number;
   try {
-    compileUserPattern(source, false);
-    return undefined;
+    size = compileUserPattern(source, false).programSize();
   } catch (error) {
     return (error as Error).message.replace(/^error parsing regexp: /, '');
   }
+  const limit = LIMITS.patternProgramSize;
+  return size > limit ? `compiles to ${size} RE2 instructions, more than ${limit}` : undefined;
 }
 
 /**
- * The first `maxSpans` non-empty matches of a compiled pattern, labelled. One search is linear, but a pattern that must look to the
- * end of the text before settling each match (`a*b|a`) makes every search cost the whole text; so after
- * `LIMITS.patternSearchesPerText` searches the rest of the text counts as one match (redacting too much, never
+ * The first `maxSpans` non-empty matches of a compiled pattern, labelled. One search is linear, but a pattern that
+ * must look to the end of the text before settling each match (`a*b|a`) makes every search cost the whole text; so
+ * after `LIMITS.patternSearchesPerText` searches the rest of the text counts as one match (redacting too much, never
  * too little) and the total stays that many passes.
  */
 export function userPatternSpans(text: string, pattern: RE2JS, label: string, maxSpans = Infinity): TextSpan[] {
+  // Most texts match no pattern: RE2's DFA says so in one cheap pass, before the slower search that finds positions.
+  if (!pattern.test(text)) return [];
   const matcher = pattern.matcher(text);
   const spans: TextSpan[] = [];
   let from = 0;

@@ -65,6 +65,20 @@ describe('guardrail detectors in linear time', () => {
     assert.equal(applyGuardrails(`${text}b`, 'input', guardrails).blocked, true);
   });
 
+  it('refuses at save time a pattern whose compiled size would make every character costly, naming the limit', () => {
+    const parsed = guardrailsSchema.safeParse([{ type: 'blocked_patterns', patterns: ['TCK-\\d+', '[^x]{1000}y'] }]);
+    assert.equal(parsed.success, false);
+    assert.deepEqual(parsed.error?.issues[0].path, [0, 'patterns', 1]);
+    assert.match(
+      parsed.error?.issues[0].message ?? '',
+      new RegExp(`more than ${LIMITS.patternProgramSize}\\): \\[\\^x\\]\\{1000\\}y$`),
+    );
+    assert.equal(
+      guardrailsSchema.safeParse([{ type: 'blocked_patterns', patterns: ['sk-[A-Za-z0-9]{32,64}'] }]).success,
+      true,
+    );
+  });
+
   it('redacts a pattern that must read to the end for every match in a bounded number of searches', () => {
     const text = 'a'.repeat(20_000);
     const spans = findPatterns(text, ['a*b|a'], false);

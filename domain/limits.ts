@@ -30,6 +30,12 @@ export const LIMITS = {
    * retries. Without it a failing judge could spend about 400 calls of the workspace's key on one case.
    */
   judgeCallsPerCase: 40,
+  /** Searches of one user pattern in one text when redacting: each is linear, but `a*b|a` makes each read the
+   * whole text, so past this many the rest is redacted whole. Real redactions find a handful of matches. */
+  patternSearchesPerText: 100,
+  /** RE2 instructions one user pattern compiles to: finding a match costs up to that much per character, and real
+   * patterns (an IBAN, an API key) compile to 15 to 100. */
+  patternProgramSize: 200,
   /** Nodes in one flow. */
   flowNodes: 50,
   /** Default and largest page of every list endpoint. */

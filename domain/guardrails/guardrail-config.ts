@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PII_KINDS } from './pii-detectors';
-import { patternFlags } from './text-detectors';
+import { userPatternProblem } from './user-patterns';
 
 /** Where a guardrail looks: the user's input before the model, or the agent's final response. */
 export const GUARDRAIL_STAGES = ['input', 'output'] as const;
@@ -11,18 +11,15 @@ const action = z.enum(['block', 'redact']).default('block');
 const name = z.string().trim().min(1).max(100).optional();
 const phrase = z.string().trim().min(1).max(200);
 
+// Patterns run on RE2 (linear time); one it refuses is a 422 at save time naming the pattern, never a failed run.
 const pattern = z
   .string()
   .min(1)
   .max(500)
-  .refine((source) => {
-    try {
-      new RegExp(source, patternFlags(true));
-      return true;
-    } catch {
-      return false;
-    }
-  }, 'is not a valid regular expression');
+  .superRefine((source, ctx) => {
+    const problem = userPatternProblem(source);
+    if (problem) ctx.addIssue({ code: 'custom', message: `is not a pattern RE2 accepts (${problem}): ${source}` });
+  });
 
 /** One guardrail of an agent (`settings.guardrails[]`); `name` is what events and the safety criterion report. */
 export const guardrailSchema = z.discriminatedUnion('type', [

@@ -4,6 +4,7 @@ import { finishFlowRun, findFlowRun, markFlowRunStarted, recordFlowNodeResult } 
 import { findServerTools } from '../db/mcp-tool.repository';
 import type { Flow, FlowNodeResult, FlowRun, McpCallToolNode } from '../db/tables/flow.table';
 import { FlowExpressionError, renderValue, type FlowScope } from '../domain/flow-expression';
+import { overLimit } from '../domain/limit-checks';
 import { coerceArgument } from '../domain/tool-parameters';
 import { createEgressGuard } from '../lib/egress/egress-guard';
 import { callServerTool } from '../lib/mcp/tool-call';
@@ -29,6 +30,9 @@ export function createFlowActivities(deps: ActivityDeps) {
     const run = await findFlowRun(deps.db, ref.workspaceId, ref.flowRunId);
     const flow = run && (await findFlow(deps.db, ref.workspaceId, run.flow_id));
     if (!run || !flow) throw ApplicationFailure.nonRetryable('flow run not found', 'FlowRunNotFound');
+    // A flow stored before the limit existed is refused rather than run node by node.
+    const tooMany = overLimit('the flow nodes', flow.nodes.length, 'flowNodes');
+    if (tooMany) throw ApplicationFailure.nonRetryable(tooMany, 'LimitExceeded');
     return { run, flow, nodes: flow.nodes };
   }
 

@@ -1,6 +1,7 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
+import { limitNamedIn } from '../domain/limit-checks';
 import type { Permission } from '../domain/permissions';
 import { requirePermission, type AuthContext } from './auth';
 import { HttpError } from './http-error';
@@ -36,9 +37,17 @@ export function route<S extends z.ZodType = z.ZodType<unknown>>(spec: RouteSpec<
   return spec;
 }
 
-/** Turns zod issues into a 422 that names the offending field. */
+// A broken bound also says which limit (its key in domain/limits.ts) and the largest value allowed.
+function issueDetail(issue: z.core.$ZodIssue): { field: string; message: string; limit?: string; max?: number } {
+  const field = issue.path.join('.') || '(body)';
+  if (issue.code !== 'too_big') return { field, message: issue.message };
+  const limit = limitNamedIn(issue.message);
+  return { field, message: issue.message, ...(limit ? { limit } : {}), max: Number(issue.maximum) };
+}
+
+/** Turns zod issues into a 422 that names the offending field (and, for a bound, the limit). */
 export function validationError(error: z.ZodError): HttpError {
-  const details = error.issues.map((issue) => ({ field: issue.path.join('.') || '(body)', message: issue.message }));
+  const details = error.issues.map(issueDetail);
   return new HttpError(422, 'validation_failed', `${details[0].field}: ${details[0].message}`, details);
 }
 

@@ -1,0 +1,13 @@
+import { z } from 'zod';
+import { limitMessage } from './limit-checks';
+import { LIMITS, type LimitName } from './limits';
+
+/** A list bounded by a limit of the table: OpenAPI shows `maxItems`, and a longer list is a 422 naming the limit. */
+export function boundedArray<T extends z.ZodType>(item: T, name: LimitName): z.ZodArray<T> {
+  return z.array(item).max(LIMITS[name], limitMessage(name, 'items'));
+}
+
+/** A string bounded by a limit of the table: OpenAPI shows `maxLength`, and a longer one is a 422 naming the limit. */
+export function boundedString(name: LimitName): z.ZodString {
+  return z.string().max(LIMITS[name], limitMessage(name, 'characters'));
+}

@@ -2,6 +2,7 @@ import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import { limitNamedIn } from '../domain/limit-checks';
+import { LIMITS } from '../domain/limits';
 import type { Permission } from '../domain/permissions';
 import { requirePermission, type AuthContext } from './auth';
 import { HttpError } from './http-error';
@@ -37,12 +38,13 @@ export function route<S extends z.ZodType = z.ZodType<unknown>>(spec: RouteSpec<
   return spec;
 }
 
-// A broken bound also says which limit (its key in domain/limits.ts) and the largest value allowed.
+// A broken bound also says the largest value allowed and, for a bound of the limits table, which limit it is.
 function issueDetail(issue: z.core.$ZodIssue): { field: string; message: string; limit?: string; max?: number } {
   const field = issue.path.join('.') || '(body)';
-  if (issue.code !== 'too_big') return { field, message: issue.message };
   const limit = limitNamedIn(issue.message);
-  return { field, message: issue.message, ...(limit ? { limit } : {}), max: Number(issue.maximum) };
+  if (limit) return { field, message: issue.message, limit, max: LIMITS[limit] };
+  if (issue.code === 'too_big') return { field, message: issue.message, max: Number(issue.maximum) };
+  return { field, message: issue.message };
 }
 
 /** Turns zod issues into a 422 that names the offending field (and, for a bound, the limit). */

@@ -11,3 +11,10 @@ export function boundedArray<T extends z.ZodType>(item: T, name: LimitName): z.Z
 export function boundedString(name: LimitName): z.ZodString {
   return z.string().max(LIMITS[name], limitMessage(name, 'characters'));
 }
+
+/** An object of string keys bounded in entries by a limit of the table (a longer one is a 422 naming the limit). */
+export function boundedRecord<T extends z.ZodType>(value: T, name: LimitName): z.ZodRecord<z.ZodString, T> {
+  return z
+    .record(z.string().max(200), value)
+    .refine((record) => Object.keys(record).length <= LIMITS[name], limitMessage(name, 'items'));
+}

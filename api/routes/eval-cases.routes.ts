@@ -27,7 +27,7 @@ const createCaseBody = z.object({ name: evalName, session_input: sessionInputSch
 const updateCaseBody = z
   .object({ name: evalName.optional(), session_input: sessionInputSchema.optional(), ...caseFields })
   .strict();
-const promoteBody = z.object({ eval_set_id: z.string().min(1), name: evalName.optional() }).strict();
+const promoteBody = z.object({ eval_set_id: z.string().min(1).max(200), name: evalName.optional() }).strict();
 
 const toolCallJson = z.object({ tool_name: z.string(), tool_args: z.record(z.string(), z.unknown()) });
 export const evalCaseJson = z.object({

@@ -9,7 +9,7 @@ import { harness } from '../helpers/harness';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
 import { createTenant, type Tenant } from '../helpers/tenants';
 
-const TABLES = ['agents', 'agent_versions', 'conversations', 'eval_sets', 'eval_cases', 'flows'] as const;
+const TABLES = ['agents', 'agent_versions', 'conversations', 'eval_sets', 'eval_cases', 'eval_runs', 'flows'] as const;
 const calls = (n: number): Array<{ tool_name: string; tool_args: Record<string, unknown> }> =>
   Array.from({ length: n }, (_, i) => ({ tool_name: 'lookup', tool_args: { i } }));
 const messages = (n: number): Array<{ role: string; content: string }> =>
@@ -227,6 +227,14 @@ describe('limits at the edge: one over is a 422 naming the field and the limit a
     const conversation = await api.importRun('bounded', importBody({}));
     const promote = `/api/ai-agents/bounded/runs/${conversation.id}/promote-to-case`;
     await refused('post', promote, { eval_set_id: setId }, 'eval_set_id', 'casesPerEvalSet');
+  });
+
+  it('bounds the conversations chosen for an explicit run by the cases a set may hold', async () => {
+    const chosen = (n: number): Record<string, string> =>
+      Object.fromEntries(Array.from({ length: n }, (_, i) => [`case-${i}`, `run-${i}`]));
+    const path = `/api/ai-agents/bounded/eval-sets/${setId}/run`;
+    const body = { run_selection: 'explicit', conversations: chosen(LIMITS.casesPerEvalSet + 1) };
+    await refused('post', path, body, 'conversations', 'casesPerEvalSet');
   });
 
   it('documents the limits in /openapi.json as maxItems and maxLength', async () => {

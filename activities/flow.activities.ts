@@ -30,9 +30,6 @@ export function createFlowActivities(deps: ActivityDeps) {
     const run = await findFlowRun(deps.db, ref.workspaceId, ref.flowRunId);
     const flow = run && (await findFlow(deps.db, ref.workspaceId, run.flow_id));
     if (!run || !flow) throw ApplicationFailure.nonRetryable('flow run not found', 'FlowRunNotFound');
-    // A flow stored before the limit existed is refused rather than run node by node.
-    const tooMany = overLimit('the flow nodes', flow.nodes.length, 'flowNodes');
-    if (tooMany) throw ApplicationFailure.nonRetryable(tooMany, 'LimitExceeded');
     return { run, flow, nodes: flow.nodes };
   }
 
@@ -83,6 +80,12 @@ export function createFlowActivities(deps: ActivityDeps) {
     /** Marks the run running and answers its node ids in order. */
     async startFlowRun(ref: FlowRunRef): Promise<{ nodeIds: string[] }> {
       const { nodes } = await load(ref);
+      // A flow stored before the limit existed is refused (the run ends failed saying why) rather than run.
+      const tooMany = overLimit('the flow nodes', nodes.length, 'flowNodes');
+      if (tooMany) {
+        await finishFlowRun(deps.db, ref.flowRunId, 'failed', tooMany);
+        throw ApplicationFailure.nonRetryable(tooMany, 'LimitExceeded');
+      }
       await markFlowRunStarted(deps.db, ref.flowRunId);
       return { nodeIds: nodes.map((node) => node.id) };
     },

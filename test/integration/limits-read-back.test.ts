@@ -151,4 +151,35 @@ describe('limits where data is read back: the worker refuses oversized rows and 
     assert.equal(atLimit.body.status, 'completed', atLimit.text.slice(0, 500));
     assert.equal(atLimit.body.nodes[0].output.content[0].text, largest);
   });
+
+  it('fails a run of a stored flow with more nodes than the limit, saying which limit', async () => {
+    const node = (i: number): object => ({
+      id: `n${i}`,
+      kind: 'mcp.call_tool',
+      mcp_server_id: serverId,
+      tool_name: 't000',
+      parameters: { text: 'hi' },
+    });
+    const flow = await request(platform.app)
+      .post('/api/v1/flows')
+      .set(tenant.auth)
+      .send({ name: 'legacy-flow', nodes: [node(0)] });
+    assert.equal(flow.status, 201, flow.text);
+    const nodes = Array.from({ length: LIMITS.flowNodes + 1 }, (_, i) => node(i));
+    await platform.runtime.db
+      .updateTable('flows')
+      .set({ nodes: JSON.stringify(nodes) })
+      .where('id', '=', flow.body.id)
+      .execute();
+    const started = await request(platform.app)
+      .post(`/api/v1/flows/${flow.body.id}/runs`)
+      .set(tenant.auth)
+      .send({ variables: {} });
+    assert.equal(started.status, 201, started.text);
+    const run = await settleFlowRun((path) => request(platform.app).get(path).set(tenant.auth), started.body.id);
+    assert.equal(run.body.status, 'failed', run.text.slice(0, 500));
+    assert.equal(run.body.error, 'the flow nodes has 51 items, over the limit of 50 (limit flowNodes)');
+    const statuses = new Set(run.body.nodes.map((n: { status: string }) => n.status));
+    assert.deepEqual([...statuses], ['pending'], 'no node ran');
+  });
 });

@@ -20,12 +20,20 @@ export interface CappedFetch {
 /**
  * Wraps a fetch so no response body is read past `maxBytes`: a declared length over it is refused before reading,
  * and a body that streams past it is cut (the socket is cancelled) with {@link McpResponseTooLargeError}. The SDK
- * buffers a JSON response whole, so without this one answer could take the worker's heap.
+ * buffers a JSON response whole, so without this one answer could take the worker's heap. `onOverflow` lets the
+ * session end at once: an SSE answer cut short would otherwise leave its request waiting for its timeout.
  */
-export function cappedFetch(inner: FetchLike, maxBytes: number = LIMITS.mcpResponseBytes): CappedFetch {
+export function cappedFetch(
+  inner: FetchLike,
+  options: { maxBytes?: number; onOverflow?: () => void } = {},
+): CappedFetch {
+  const maxBytes = options.maxBytes ?? LIMITS.mcpResponseBytes;
   let overflow: McpResponseTooLargeError | undefined;
   const refuse = (bytes: number | string): McpResponseTooLargeError => {
-    overflow ??= new McpResponseTooLargeError(bytes);
+    if (!overflow) {
+      overflow = new McpResponseTooLargeError(bytes);
+      options.onOverflow?.();
+    }
     return overflow;
   };
   const fetch: FetchLike = async (url, init) => {

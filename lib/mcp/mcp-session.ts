@@ -60,7 +60,7 @@ function createTransport(
 export async function openMcpSession(target: McpTarget, guard: EgressGuard): Promise<McpSession> {
   let stderr = '';
   // Every request goes through the egress guard (connect-time address checks, no redirects) and the byte cap.
-  const capped = cappedFetch(guard.fetch as unknown as FetchLike);
+  const capped = cappedFetch(guard.fetch as unknown as FetchLike, { onOverflow: () => void transport.close() });
   const transport = createTransport(target, capped.fetch, (chunk) => {
     stderr = (stderr + chunk).slice(-STDERR_LIMIT);
   });

@@ -45,6 +45,8 @@ export async function startPagedMcpServer(options: {
   token: string;
   pageSize: number;
   tools: PagedTool[];
+  /** Answer over SSE (`text/event-stream`) instead of a JSON body. */
+  sse?: boolean;
 }): Promise<PagedMcpServer> {
   let initializes = 0;
   let lists = 0;
@@ -83,7 +85,10 @@ export async function startPagedMcpServer(options: {
       if ((parsed as { method?: string } | undefined)?.method === 'initialize') initializes++;
       // Stateless: a fresh server and transport per request, closed when the response ends.
       const server = newServer();
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: !options.sse,
+      });
       res.on('close', () => {
         void transport.close();
         void server.close();

@@ -114,6 +114,31 @@ describe('limits where data is read back: the worker refuses oversized rows and 
     assert.equal(await storedToolCount(), 5);
   });
 
+  it('stops reading an SSE answer over the size limit and ends the session with the same error', async () => {
+    const perTool = LIMITS.toolDescriptorBytes - 1024;
+    const tools = withDescription(makeTools(Math.ceil(LIMITS.mcpResponseBytes / perTool) + 2), perTool);
+    const ssePeer = await startPagedMcpServer({ token, pageSize: 100, tools, sse: true });
+    try {
+      const created = await request(platform.app)
+        .post('/api/v1/mcp-servers')
+        .set(tenant.auth)
+        .send({
+          name: 'limits-sse-peer',
+          transport: 'http',
+          config: { url: ssePeer.url, headers: { Authorization: 'Bearer $SECRET_VALUE' } },
+          secret_value: token,
+        });
+      assert.equal(created.status, 201, created.text);
+      const res = await request(platform.app)
+        .post(`/api/v1/mcp-servers/${created.body.id}/refresh-tools`)
+        .set(tenant.auth);
+      assert.equal(res.status, 502, res.text);
+      assert.match(res.body.error.message, /^the server sent a response of .* bytes: .*\(limit mcpResponseBytes\)$/);
+    } finally {
+      await ssePeer.close();
+    }
+  });
+
   it('syncs an honest server again on the same worker after every refusal', async () => {
     peer.tools = makeTools(LIMITS.toolsPerMcpServer);
     const res = await refresh();

@@ -39,7 +39,7 @@ describe('MCP response byte cap', () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
-  const capped = () => cappedFetch(fetch as unknown as FetchLike, CAP);
+  const capped = () => cappedFetch(fetch as unknown as FetchLike, { maxBytes: CAP });
 
   it('passes a body of exactly the cap, declared or streamed', async () => {
     for (const mode of ['declared', 'streamed']) {

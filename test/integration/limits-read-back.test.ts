@@ -21,8 +21,22 @@ describe('limits where data is read back: the worker refuses oversized rows and 
   let tenant: Tenant;
   let serverId: string;
 
-  const refresh = (): request.Test =>
-    request(platform.app).post(`/api/v1/mcp-servers/${serverId}/refresh-tools`).set(tenant.auth);
+  const refresh = (id = serverId): request.Test =>
+    request(platform.app).post(`/api/v1/mcp-servers/${id}/refresh-tools`).set(tenant.auth);
+  // Registers a peer with its bearer token as the server's secret; answers the server id.
+  const register = async (name: string, url: string): Promise<string> => {
+    const created = await request(platform.app)
+      .post('/api/v1/mcp-servers')
+      .set(tenant.auth)
+      .send({
+        name,
+        transport: 'http',
+        config: { url, headers: { Authorization: 'Bearer $SECRET_VALUE' } },
+        secret_value: token,
+      });
+    assert.equal(created.status, 201, created.text);
+    return created.body.id;
+  };
   const storedToolCount = async (): Promise<number> =>
     (await request(platform.app).get(`/api/v1/mcp-servers/${serverId}/tools`).set(tenant.auth)).body.length;
 
@@ -32,17 +46,7 @@ describe('limits where data is read back: the worker refuses oversized rows and 
     platform = await createTestPlatform(h, { env: { EGRESS_ALLOWLIST: '127.0.0.1' } });
     await platform.startWorker();
     tenant = await createTenant(h.db, 'owner');
-    const created = await request(platform.app)
-      .post('/api/v1/mcp-servers')
-      .set(tenant.auth)
-      .send({
-        name: 'limits-peer',
-        transport: 'http',
-        config: { url: peer.url, headers: { Authorization: 'Bearer $SECRET_VALUE' } },
-        secret_value: token,
-      });
-    assert.equal(created.status, 201, created.text);
-    serverId = created.body.id;
+    serverId = await register('limits-peer', peer.url);
     assert.equal((await refresh()).status, 200);
   });
   after(async () => {
@@ -119,19 +123,7 @@ describe('limits where data is read back: the worker refuses oversized rows and 
     const tools = withDescription(makeTools(Math.ceil(LIMITS.mcpResponseBytes / perTool) + 2), perTool);
     const ssePeer = await startPagedMcpServer({ token, pageSize: 100, tools, sse: true });
     try {
-      const created = await request(platform.app)
-        .post('/api/v1/mcp-servers')
-        .set(tenant.auth)
-        .send({
-          name: 'limits-sse-peer',
-          transport: 'http',
-          config: { url: ssePeer.url, headers: { Authorization: 'Bearer $SECRET_VALUE' } },
-          secret_value: token,
-        });
-      assert.equal(created.status, 201, created.text);
-      const res = await request(platform.app)
-        .post(`/api/v1/mcp-servers/${created.body.id}/refresh-tools`)
-        .set(tenant.auth);
+      const res = await refresh(await register('limits-sse-peer', ssePeer.url));
       assert.equal(res.status, 502, res.text);
       assert.match(res.body.error.message, /^the server sent a response of .* bytes: .*\(limit mcpResponseBytes\)$/);
     } finally {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { limitMessage } from './limit-checks';
+import { jsonBytes, limitMessage } from './limit-checks';
 import { LIMITS, type LimitName } from './limits';
 
 /** A list bounded by a limit of the table: OpenAPI shows `maxItems`, and a longer list is a 422 naming the limit. */
@@ -17,4 +17,11 @@ export function boundedRecord<T extends z.ZodType>(value: T, name: LimitName): z
   return z
     .record(z.string().max(200), value)
     .refine((record) => Object.keys(record).length <= LIMITS[name], limitMessage(name, 'items'));
+}
+
+/** Any JSON value bounded in UTF-8 bytes by a limit of the table (a larger one is a 422 naming the limit). */
+export function boundedJson(name: LimitName): z.ZodUnknown {
+  return z
+    .unknown()
+    .refine((value) => value === undefined || jsonBytes(value) <= LIMITS[name], limitMessage(name, 'bytes'));
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { insertConversation, listConversations } from '../../db/conversation.repository';
 import type { Conversation } from '../../db/tables/conversation.table';
-import { boundedArray, boundedString } from '../../domain/bounded-schemas';
+import { boundedArray, boundedJson, boundedString } from '../../domain/bounded-schemas';
 import { toolCallSchema } from '../../domain/trajectory';
 import { requireConversation } from '../eval-lookups';
 import { listQuery, sessionInputSchema } from '../eval-schemas';
@@ -16,7 +16,7 @@ const importBody = z
       'messagesPerConversation',
     ).optional(),
     tool_calls: boundedArray(
-      toolCallSchema.extend({ result: z.unknown().optional() }),
+      toolCallSchema.extend({ result: boundedJson('toolResultBytes').optional() }),
       'toolCallsPerConversation',
     ).default([]),
     final_response: boundedString('responseChars'),

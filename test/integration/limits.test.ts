@@ -119,6 +119,15 @@ describe('limits at the edge: one over is a 422 naming the field and the limit a
     await accepted('post', importPath, importBody({ guardrail_events: events(max) }), 201);
   });
 
+  it('bounds each tool result of an imported conversation in JSON bytes', async () => {
+    const result = (bytes: number): object => ({
+      tool_calls: [{ tool_name: 't', tool_args: {}, result: 'r'.repeat(bytes - 2) }],
+    });
+    const max = LIMITS.toolResultBytes;
+    await refused('post', importPath, importBody(result(max + 1)), 'tool_calls.0.result', 'toolResultBytes');
+    await accepted('post', importPath, importBody(result(max)), 201);
+  });
+
   it('bounds the final response of an imported conversation', async () => {
     const max = LIMITS.responseChars;
     await refused(

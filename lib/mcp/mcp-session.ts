@@ -3,7 +3,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { EgressGuard } from '../egress/egress-guard';
-import { cappedFetch } from './capped-fetch';
+import { LIMITS } from '../../domain/limits';
+import { cappedFetch, McpResponseTooLargeError } from './capped-fetch';
 
 /** Where and how to reach a server, with secrets already resolved (lives only inside an activity). */
 export type McpTarget =
@@ -51,7 +52,14 @@ function createTransport(
   }
   const [command, ...args] = target.command;
   // No shell; the SDK adds only its minimal inherited set (PATH, HOME, USER, LOGNAME, SHELL, TERM) to `env`.
-  const transport = new StdioClientTransport({ command, args, env: target.env, stderr: 'pipe' });
+  // The SDK's own line buffer stops at this size (it reports the overflow and closes the transport).
+  const transport = new StdioClientTransport({
+    command,
+    args,
+    env: target.env,
+    stderr: 'pipe',
+    maxBufferSize: LIMITS.mcpResponseBytes,
+  });
   transport.stderr?.on('data', (chunk: Buffer) => onStderr(chunk.toString('utf8')));
   return transport;
 }
@@ -65,6 +73,13 @@ export async function openMcpSession(target: McpTarget, guard: EgressGuard): Pro
     stderr = (stderr + chunk).slice(-STDERR_LIMIT);
   });
   const client = new Client({ name: 'assay', version: '0.1.0' }, { capabilities: {} });
+  let stdioOverflow: McpResponseTooLargeError | undefined;
+  // The SDK words a stdio line over its buffer size this way; pending requests then fail as "connection closed".
+  client.onerror = (error) => {
+    if (/^ReadBuffer exceeded maximum size/.test(error.message))
+      stdioOverflow ??= new McpResponseTooLargeError(`more than ${LIMITS.mcpResponseBytes}`);
+  };
+  const overflow = (): Error | undefined => capped.overflow() ?? stdioOverflow;
   const close = async (): Promise<void> => {
     if (transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
       await transport.terminateSession().catch(() => undefined);
@@ -75,9 +90,9 @@ export async function openMcpSession(target: McpTarget, guard: EgressGuard): Pro
     await client.connect(transport, { timeout: requestTimeoutMs(target) });
   } catch (error) {
     await close();
-    throw new McpSessionError(capped.overflow() ?? error, stderr);
+    throw new McpSessionError(overflow() ?? error, stderr);
   }
-  return { client, stderr: () => stderr, overflow: capped.overflow, close };
+  return { client, stderr: () => stderr, overflow, close };
 }
 
 /** Opens a session, runs `use`, and always closes it (the stdio child is stopped after the call). */

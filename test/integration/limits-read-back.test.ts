@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import request from 'supertest';
 import { LIMITS } from '../../domain/limits';
 import { evalApi } from '../helpers/eval-api';
@@ -43,7 +45,14 @@ describe('limits where data is read back: the worker refuses oversized rows and 
   before(async () => {
     const h = await harness();
     peer = await startPagedMcpServer({ token, pageSize: 100, tools: makeTools(5) });
-    platform = await createTestPlatform(h, { env: { EGRESS_ALLOWLIST: '127.0.0.1' } });
+    // A curated stdio server that answers its first request with 5 MiB and no newline.
+    const catalogFile = path.join(h.tmpDir, `catalog-limits-${crypto.randomBytes(4).toString('hex')}.json`);
+    const flood = "process.stdin.once('data', () => process.stdout.write('x'.repeat(5 * 1024 * 1024)))";
+    const entry = { label: 'Flood', category: 'Test', image: 'https://example.com/f.png', required_secrets: [] };
+    const command = [process.execPath, '-e', flood];
+    const entries = [{ ...entry, name: 'flood-stdio', transport: 'stdio_curated', command }];
+    fs.writeFileSync(catalogFile, JSON.stringify({ entries }));
+    platform = await createTestPlatform(h, { env: { EGRESS_ALLOWLIST: '127.0.0.1', MCP_CATALOG_FILE: catalogFile } });
     await platform.startWorker();
     tenant = await createTenant(h.db, 'owner');
     serverId = await register('limits-peer', peer.url);
@@ -129,6 +138,22 @@ describe('limits where data is read back: the worker refuses oversized rows and 
     } finally {
       await ssePeer.close();
     }
+  });
+
+  it('stops reading a stdio server whose answer passes the size limit', async () => {
+    const catalog = await request(platform.app).get('/api/v1/mcp-catalog').set(tenant.auth);
+    const entry = catalog.body.find((e: { name: string }) => e.name === 'flood-stdio');
+    const created = await request(platform.app)
+      .post('/api/v1/mcp-servers')
+      .set(tenant.auth)
+      .send({ catalog_id: entry.id, name: 'flood', transport: 'stdio_curated' });
+    assert.equal(created.status, 201, created.text);
+    const res = await refresh(created.body.id);
+    assert.equal(res.status, 502, res.text);
+    assert.match(
+      res.body.error.message,
+      /^the server sent a response of more than 4194304 bytes: .*\(limit mcpResponseBytes\)$/,
+    );
   });
 
   it('syncs an honest server again on the same worker after every refusal', async () => {

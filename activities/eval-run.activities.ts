@@ -16,6 +16,7 @@ import { countRunCases, runCaseIdPage, someRunCaseNeedsJudge, type RunCaseScope 
 import type { CaseStatus } from '../domain/case-outcome';
 import type { CriterionKey } from '../domain/criteria';
 import { EVAL_FAILURE } from '../domain/judge-failures';
+import { storedCaseProblem, storedConversationProblem } from '../domain/limit-checks';
 import { summarizeRun, type RunSummary } from '../domain/run-summary';
 import { caseNeedsJudge, criteriaByKey, scoreCaseAgainst } from './case-scoring';
 import { inFreeCaseSlot, NO_FREE_SLOT } from './case-slot-lease';
@@ -76,6 +77,9 @@ export function createEvalRunActivities(deps: ActivityDeps, judge: Judge = creat
     const run = await requireRun(deps, input.runId);
     const evalCase = await findEvalCaseById(deps.db, input.caseId);
     if (!evalCase) return storeError(run, input.caseId, '(deleted case)', 'the case was deleted before it was scored');
+    // Rows written before the limits existed are refused here, as a scored error, rather than exhausting the worker.
+    const caseProblem = storedCaseProblem(evalCase);
+    if (caseProblem) return storeError(run, evalCase.id, evalCase.name, caseProblem);
     const explicit =
       run.run_selection === 'explicit' ? await explicitConversationFor(deps.db, run.id, evalCase.id) : null;
     const conversationId = input.conversationId ?? explicit ?? evalCase.source_run_id;
@@ -83,6 +87,8 @@ export function createEvalRunActivities(deps: ActivityDeps, judge: Judge = creat
     const conversation = await findConversation(deps.db, run.agent_id, conversationId);
     if (!conversation)
       return storeError(run, evalCase.id, evalCase.name, `conversation ${conversationId} no longer exists`);
+    const conversationProblem = storedConversationProblem(conversation);
+    if (conversationProblem) return storeError(run, evalCase.id, evalCase.name, conversationProblem, conversation.id);
     const signal = Context.current().cancellationSignal;
     try {
       return await withHeartbeat(async () => {

@@ -4,6 +4,7 @@ import { finishFlowRun, findFlowRun, markFlowRunStarted, recordFlowNodeResult } 
 import { findServerTools } from '../db/mcp-tool.repository';
 import type { Flow, FlowNodeResult, FlowRun, McpCallToolNode } from '../db/tables/flow.table';
 import { FlowExpressionError, renderValue, type FlowScope } from '../domain/flow-expression';
+import { overLimit } from '../domain/limit-checks';
 import { coerceArgument } from '../domain/tool-parameters';
 import { createEgressGuard } from '../lib/egress/egress-guard';
 import { callServerTool } from '../lib/mcp/tool-call';
@@ -79,6 +80,12 @@ export function createFlowActivities(deps: ActivityDeps) {
     /** Marks the run running and answers its node ids in order. */
     async startFlowRun(ref: FlowRunRef): Promise<{ nodeIds: string[] }> {
       const { nodes } = await load(ref);
+      // A flow stored before the limit existed is refused (the run ends failed saying why) rather than run.
+      const tooMany = overLimit('the flow nodes', nodes.length, 'flowNodes');
+      if (tooMany) {
+        await finishFlowRun(deps.db, ref.flowRunId, 'failed', tooMany);
+        throw ApplicationFailure.nonRetryable(tooMany, 'LimitExceeded');
+      }
       await markFlowRunStarted(deps.db, ref.flowRunId);
       return { nodeIds: nodes.map((node) => node.id) };
     },

@@ -10,7 +10,7 @@ import { requireMcpServer } from './lookups';
 export const flowNodeBody = z.object({
   id: z.string().regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, 'must start with a letter (letters, digits, _ and -)'),
   kind: z.literal('mcp.call_tool'),
-  mcp_server_id: z.string().min(1),
+  mcp_server_id: z.string().min(1).max(200),
   tool_name: z.string().min(1).max(200),
   parameters: z.record(z.string(), z.unknown()).default({}),
 });

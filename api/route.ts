@@ -1,6 +1,8 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
+import { limitNamedIn } from '../domain/limit-checks';
+import { LIMITS } from '../domain/limits';
 import type { Permission } from '../domain/permissions';
 import { requirePermission, type AuthContext } from './auth';
 import { HttpError } from './http-error';
@@ -38,9 +40,18 @@ export function route<S extends z.ZodType = z.ZodType<unknown>>(spec: RouteSpec<
   return spec;
 }
 
-/** Turns zod issues into a 422 that names the offending field. */
+// A broken bound also says the largest value allowed and, for a bound of the limits table, which limit it is.
+function issueDetail(issue: z.core.$ZodIssue): { field: string; message: string; limit?: string; max?: number } {
+  const field = issue.path.join('.') || '(body)';
+  const limit = limitNamedIn(issue.message);
+  if (limit) return { field, message: issue.message, limit, max: LIMITS[limit] };
+  if (issue.code === 'too_big') return { field, message: issue.message, max: Number(issue.maximum) };
+  return { field, message: issue.message };
+}
+
+/** Turns zod issues into a 422 that names the offending field (and, for a bound, the limit). */
 export function validationError(error: z.ZodError): HttpError {
-  const details = error.issues.map((issue) => ({ field: issue.path.join('.') || '(body)', message: issue.message }));
+  const details = error.issues.map(issueDetail);
   return new HttpError(422, 'validation_failed', `${details[0].field}: ${details[0].message}`, details);
 }
 

@@ -36,8 +36,18 @@ export const LIMITS = {
   /** RE2 instructions one user pattern compiles to: finding a match costs up to that much per character, and real
    * patterns (an IBAN, an API key) compile to 15 to 100. */
   patternProgramSize: 200,
-  /** Nodes in one flow. */
+  /** Nodes in one flow: each is an activity and a history event pair; 50 covers every flow we have seen. */
   flowNodes: 50,
+  /** Guardrails on one agent: each runs over every input and output, so the list stays short. */
+  guardrailsPerAgent: 50,
+  /** Patterns in one `blocked_patterns` guardrail. */
+  guardrailPatterns: 50,
+  /** Characters of one guardrail pattern: longer patterns are a sign of generated input, not a rule. */
+  guardrailPatternChars: 500,
+  /** Characters of instructions, a user message, an expected response or a rubric: a long prompt fits. */
+  textChars: 100_000,
+  /** Characters of a conversation's final response or one of its messages: a model's longest answers fit. */
+  responseChars: 1_000_000,
   /** Default and largest page of every list endpoint. */
   pageDefault: 50,
   pageMax: 500,

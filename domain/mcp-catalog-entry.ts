@@ -14,8 +14,10 @@ const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environ
 export const configSchemaSchema = z
   .object({
     type: z.literal('object'),
-    properties: z.record(z.string(), z.record(z.string(), z.unknown())),
-    required: z.array(z.string()).default([]),
+    properties: z
+      .record(z.string().max(200), z.record(z.string(), z.unknown()))
+      .refine((properties) => Object.keys(properties).length <= 64, 'at most 64 properties'),
+    required: z.array(z.string().max(200)).max(64).default([]),
   })
   .passthrough();
 

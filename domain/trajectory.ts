@@ -5,7 +5,7 @@ import { notApplicable, scored, type CriterionResult, type NotApplicableDetail }
 
 /** Validates one tool call as the spec writes it in `expected_trajectory`. */
 export const toolCallSchema = z.object({
-  tool_name: z.string().min(1),
+  tool_name: z.string().min(1).max(200),
   tool_args: z.record(z.string(), z.unknown()),
 });
 

@@ -8,7 +8,7 @@ import { linkedPage, pageQuery } from '../paging';
 
 // sandbox_real_calls: live eval runs call this server for real (for read-only servers); left out, it keeps its value.
 const linkBody = z.object({
-  mcp_server_id: z.string().min(1),
+  mcp_server_id: z.string().min(1).max(200),
   enabled: z.boolean().default(true),
   sandbox_real_calls: z.boolean().optional(),
 });

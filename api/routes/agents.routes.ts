@@ -3,6 +3,7 @@ import { deleteAgent, insertAgent, listAgents, publishAgent, updateAgent } from 
 import { isUniqueViolation } from '../../db/pg-errors';
 import type { Agent } from '../../db/tables/agent.table';
 import { agentSettingsSchema } from '../../domain/agent-settings';
+import { boundedString } from '../../domain/bounded-schemas';
 import { HttpError } from '../http-error';
 import { requireAgent } from '../lookups';
 import { dataPage, dataPageJson, pageQuery } from '../paging';
@@ -17,7 +18,7 @@ const agentName = z
 const createAgentBody = z.object({
   name: agentName,
   model: z.string().trim().min(1).max(200),
-  instructions: z.string().max(100_000),
+  instructions: boundedString('textChars'),
   settings: agentSettingsSchema.optional(),
 });
 const updateAgentBody = createAgentBody.partial();

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { insertConversation, listConversations } from '../../db/conversation.repository';
 import type { Conversation } from '../../db/tables/conversation.table';
+import { boundedArray, boundedJson, boundedString } from '../../domain/bounded-schemas';
 import { toolCallSchema } from '../../domain/trajectory';
 import { requireConversation } from '../eval-lookups';
 import { sessionInputSchema } from '../eval-schemas';
@@ -11,14 +12,23 @@ import { route, type RouteSpec } from '../route';
 const importBody = z
   .object({
     session_input: sessionInputSchema,
-    messages: z
-      .array(z.object({ role: z.enum(['system', 'user', 'assistant', 'tool']), content: z.string() }))
-      .optional(),
-    tool_calls: z.array(toolCallSchema.extend({ result: z.unknown().optional() })).default([]),
-    final_response: z.string().max(1_000_000),
-    guardrail_events: z
-      .array(z.object({ guardrail: z.string().min(1), stage: z.string().nullish(), detail: z.unknown().optional() }))
-      .default([]),
+    messages: boundedArray(
+      z.object({ role: z.enum(['system', 'user', 'assistant', 'tool']), content: boundedString('responseChars') }),
+      'messagesPerConversation',
+    ).optional(),
+    tool_calls: boundedArray(
+      toolCallSchema.extend({ result: boundedJson('toolResultBytes').optional() }),
+      'toolCallsPerConversation',
+    ).default([]),
+    final_response: boundedString('responseChars'),
+    guardrail_events: boundedArray(
+      z.object({
+        guardrail: z.string().min(1).max(100),
+        stage: z.string().max(100).nullish(),
+        detail: z.unknown().optional(),
+      }),
+      'guardrailEventsPerConversation',
+    ).default([]),
     model: z.string().trim().min(1).max(200).optional(),
     token_usage: z.record(z.string(), z.number().nonnegative()).optional(),
   })

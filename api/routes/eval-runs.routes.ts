@@ -6,6 +6,7 @@ import { existingCaseIds } from '../../db/eval-case.repository';
 import { failRun, insertEvalRun, listEvalRuns } from '../../db/eval-run.repository';
 import type { EvalRun } from '../../db/tables/eval-run.table';
 import type { EvalSet } from '../../db/tables/eval-set.table';
+import { boundedRecord } from '../../domain/bounded-schemas';
 import { minScoresOverrideSchema, resolveMinScores } from '../../domain/criteria';
 import type { evalRunWorkflow } from '../../workflows/eval-run.workflow';
 import {
@@ -29,7 +30,7 @@ const triggerBody = z
   .object({
     mode: z.enum(['offline', 'live']).default('offline'),
     run_selection: z.enum(['source', 'explicit']).default('source'),
-    conversations: z.record(z.string(), z.string()).optional(),
+    conversations: boundedRecord(z.string().max(200), 'casesPerEvalSet').optional(),
     min_scores: minScoresOverrideSchema.optional(),
     judge_samples: z.number().int().min(1).max(9).optional(),
   })

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { deleteFlow, insertFlow, listFlows } from '../../db/flow.repository';
 import { isUniqueViolation } from '../../db/pg-errors';
 import type { Flow } from '../../db/tables/flow.table';
+import { boundedArray } from '../../domain/bounded-schemas';
 import { flowNodeBody, validateFlowNodes } from '../flow-validation';
 import { HttpError } from '../http-error';
 import { requireFlow } from '../lookups';
@@ -10,7 +11,7 @@ import { linkedPage, pageQuery } from '../paging';
 
 const createFlowBody = z.object({
   name: z.string().trim().min(1).max(120),
-  nodes: z.array(flowNodeBody).min(1).max(50),
+  nodes: boundedArray(flowNodeBody, 'flowNodes').min(1),
 });
 const flowJson = z.object({
   id: z.string(),

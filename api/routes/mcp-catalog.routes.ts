@@ -38,7 +38,7 @@ export function toCatalogEntryJson(row: McpCatalogEntry): z.infer<typeof catalog
 }
 
 // The transport is checked here rather than by the literal in the schema, so the 422 can say why.
-const createEntryBody = workspaceCatalogEntrySchema.extend({ transport: z.string() });
+const createEntryBody = workspaceCatalogEntrySchema.extend({ transport: z.string().max(40) });
 
 /** MCP catalog: global entries plus the workspace's own; admins add `http` entries for their workspace. */
 export const mcpCatalogRoutes: RouteSpec[] = [

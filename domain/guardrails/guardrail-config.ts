@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { boundedArray } from '../bounded-schemas';
+import { limitMessage } from '../limit-checks';
+import { LIMITS } from '../limits';
 import { PII_KINDS } from './pii-detectors';
 import { userPatternProblem } from './user-patterns';
 
@@ -15,7 +18,7 @@ const phrase = z.string().trim().min(1).max(200);
 const pattern = z
   .string()
   .min(1)
-  .max(500)
+  .max(LIMITS.guardrailPatternChars, limitMessage('guardrailPatternChars', 'characters'))
   .superRefine((source, ctx) => {
     const problem = userPatternProblem(source);
     if (problem) ctx.addIssue({ code: 'custom', message: `is not a pattern RE2 accepts (${problem}): ${source}` });
@@ -30,7 +33,7 @@ export const guardrailSchema = z.discriminatedUnion('type', [
       name,
       action,
       stages,
-      patterns: z.array(pattern).min(1).max(50),
+      patterns: boundedArray(pattern, 'guardrailPatterns').min(1),
       case_insensitive: z.boolean().default(true),
     })
     .strict(),
@@ -58,7 +61,7 @@ export const guardrailSchema = z.discriminatedUnion('type', [
 export type Guardrail = z.infer<typeof guardrailSchema>;
 
 /** An agent's guardrails, applied in order. */
-export const guardrailsSchema = z.array(guardrailSchema).max(50);
+export const guardrailsSchema = boundedArray(guardrailSchema, 'guardrailsPerAgent');
 
 /** The name a guardrail's events carry: its own, else its type. */
 export const guardrailName = (guardrail: Guardrail): string => guardrail.name ?? guardrail.type;

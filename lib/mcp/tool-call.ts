@@ -1,4 +1,6 @@
 import type { Db } from '../../db/database';
+import { limitMessage } from '../../domain/limit-checks';
+import { LIMITS } from '../../domain/limits';
 import type { EgressGuard } from '../egress/egress-guard';
 import type { CredentialVault } from '../vault/credential-vault';
 import { describeMcpFailure, scrubSecrets } from './mcp-failure';
@@ -45,6 +47,13 @@ export async function callServerTool(call: ServerToolCall): Promise<ServerToolOu
       structured_content: result.structuredContent ?? null,
       is_error: result.isError === true,
     });
+    // The result is stored with the conversation or flow run and sent back to the model: too large, it is refused.
+    const bytes = Buffer.byteLength(raw, 'utf8');
+    if (bytes > LIMITS.toolResultBytes)
+      return {
+        status: 'failed',
+        error: `tool ${call.toolName} returned ${bytes} bytes: ${limitMessage('toolResultBytes', 'bytes')}`,
+      };
     const output = JSON.parse(scrubSecrets(raw, resolved.secretValues)) as unknown;
     if (result.isError === true) return { status: 'failed', output, error: `tool ${call.toolName} returned an error` };
     return { status: 'completed', output };

@@ -5,6 +5,7 @@ import type { AppDeps } from './app-deps';
 import { errorHandler } from './error-handler';
 import { HttpError } from './http-error';
 import { createRegistry, generateDocument, renderDocsPage } from './openapi';
+import { registerPlatformPaths } from './platform-paths';
 import { requestContext, requireJsonBody } from './request-context';
 import { mountRoutes, type RouteSpec } from './route';
 import { agentLinkRoutes } from './routes/agent-links.routes';
@@ -55,6 +56,7 @@ export function createApp(deps: AppDeps): Express {
   const registry = createRegistry();
   const api = Router();
   mountRoutes(api, registry, deps, API_ROUTES);
+  registerPlatformPaths(registry);
   const document = generateDocument(registry);
 
   app.get('/openapi.json', (_req, res) => {

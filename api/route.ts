@@ -3,6 +3,7 @@ import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import type { Permission } from '../domain/permissions';
 import { requirePermission, type AuthContext } from './auth';
+import { errorResponses, routeErrorStatuses } from './error-responses';
 import { HttpError } from './http-error';
 import type { AppDeps } from './app-deps';
 
@@ -28,6 +29,8 @@ export interface RouteSpec<S extends z.ZodType = z.ZodType<unknown>> {
   status?: number;
   response?: z.ZodType;
   headers?: z.ZodObject;
+  /** Error statuses beyond those derived from the definition (409 conflicts; 502/503/504 from Temporal). */
+  errors?: readonly number[];
   handler: (ctx: RouteContext<z.infer<S>>) => Promise<unknown>;
 }
 
@@ -98,6 +101,7 @@ export function mountRoutes(router: Router, registry: OpenAPIRegistry, deps: App
           description: 'Success',
           ...(spec.response ? { content: { 'application/json': { schema: spec.response } } } : {}),
         },
+        ...errorResponses(routeErrorStatuses(spec)),
       },
     });
     router[spec.method](spec.path, async (req: Request, res: Response) => {

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { HttpError } from '../http-error';
 import { parseOr422 } from '../route';
 
-const jsonPayloads = z.object({
+/** The Temporal Web UI's JSON form of payloads, in both directions. */
+export const jsonPayloads = z.object({
   payloads: z
     .array(z.object({ metadata: z.record(z.string(), z.string()).nullish(), data: z.string().nullish() }))
     .max(1000),

@@ -6,7 +6,7 @@ import { errorHandler } from './error-handler';
 import { HttpError } from './http-error';
 import { createRegistry, generateDocument, renderDocsPage } from './openapi';
 import { registerPlatformPaths } from './platform-paths';
-import { requestContext, requireJsonBody } from './request-context';
+import { rejectNulInPath, requestContext, requireJsonBody } from './request-context';
 import { mountRoutes, type RouteSpec } from './route';
 import { agentLinkRoutes } from './routes/agent-links.routes';
 import { agentRunRoutes } from './routes/agent-runs.routes';
@@ -71,6 +71,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(
     '/api',
     authMiddleware(deps.db),
+    rejectNulInPath,
     requireJsonBody,
     express.json({ limit: deps.config.BODY_LIMIT, strict: true }),
   );

@@ -24,6 +24,8 @@ export class FuzzRequest {
 export interface FuzzContext extends SchemaContext {
   /** A real id for the path parameter after `segment` (`ai-agents`, `mcp-servers` …), if there is one. */
   fixtureFor(segment: string): string | undefined;
+  /** Known-good bodies of an operation (`POST /api/v1/flows`), where the schema alone rarely makes one. */
+  examples(operation: string): unknown[];
   /** Headers of a normal caller, of other callers (no token, another workspace, a viewer), and per route. */
   headers: fc.Arbitrary<Record<string, string>>;
   extraHeaders(path: string): Record<string, string>;
@@ -78,9 +80,17 @@ export function queryFor(names: string[]): fc.Arbitrary<string> {
 // Malformed JSON, and valid JSON that JSON.stringify never writes (a BOM, an escaped lone surrogate).
 const RAW_JSON_TEXTS = ['{', '{"a":', '[1,]', "{'a':1}", 'nul', '\u0000', '{"a":1}}', '\uFEFF{}', '{"a":"\\ud800"}'];
 
-/** Bodies: honest ones from the schema, mutated ones, wrong types, malformed JSON, other media types, oversized. */
-export function bodyFor(schema: JsonSchema, ctx: SchemaContext): fc.Arbitrary<{ type: string; text: string }> {
-  const honest = valueFor(schema, ctx);
+/**
+ * Bodies: honest ones (from the schema, or a known-good example that gets past the checks a schema cannot say),
+ * mutated ones, wrong types, malformed JSON, other media types, oversized.
+ */
+export function bodyFor(
+  schema: JsonSchema,
+  ctx: SchemaContext,
+  examples: unknown[] = [],
+): fc.Arbitrary<{ type: string; text: string }> {
+  const generated = valueFor(schema, ctx);
+  const honest = examples.length > 0 ? fc.oneof(generated, fc.constantFrom(...examples)) : generated;
   const json = (value: unknown): { type: string; text: string } => ({
     type: 'application/json',
     text: toJsonText(value),
@@ -119,7 +129,9 @@ export function requestFor(
     .record({
       path: pathFor(template, ctx, parts.realIds),
       query: parts.query ? fc.option(queryFor(parts.query), { nil: undefined, freq: 4 }) : fc.constant(undefined),
-      body: parts.body ? bodyFor(parts.body, ctx) : fc.constant(undefined),
+      body: parts.body
+        ? bodyFor(parts.body, ctx, ctx.examples(`${method.toUpperCase()} ${template}`))
+        : fc.constant(undefined),
       headers: ctx.headers,
     })
     .map(

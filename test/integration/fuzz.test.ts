@@ -11,8 +11,9 @@ import { createTenant, type Tenant } from '../helpers/tenants';
 // Fixed by default so `npm test` is reproducible; FUZZ_SEED explores other inputs (and reproduces a failure).
 const DEFAULT_SEED = 20261123;
 const seed = process.env.FUZZ_SEED === undefined ? DEFAULT_SEED : Number(process.env.FUZZ_SEED);
-/** Runs per operation: body routes carry most of the hostile input. */
-const RUNS = { body: 40, query: 10, pathOnly: 4 };
+/** Runs per operation (body routes carry most of the hostile input), times FUZZ_SCALE for a longer search. */
+const scale = Number(process.env.FUZZ_SCALE ?? 1);
+const RUNS = { body: 40 * scale, query: 10 * scale, pathOnly: 4 * scale };
 const MIN_REQUESTS = 1_000;
 /** FUZZ_ONLY narrows the run to the operations whose `METHOD /path` contains it, to reproduce one failure. */
 const only = process.env.FUZZ_ONLY ?? '';
@@ -32,6 +33,7 @@ describe(`fuzz: generated hostile requests against every route with a body or qu
   let oracle: ResponseOracle;
   let fingerprint: () => Promise<string>;
   const fixtures = new Map<string, string>();
+  const examples = new Map<string, unknown[]>();
   const statuses = new Map<number, number>();
   let sent = 0;
 
@@ -39,6 +41,10 @@ describe(`fuzz: generated hostile requests against every route with a body or qu
 
   before(async () => {
     assert.ok(Number.isSafeInteger(seed), `FUZZ_SEED must be an integer, got ${process.env.FUZZ_SEED}`);
+    assert.ok(
+      Number.isInteger(scale) && scale >= 1,
+      `FUZZ_SCALE must be a whole number ≥ 1, got ${process.env.FUZZ_SCALE}`,
+    );
     console.log(`    fuzz seed ${seed} (FUZZ_SEED=${seed} reproduces this run)`);
     platform = await createTestPlatform(await harness(), { env: { TEMPORAL_CODEC_ORIGINS: CODEC_ORIGIN } });
     tenant = await createTenant(platform.runtime.db);
@@ -116,6 +122,29 @@ describe(`fuzz: generated hostile requests against every route with a body or qu
       integrations: 'openai',
     };
     for (const [segment, id] of Object.entries(ids)) fixtures.set(segment, id);
+    const headers = { Authorization: 'Bearer $SECRET_VALUE' };
+    const payload = { metadata: { encoding: Buffer.from('json/plain').toString('base64') }, data: 'e30=' };
+    const known: Record<string, unknown[]> = {
+      'POST /api/v1/mcp-servers': [
+        { name: 'fuzz-m', transport: 'http', config: { url: 'https://mcp.fuzz.test/m', headers }, secret_value: 's' },
+      ],
+      'PATCH /api/v1/mcp-servers/{id}': [{ config: { url: 'https://mcp.fuzz.test/m', headers }, secret_value: 's' }],
+      'POST /api/v1/mcp-catalog': [
+        { name: 'fuzz-entry', label: 'Fuzz', image: 'https://img.fuzz.test/a.png', transport: 'http' },
+      ],
+      'POST /api/v1/flows': [{ name: 'fuzz-flow-2', nodes: [{ ...node, parameters: { text: 'x' } }] }],
+      'POST /api/v1/flows/{id}/runs': [{ variables: { input: 'x' } }],
+      'POST /api/v1/agents/{agent_id}/mcp-servers': [{ mcp_server_id: server.id, enabled: true }],
+      'POST /api/ai-agents/{agent}/eval-sets/{set}/run': [
+        { mode: 'offline' },
+        { run_selection: 'explicit', conversations: { [evalCase.id]: conversation.id }, judge_samples: 3 },
+      ],
+      'POST /api/ai-agents/{agent}/runs/{run}/promote-to-case': [{ eval_set_id: set.id, name: 'promoted' }],
+      'POST /api/ai-agents/{agent}/runs': [{ message: 'hi', session_input: { locale: 'en' } }],
+      'PUT /api/workspaces/current/eval-judge-model': [{ judge_model: 'gpt-4o' }, { judge_model: '' }],
+      'POST /codec/encode': [{ payloads: [payload] }],
+    };
+    for (const [operation, bodies] of Object.entries(known)) examples.set(operation, bodies);
   }
 
   // The runs and flow runs started here have no worker; end them rather than leave them in the shared server.
@@ -138,6 +167,7 @@ describe(`fuzz: generated hostile requests against every route with a body or qu
       resolve: oracle.resolve,
       ids: [...fixtures.values()],
       fixtureFor: (segment) => fixtures.get(segment),
+      examples: (operation) => examples.get(operation) ?? [],
       headers: fc.oneof(
         { weight: 20, arbitrary: fc.constant(normal) },
         {

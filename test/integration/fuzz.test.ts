@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import request from 'supertest';
-import { saveToolSync } from '../../db/mcp-tool.repository';
+import { createFuzzFixtures, stopWorkspaceWorkflows } from '../helpers/fuzz-fixtures';
 import { databaseFingerprint, ResponseOracle, type OpenApiDocument } from '../helpers/fuzz-oracle';
 import { requestFor, type FuzzContext, type FuzzRequest } from '../helpers/fuzz-requests';
 import { harness } from '../helpers/harness';
@@ -32,12 +32,10 @@ describe(`fuzz: generated hostile requests against every route with a body or qu
   let document: OpenApiDocument;
   let oracle: ResponseOracle;
   let fingerprint: () => Promise<string>;
-  const fixtures = new Map<string, string>();
-  const examples = new Map<string, unknown[]>();
+  let fixtures: Map<string, string>;
+  let examples: Map<string, unknown[]>;
   const statuses = new Map<number, number>();
   let sent = 0;
-
-  const api = (): request.Agent => request.agent(platform.app).set(tenant.auth);
 
   before(async () => {
     assert.ok(Number.isSafeInteger(seed), `FUZZ_SEED must be an integer, got ${process.env.FUZZ_SEED}`);
@@ -51,114 +49,12 @@ describe(`fuzz: generated hostile requests against every route with a body or qu
     document = (await request(platform.app).get('/openapi.json').expect(200)).body;
     oracle = new ResponseOracle(document);
     fingerprint = await databaseFingerprint(platform.runtime.db);
-    await createFixtures();
+    ({ fixtures, examples } = await createFuzzFixtures(platform, tenant));
   });
   after(async () => {
-    if (platform) await stopWorkflows();
+    if (platform) await stopWorkspaceWorkflows(platform, tenant.workspaceId);
     await platform?.close();
   });
-
-  async function createFixtures(): Promise<void> {
-    const agent = (
-      await api().post('/api/ai-agents').send({ name: 'fuzz-agent', model: 'gpt-4o', instructions: 'x' }).expect(201)
-    ).body.data;
-    const base = `/api/ai-agents/${agent.id}`;
-    const set = (await api().post(`${base}/eval-sets`).send({ name: 'fuzz-set' }).expect(201)).body.data;
-    const evalCase = (
-      await api()
-        .post(`${base}/eval-sets/${set.id}/cases`)
-        .send({ name: 'c', session_input: { message: 'hi' } })
-        .expect(201)
-    ).body.data;
-    const conversation = (
-      await api()
-        .post(`${base}/runs/import`)
-        .send({ session_input: { message: 'hi' }, final_response: 'hello' })
-        .expect(201)
-    ).body.data;
-    const evalRun = (await api().post(`${base}/eval-sets/${set.id}/run`).send({}).expect(201)).body.data;
-    const server = (
-      await api()
-        .post('/api/v1/mcp-servers')
-        .send({ name: 'fuzz-server', transport: 'http', config: { url: 'https://mcp.fuzz.test/mcp' } })
-        .expect(201)
-    ).body;
-    const parameters = [{ name: 'text', type: 'string', description: '', required: true }];
-    const inputSchema = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] };
-    await saveToolSync(
-      platform.runtime.db,
-      server.id,
-      [{ name: 'echo', description: 'echo', parameters, inputSchema, hash: 'h' }],
-      new Date(),
-    );
-    const node = { id: 'n1', kind: 'mcp.call_tool', mcp_server_id: server.id, tool_name: 'echo' };
-    const flow = (
-      await api()
-        .post('/api/v1/flows')
-        .send({ name: 'fuzz-flow', nodes: [{ ...node, parameters: { text: '{{ variables.input }}' } }] })
-        .expect(201)
-    ).body;
-    const flowRun = (
-      await api()
-        .post(`/api/v1/flows/${flow.id}/runs`)
-        .send({ variables: { input: 'x' } })
-        .expect(201)
-    ).body;
-    await api()
-      .put('/api/workspaces/current/integrations/openai')
-      .send({ api_key: 'sk-fuzz-0123456789abcdef' })
-      .expect(200);
-    await api().post(`/api/v1/agents/${agent.id}/mcp-servers`).send({ mcp_server_id: server.id }).expect(200);
-    const ids: Record<string, string> = {
-      'ai-agents': agent.id,
-      agents: agent.id,
-      'eval-sets': set.id,
-      cases: evalCase.id,
-      runs: conversation.id,
-      'eval-runs': evalRun.id,
-      'mcp-servers': server.id,
-      flows: flow.id,
-      'flow-runs': flowRun.id,
-      integrations: 'openai',
-    };
-    for (const [segment, id] of Object.entries(ids)) fixtures.set(segment, id);
-    const headers = { Authorization: 'Bearer $SECRET_VALUE' };
-    const payload = { metadata: { encoding: Buffer.from('json/plain').toString('base64') }, data: 'e30=' };
-    const known: Record<string, unknown[]> = {
-      'POST /api/v1/mcp-servers': [
-        { name: 'fuzz-m', transport: 'http', config: { url: 'https://mcp.fuzz.test/m', headers }, secret_value: 's' },
-      ],
-      'PATCH /api/v1/mcp-servers/{id}': [{ config: { url: 'https://mcp.fuzz.test/m', headers }, secret_value: 's' }],
-      'POST /api/v1/mcp-catalog': [
-        { name: 'fuzz-entry', label: 'Fuzz', image: 'https://img.fuzz.test/a.png', transport: 'http' },
-      ],
-      'POST /api/v1/flows': [{ name: 'fuzz-flow-2', nodes: [{ ...node, parameters: { text: 'x' } }] }],
-      'POST /api/v1/flows/{id}/runs': [{ variables: { input: 'x' } }],
-      'POST /api/v1/agents/{agent_id}/mcp-servers': [{ mcp_server_id: server.id, enabled: true }],
-      'POST /api/ai-agents/{agent}/eval-sets/{set}/run': [
-        { mode: 'offline' },
-        { run_selection: 'explicit', conversations: { [evalCase.id]: conversation.id }, judge_samples: 3 },
-      ],
-      'POST /api/ai-agents/{agent}/runs/{run}/promote-to-case': [{ eval_set_id: set.id, name: 'promoted' }],
-      'POST /api/ai-agents/{agent}/runs': [{ message: 'hi', session_input: { locale: 'en' } }],
-      'PUT /api/workspaces/current/eval-judge-model': [{ judge_model: 'gpt-4o' }, { judge_model: '' }],
-      'POST /codec/encode': [{ payloads: [payload] }],
-    };
-    for (const [operation, bodies] of Object.entries(known)) examples.set(operation, bodies);
-  }
-
-  // The runs and flow runs started here have no worker; end them rather than leave them in the shared server.
-  async function stopWorkflows(): Promise<void> {
-    const client = platform.runtime.temporal.client;
-    for await (const execution of client.workflow.list({
-      query: `WorkspaceId = "${tenant.workspaceId}" AND ExecutionStatus = "Running"`,
-    })) {
-      await client.workflow
-        .getHandle(execution.workflowId)
-        .terminate('fuzz suite done')
-        .catch(() => undefined);
-    }
-  }
 
   async function context(): Promise<FuzzContext> {
     const viewer = await createTenant(platform.runtime.db, 'viewer');

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { Client, Connection } from '@temporalio/client';
 import request from 'supertest';
 import { createApp } from '../../api/app';
-import { saveToolSync } from '../../db/mcp-tool.repository';
 import { freePort } from '../../lib/embedded/process-utils';
+import { createEchoFlow } from '../helpers/fuzz-fixtures';
 import { harness } from '../helpers/harness';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
 import { createTenant, type Tenant } from '../helpers/tenants';
@@ -36,20 +36,7 @@ describe('starting a workflow while Temporal is unreachable', () => {
     request(platform.app).post(path).set(tenant.auth).send(body);
 
   it('answers 503 unavailable for a flow run and leaves the run failed, not running', async () => {
-    const server = (
-      await api('/api/v1/mcp-servers', { name: 'down', transport: 'http', config: { url: 'https://mcp.down.test/' } })
-    ).body;
-    const parameters = [{ name: 'text', type: 'string', description: '', required: true }];
-    await saveToolSync(
-      platform.runtime.db,
-      server.id,
-      [{ name: 'echo', description: '', parameters, inputSchema: { type: 'object' }, hash: 'h' }],
-      new Date(),
-    );
-    const node = { id: 'n1', kind: 'mcp.call_tool', mcp_server_id: server.id, tool_name: 'echo' };
-    const flow = (
-      await api('/api/v1/flows', { name: 'down', nodes: [{ ...node, parameters: { text: 'x' } }] }).expect(201)
-    ).body;
+    const { flow } = await createEchoFlow(platform, () => request.agent(platform.app).set(tenant.auth), 'down');
 
     const res = await request(broken).post(`/api/v1/flows/${flow.id}/runs`).set(tenant.auth).send({ variables: {} });
 

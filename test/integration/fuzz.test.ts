@@ -142,6 +142,6 @@ describe(`fuzz: generated hostile requests against every route with a body or qu
         .join(' ')}`,
     );
     assert.equal(failures.length, 0, failures.join('\n\n'));
-    assert.ok(sent >= MIN_REQUESTS, `only ${sent} requests`);
+    if (!only) assert.ok(sent >= MIN_REQUESTS, `only ${sent} requests`);
   });
 });

@@ -32,6 +32,7 @@ export interface SchemaContext {
   ids: readonly string[];
 }
 
+// Honest values stay small and fast to send: size is what the mutations are for.
 const SMALL = 3;
 
 function stringFor(schema: JsonSchema, name: string, ctx: SchemaContext): fc.Arbitrary<string> {

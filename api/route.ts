@@ -5,6 +5,7 @@ import { limitNamedIn } from '../domain/limit-checks';
 import { LIMITS } from '../domain/limits';
 import type { Permission } from '../domain/permissions';
 import { requirePermission, type AuthContext } from './auth';
+import { errorResponses, routeErrorStatuses } from './error-responses';
 import { HttpError } from './http-error';
 import type { AppDeps } from './app-deps';
 
@@ -32,6 +33,8 @@ export interface RouteSpec<S extends z.ZodType = z.ZodType<unknown>> {
   headers?: z.ZodObject;
   /** Query parameters: parsed before the handler (422 naming the parameter) and documented in OpenAPI. */
   query?: z.ZodObject;
+  /** Error statuses beyond those derived from the definition (409 conflicts; 502/503/504 from Temporal). */
+  errors?: readonly number[];
   handler: (ctx: RouteContext<z.infer<S>>) => Promise<unknown>;
 }
 
@@ -57,22 +60,30 @@ export function validationError(error: z.ZodError): HttpError {
 
 const MAX_DEPTH = 32;
 
-// Postgres text and jsonb cannot hold U+0000, and JSON.parse accepts nesting deep enough to overflow the stack of
-// any later recursion: both are 422s naming the field here rather than 500s further down. Iterative on purpose.
+// Postgres text and jsonb hold neither U+0000 nor a lone UTF-16 surrogate (jsonb refuses `\ud800`, text silently
+// turns it into U+FFFD), so either is a 422 naming the field rather than a 500 or a changed value.
+function unstorableText(text: string): string | undefined {
+  if (text.includes('\u0000')) return 'must not contain NUL characters';
+  if (/\p{Cs}/u.test(text)) return 'must be well-formed Unicode (no lone surrogates)';
+  return undefined;
+}
+
+// JSON.parse also accepts nesting deep enough to overflow the stack of any later recursion. Iterative on purpose.
 function unstorable(body: unknown): { field: string; message: string } | undefined {
-  const nul = (path: string[]): { field: string; message: string } => ({
+  const problem = (path: string[], message: string): { field: string; message: string } => ({
     field: path.join('.') || '(body)',
-    message: 'must not contain NUL characters',
+    message,
   });
-  if (typeof body === 'string' && body.includes('\u0000')) return nul([]);
+  const text = typeof body === 'string' ? unstorableText(body) : undefined;
+  if (text) return problem([], text);
   const stack: Array<{ value: object; path: string[] }> =
     body !== null && typeof body === 'object' ? [{ value: body, path: [] }] : [];
   for (let item = stack.pop(); item; item = stack.pop()) {
-    if (item.path.length >= MAX_DEPTH)
-      return { field: item.path.join('.'), message: `must not nest deeper than ${MAX_DEPTH} levels` };
+    if (item.path.length >= MAX_DEPTH) return problem(item.path, `must not nest deeper than ${MAX_DEPTH} levels`);
     for (const [key, value] of Object.entries(item.value)) {
       const path = [...item.path, key];
-      if (key.includes('\u0000') || (typeof value === 'string' && value.includes('\u0000'))) return nul(path);
+      const message = unstorableText(key) ?? (typeof value === 'string' ? unstorableText(value) : undefined);
+      if (message) return problem(path, message);
       if (value !== null && typeof value === 'object') stack.push({ value, path });
     }
   }
@@ -112,6 +123,7 @@ export function mountRoutes(router: Router, registry: OpenAPIRegistry, deps: App
           description: 'Success',
           ...(spec.response ? { content: { 'application/json': { schema: spec.response } } } : {}),
         },
+        ...errorResponses(routeErrorStatuses(spec)),
       },
     });
     router[spec.method](spec.path, async (req: Request, res: Response) => {

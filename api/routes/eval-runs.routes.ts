@@ -98,6 +98,7 @@ export const evalRunRoutes: RouteSpec[] = [
     path: '/api/ai-agents/:agent/eval-sets/:set/run',
     summary:
       'Trigger a run of an eval set (queued; scored in the background; live runs the agent in the sandbox per case)',
+    errors: [409, 503],
     tag: 'evaluation',
     permission: 'evals:manage',
     body: triggerBody,
@@ -133,6 +134,7 @@ export const evalRunRoutes: RouteSpec[] = [
     method: 'get',
     path: '/api/ai-agents/:agent/eval-sets/:set/runs',
     summary: "List a set's runs, newest first",
+    errors: [422],
     tag: 'evaluation',
     permission: 'evals:view',
     query: pageQuery,

@@ -38,6 +38,7 @@ export const flowRoutes: RouteSpec[] = [
     method: 'post',
     path: '/api/v1/flows',
     summary: 'Create a flow of mcp.call_tool nodes',
+    errors: [404, 409],
     tag: 'flows',
     permission: 'flows:manage',
     body: createFlowBody,

@@ -57,6 +57,7 @@ export const mcpCatalogRoutes: RouteSpec[] = [
     method: 'post',
     path: '/api/v1/mcp-catalog',
     summary: 'Add an http catalog entry restricted to this workspace',
+    errors: [409],
     tag: 'mcp',
     permission: 'workspace:admin',
     body: createEntryBody,

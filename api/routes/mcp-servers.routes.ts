@@ -77,6 +77,7 @@ export const mcpServerRoutes: RouteSpec[] = [
     method: 'post',
     path: '/api/v1/mcp-servers',
     summary: 'Register an MCP server (its secret goes to the credential vault)',
+    errors: [409],
     tag: 'mcp',
     permission: 'mcp:manage',
     body: createServerBody,

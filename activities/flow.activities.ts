@@ -37,15 +37,19 @@ export function createFlowActivities(deps: ActivityDeps) {
     node: McpCallToolNode,
     nodes: McpCallToolNode[],
   ): Promise<Record<string, unknown>> {
-    const results = run.node_results;
+    // A Map, so a node id such as `toString` finds only a recorded result, never an inherited property.
+    const results = new Map(Object.entries(run.node_results));
     const earlier = nodes.slice(
       0,
       nodes.findIndex((n) => n.id === node.id),
     );
     const scope: FlowScope = {
-      variables: run.variables as Record<string, unknown>,
+      variables: run.variables,
       nodes: Object.fromEntries(
-        earlier.filter((n) => results[n.id]).map((n) => [n.id, { output: results[n.id].output }]),
+        earlier.flatMap((n) => {
+          const result = results.get(n.id);
+          return result ? [[n.id, { output: result.output }]] : [];
+        }),
       ),
     };
     const [tool] = await findServerTools(deps.db, node.mcp_server_id, [node.tool_name]);

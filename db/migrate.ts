@@ -4,6 +4,7 @@ import * as platform from './migrations/0001-platform';
 import * as evaluation from './migrations/0002-evaluation';
 import * as mcp from './migrations/0003-mcp';
 import * as agentRuntime from './migrations/0004-agent-runtime';
+import * as runCancellation from './migrations/0006-run-cancellation';
 
 // A static list rather than a folder scan: works the same under tsx, a bundle or a compiled build.
 const migrations: Record<string, Migration> = {
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   '0002-evaluation': evaluation,
   '0003-mcp': mcp,
   '0004-agent-runtime': agentRuntime,
+  '0006-run-cancellation': runCancellation,
 };
 
 /** Brings the schema up to date; safe to call on every start. */

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 /** A tool as this test server lists it. */
 export interface PagedTool {
@@ -40,6 +40,8 @@ export async function startPagedMcpServer(options: {
   token: string;
   pageSize: number;
   tools: PagedTool[];
+  /** Answers `tools/call` (the server lists tools only without it). */
+  callTool?: (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
 }): Promise<PagedMcpServer> {
   let initializes = 0;
   let listDelay = 0;
@@ -57,6 +59,11 @@ export async function startPagedMcpServer(options: {
         ...(next < state.tools.length ? { nextCursor: Buffer.from(String(next)).toString('base64url') } : {}),
       };
     });
+    const { callTool } = options;
+    if (callTool)
+      server.setRequestHandler(CallToolRequestSchema, (request) =>
+        callTool(request.params.name, request.params.arguments ?? {}),
+      );
     return server;
   };
 

@@ -116,35 +116,44 @@ export async function markRunRunning(db: Db, id: string, judge: RunJudge | null,
     .execute();
 }
 
-// Writes a run's end and NOTIFYs it in the same transaction; `unfinishedOnly` leaves a run that already ended alone.
+// Writes a run's end and NOTIFYs it in one transaction, the row locked first so no case result lands in between;
+// `unfinishedOnly` leaves a run that already ended alone.
 async function endRun(
   db: Db,
   id: string,
   status: EvalRunStatusEvent['status'],
-  values: Updateable<EvalRunTable>,
+  values: (trx: Db) => Promise<Updateable<EvalRunTable>>,
   unfinishedOnly = false,
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    const row = await trx
-      .updateTable('eval_runs')
-      .set({ ...values, status, completed_at: new Date() })
+    const current = await trx
+      .selectFrom('eval_runs')
+      .select(['status', 'workspace_id'])
       .where('id', '=', id)
-      .$if(unfinishedOnly, (update) => update.where('status', 'in', ['queued', 'running']))
-      .returning(['workspace_id'])
+      .forUpdate()
       .executeTakeFirst();
-    if (row) await notifyRunStatus(trx, { run_id: id, workspace_id: row.workspace_id, type: 'run_status', status });
-    return row !== undefined;
+    if (!current || (unfinishedOnly && !['queued', 'running'].includes(current.status))) return false;
+    await trx
+      .updateTable('eval_runs')
+      .set({ ...(await values(trx)), status, completed_at: new Date() })
+      .where('id', '=', id)
+      .execute();
+    await notifyRunStatus(trx, { run_id: id, workspace_id: current.workspace_id, type: 'run_status', status });
+    return true;
   });
 }
 
 /** Completes a run with the summary of its stored results, and NOTIFYs the new status in the same transaction. */
 export async function completeRun(db: Db, id: string, summary: RunSummary): Promise<void> {
-  await endRun(db, id, 'completed', { summary: JSON.stringify(summary), total_cases: summary.counts.total });
+  await endRun(db, id, 'completed', async () => ({
+    summary: JSON.stringify(summary),
+    total_cases: summary.counts.total,
+  }));
 }
 
 /** Fails a run with a message for the caller, and NOTIFYs the new status in the same transaction. */
 export async function failRun(db: Db, id: string, error: string): Promise<void> {
-  await endRun(db, id, 'failed', { error });
+  await endRun(db, id, 'failed', async () => ({ error }));
 }
 
 /** The summary of the results a run has stored so far. */
@@ -167,8 +176,11 @@ export async function summarizeStoredResults(db: Db, runId: string): Promise<Run
  * the summary of the results it stored before it stopped, and NOTIFYs the new status; true when the row changed.
  */
 export async function settleEvalRun(db: Db, id: string, settlement: Settlement): Promise<boolean> {
-  const summary = JSON.stringify(await summarizeStoredResults(db, id));
-  return endRun(db, id, settlement.status, { error: settlement.error, summary }, true);
+  const values = async (trx: Db): Promise<Updateable<EvalRunTable>> => ({
+    error: settlement.error,
+    summary: JSON.stringify(await summarizeStoredResults(trx, id)),
+  });
+  return endRun(db, id, settlement.status, values, true);
 }
 
 /** The payload announcing that a run ended, on the same channel as its case results (so it arrives after them). */

@@ -1,10 +1,4 @@
-import {
-  ActivityFailure,
-  CancellationScope,
-  isCancellation,
-  proxyActivities,
-  TimeoutFailure,
-} from '@temporalio/workflow';
+import { ActivityFailure, CancellationScope, proxyActivities, TimeoutFailure } from '@temporalio/workflow';
 import { TimeoutType } from '@temporalio/common';
 import type { FlowActivities, FlowNodeOutcome, FlowRunRef } from '../activities/flow.activities';
 
@@ -15,6 +9,8 @@ const { startFlowRun, completeFlowRun } = proxyActivities<FlowActivities>({
 
 // Before the worker reported its node timeout (histories started then), a node had three minutes.
 const DEFAULT_NODE_TIMEOUT_MS = 180_000;
+
+const stopping = (): boolean => CancellationScope.current().consideredCancelled;
 
 function nodeFailure(error: unknown, timeoutMs: number): string {
   const cause = error instanceof ActivityFailure ? error.cause : error;
@@ -44,7 +40,8 @@ export async function flowRunWorkflow(input: FlowRunRef): Promise<{ status: stri
       try {
         outcome = await runFlowNode({ ...input, nodeId });
       } catch (error) {
-        if (isCancellation(error)) throw error;
+        // Only the run's own cancellation stops it; a node cancelled for another reason (worker shutdown) failed.
+        if (stopping()) throw error;
         const message = nodeFailure(error, nodeTimeoutMs);
         return await completeFlowRun({
           ...input,
@@ -62,7 +59,7 @@ export async function flowRunWorkflow(input: FlowRunRef): Promise<{ status: stri
     }
     return await completeFlowRun({ ...input, status: 'completed' });
   } catch (error) {
-    if (!isCancellation(error)) throw error;
+    if (!stopping()) throw error;
     const stoppedNode = current === undefined ? undefined : { id: current, error: 'cancelled' };
     await CancellationScope.nonCancellable(() =>
       completeFlowRun({ ...input, status: 'cancelled', error: 'the run was cancelled', stoppedNode }),

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import type { WorkflowHandle } from '@temporalio/client';
+import { recordCaseResult } from '../../db/case-result.repository';
 import { waitFor } from '../../lib/embedded/process-utils';
 import { EvalRunStatusKey, workflowIds } from '../../workflows/temporal-names';
 import { publishedAgent, userMessage } from '../helpers/agent-api';
@@ -13,6 +14,14 @@ import { createTenant, type Tenant } from '../helpers/tenants';
 
 const CASES = 3;
 const judge = judgeReplies({});
+const LATE_RESULT = {
+  case_name: 'late',
+  conversation_id: null,
+  status: 'passed',
+  criteria: {},
+  error: null,
+  judge_usage: null,
+} as const;
 
 describe('eval runs cancelled or terminated in Temporal end cancelled', function () {
   this.timeout(180_000);
@@ -25,6 +34,7 @@ describe('eval runs cancelled or terminated in Temporal end cancelled', function
   let judgeGateNow: JudgeGate = judgeGate();
   let agentGate: JudgeGate = judgeGate();
   const clients: RelayClient[] = [];
+  const caseIds: string[] = [];
 
   const handle = (runId: string): WorkflowHandle =>
     platform.runtime.temporal.client.workflow.getHandle(workflowIds.evalRun(runId));
@@ -61,6 +71,12 @@ describe('eval runs cancelled or terminated in Temporal end cancelled', function
     assert.equal((await api.results('scored', started.id)).length, 1);
     assert.deepEqual(run.summary.counts, { total: 1, passed: 1, failed: 0, error: 0 });
     assert.deepEqual(end, { type: 'run_status', run_id: run.id, status: 'cancelled', summary: run.summary, error });
+    // A scoring that outlives the run (its activity not told yet) writes nothing: the summary and count stay true.
+    const [scored] = await api.results('scored', started.id);
+    const late = caseIds.find((id) => id !== scored.case_id) ?? '';
+    const write = await recordCaseResult(platform.runtime.db, { ...LATE_RESULT, run_id: run.id, case_id: late });
+    assert.deepEqual(write, { inserted: false });
+    assert.deepEqual((await api.send('get', `/api/ai-agents/scored/eval-runs/${run.id}`, 200)).data, run);
     return run;
   };
 
@@ -88,7 +104,7 @@ describe('eval runs cancelled or terminated in Temporal end cancelled', function
         session_input: { message: `question ${i}` },
         final_response: `answer ${i}`,
       });
-      await api.promote('scored', conversation.id, set.id, `case ${i}`);
+      caseIds.push((await api.promote('scored', conversation.id, set.id, `case ${i}`)).id);
     }
     await publishedAgent(api, 'live', 'gpt-4o');
     await api.evalSet('live', { name: 'held' });

@@ -41,7 +41,7 @@ const CONTAINER = {
   ecosystem: 'container',
   packageOptions: [],
   extraOptions: [],
-  // A misread value option only ever refuses a command (fail closed), never lets an unpinned image through.
+  // An option missing here has its value read as the image, which then refuses the command unless it looks pinned.
   valueOptions: [
     ...['-e', '--env', '--env-file', '-v', '--volume', '--mount', '--name', '--network', '-p', '--publish'],
     ...['-w', '--workdir', '-u', '--user', '--entrypoint', '-l', '--label', '--platform', '--pull', '--memory'],

@@ -6,6 +6,7 @@ import {
   failAgentRun,
   findAgentRun,
   findAgentRunByKey,
+  settleAgentRun,
   updateAgentRun,
 } from '../db/agent-run.repository';
 import { findConversation } from '../db/conversation.repository';
@@ -213,6 +214,11 @@ export function createAgentRuntimeActivities(deps: ActivityDeps) {
     /** Marks the run failed with the message the workflow fails with. */
     async failAgentRun(input: { runId: string; error: string }): Promise<void> {
       await failAgentRun(deps.db, input.runId, input.error);
+    },
+
+    /** Marks the run cancelled (its workflow was cancelled). */
+    async cancelAgentRun(input: { runId: string }): Promise<void> {
+      await settleAgentRun(deps.db, { id: input.runId }, { status: 'cancelled', error: 'the run was cancelled' });
     },
   };
 }

@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { findCaseResult, listResultOutcomes, recordCaseResult } from '../db/case-result.repository';
+import { findCaseResult, recordCaseResult } from '../db/case-result.repository';
 import { releaseCaseSlot } from '../db/case-slot.repository';
 import { findConversation } from '../db/conversation.repository';
 import { findEvalCaseById } from '../db/eval-case.repository';
@@ -10,14 +10,15 @@ import {
   failRun,
   findScoringRun,
   markRunRunning,
+  settleEvalRun,
+  summarizeStoredResults,
   type ScoringRun,
 } from '../db/eval-run.repository';
 import { countRunCases, runCaseIdPage, someRunCaseNeedsJudge, type RunCaseScope } from '../db/run-cases.repository';
 import type { CaseStatus } from '../domain/case-outcome';
-import type { CriterionKey } from '../domain/criteria';
 import { EVAL_FAILURE } from '../domain/judge-failures';
 import { storedCaseProblem, storedConversationProblem } from '../domain/limit-checks';
-import { summarizeRun, type RunSummary } from '../domain/run-summary';
+import type { RunSummary } from '../domain/run-summary';
 import { caseNeedsJudge, criteriaByKey, scoreCaseAgainst } from './case-scoring';
 import { inFreeCaseSlot, NO_FREE_SLOT } from './case-slot-lease';
 import { createEgressGuard } from '../lib/egress/egress-guard';
@@ -176,19 +177,14 @@ export function createEvalRunActivities(deps: ActivityDeps, judge: Judge = creat
 
     /** Completes the run with the summary computed from its stored results. */
     async finalizeEvalRun(input: { runId: string }): Promise<RunSummary> {
-      const outcomes = await listResultOutcomes(deps.db, input.runId);
-      const summary = summarizeRun(
-        outcomes.map((row) => ({
-          status: row.status,
-          criteria: Object.entries(row.criteria).map(([criterion, entry]) => ({
-            criterion: criterion as CriterionKey,
-            score: entry?.score ?? 0,
-            applicable: entry?.applicable ?? false,
-          })),
-        })),
-      );
+      const summary = await summarizeStoredResults(deps.db, input.runId);
       await completeRun(deps.db, input.runId, summary);
       return summary;
+    },
+
+    /** Ends a cancelled run as `cancelled` with the summary of the cases scored before it stopped. */
+    async cancelEvalRun(input: { runId: string }): Promise<void> {
+      await settleEvalRun(deps.db, input.runId, { status: 'cancelled', error: 'the run was cancelled' });
     },
 
     /** Fails the run with a message for the caller. */

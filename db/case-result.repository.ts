@@ -55,9 +55,18 @@ export async function findCaseResult(
 /**
  * Stores a case result once: a retried write finds the (run, case) row and changes nothing. A first write bumps the
  * run's scored count and NOTIFYs progress in the same transaction, so the event is sent exactly when the row commits.
+ * A run that has ended (a scoring that outlived its cancelled run) takes no more results: its summary stays true.
  */
 export async function recordCaseResult(db: Db, result: CaseResultInput): Promise<{ inserted: boolean }> {
   return db.transaction().execute(async (trx) => {
+    const open = await trx
+      .selectFrom('eval_runs')
+      .select('status')
+      .where('id', '=', result.run_id)
+      .where('status', 'in', ['queued', 'running'])
+      .forUpdate()
+      .executeTakeFirst();
+    if (!open) return { inserted: false };
     const inserted = await trx
       .insertInto('case_results')
       .values({ ...result, criteria: JSON.stringify(result.criteria), judge_usage: jsonOrNull(result.judge_usage) })

@@ -18,8 +18,8 @@ const EXPRESSION = /\{\{([^{}]*)\}\}/g;
 const WHOLE_EXPRESSION = /^\{\{([^{}]*)\}\}$/;
 const PATH = /^[A-Za-z_][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+|\[\d+\])*$/;
 const ROOTS: ReadonlySet<string> = new Set(['variables', 'nodes']);
-// Segments that would walk into prototypes rather than data.
-const FORBIDDEN_SEGMENTS: ReadonlySet<string> = new Set(['__proto__', 'prototype', 'constructor']);
+/** Names that would walk into prototypes rather than data: never a path segment, so never a node id either. */
+export const RESERVED_NAMES: ReadonlySet<string> = new Set(['__proto__', 'prototype', 'constructor']);
 
 /** Splits `nodes.n1.output.content[0].text` into segments; throws on anything but a plain data path. */
 export function parsePath(expression: string): string[] {
@@ -27,7 +27,7 @@ export function parsePath(expression: string): string[] {
   const segments: string[] = [...(expression.match(/[^.[\]]+/g) ?? [])];
   if (!ROOTS.has(segments[0] ?? ''))
     throw new FlowExpressionError(`{{ ${expression} }} must start with variables or nodes`);
-  const forbidden = segments.find((segment) => FORBIDDEN_SEGMENTS.has(segment));
+  const forbidden = segments.find((segment) => RESERVED_NAMES.has(segment));
   if (forbidden !== undefined) throw new FlowExpressionError(`{{ ${expression} }} uses the reserved name ${forbidden}`);
   return segments;
 }
@@ -64,7 +64,7 @@ export function resolvePath(scope: FlowScope, expression: string): unknown {
   for (const segment of segments) {
     if (Array.isArray(current) && /^\d+$/.test(segment) && Number(segment) < current.length)
       current = current[Number(segment)];
-    else if (isRecord(current) && Object.prototype.hasOwnProperty.call(current, segment)) current = current[segment];
+    else if (isRecord(current) && Object.hasOwn(current, segment)) current = current[segment];
     else throw new FlowExpressionError(`{{ ${expression} }} is not defined`);
   }
   return current;

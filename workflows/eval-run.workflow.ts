@@ -1,8 +1,10 @@
 import {
   ActivityFailure,
   ApplicationFailure,
+  CancellationScope,
   ChildWorkflowFailure,
   executeChild,
+  isCancellation,
   makeContinueAsNewFunc,
   proxyActivities,
   upsertSearchAttributes,
@@ -80,7 +82,7 @@ async function runLiveCase(runId: string, caseId: string): Promise<void> {
   await scoreInCaseSlot({ runId, caseId }, () => scoring.scoreCase({ runId, caseId, conversationId }));
 }
 
-function setStatus(status: 'running' | 'completed' | 'failed'): void {
+function setStatus(status: 'running' | 'completed' | 'failed' | 'cancelled'): void {
   upsertSearchAttributes([{ key: EvalRunStatusKey, value: status }]);
 }
 
@@ -132,6 +134,12 @@ export async function evalRunWorkflow(input: EvalRunWorkflowInput): Promise<Eval
     if (caseIds.length === EVAL_PAGE_SIZE) cursor = caseIds[caseIds.length - 1];
     else await bookkeeping.finalizeEvalRun({ runId });
   } catch (error) {
+    if (isCancellation(error)) {
+      // Cancelled (Temporal UI, `temporal workflow cancel`): record it whatever the cancelled scope would refuse.
+      await CancellationScope.nonCancellable(() => bookkeeping.cancelEvalRun({ runId }));
+      setStatus('cancelled');
+      throw error;
+    }
     const message = failureMessage(error);
     await bookkeeping.failEvalRun({ runId, error: message });
     setStatus('failed');

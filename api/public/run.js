@@ -88,7 +88,7 @@
   function applyRun(run) {
     setStatus(run.status);
     setProgress(run.scored_cases, run.total_cases ?? cases.size);
-    if (run.status === 'completed' || run.status === 'failed') finish(run.status, run.summary, run.error);
+    if (['completed', 'failed', 'cancelled'].includes(run.status)) finish(run.status, run.summary, run.error);
   }
 
   function finish(status, summary, error) {

@@ -38,7 +38,7 @@ export function toFlowRunJson(row: FlowRun, nodes: McpCallToolNode[]): z.infer<t
     status: row.status,
     variables: row.variables,
     nodes: nodes.map((node) => {
-      const result = results[node.id];
+      const result = Object.hasOwn(results, node.id) ? results[node.id] : undefined;
       return {
         id: node.id,
         tool_name: node.tool_name,

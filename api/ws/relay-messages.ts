@@ -42,7 +42,7 @@ const runStatusEvent = z.object({
   run_id: z.string(),
   workspace_id: z.string(),
   type: z.literal('run_status'),
-  status: z.enum(['completed', 'failed']),
+  status: z.enum(['completed', 'failed', 'cancelled']),
 });
 
 /** Parses a NOTIFY payload; undefined for anything the relay does not understand. */

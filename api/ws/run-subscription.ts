@@ -1,8 +1,9 @@
+import { FINAL_EVAL_RUN_STATUSES } from '../../db/tables/eval-run.table';
 import type { FeedItem, FeedSink } from './run-feed';
 import type { ServerMessage } from './relay-messages';
 import type { RunSnapshot } from './run-snapshot';
 
-const ENDED = new Set(['completed', 'failed']);
+const ENDED: ReadonlySet<string> = new Set(FINAL_EVAL_RUN_STATUSES);
 
 /**
  * One socket's view of one run: items that arrive before the snapshot is sent are buffered, and every case result is

@@ -3,6 +3,7 @@ import type { Db } from '../../db/database';
 import { findMcpServer } from '../../db/mcp-server.repository';
 import type { McpServer } from '../../db/tables/mcp.table';
 import { resolveHeaders } from '../../domain/mcp-headers';
+import { unpinnedCommandProblem } from '../../domain/package-pin';
 import type { CredentialVault } from '../vault/credential-vault';
 import type { McpTarget } from './mcp-session';
 
@@ -43,6 +44,9 @@ async function stdioTarget(db: Db, server: McpServer, secrets: Record<string, st
   if (!entry || entry.transport !== 'stdio_curated' || entry.workspace_id !== null || !Array.isArray(entry.command)) {
     throw new McpTargetError('the curated catalog entry of this stdio server is gone');
   }
+  // An entry stored before the pin rule (and since dropped from the operator file) does not run either.
+  const unpinned = unpinnedCommandProblem(entry.command);
+  if (unpinned) throw new McpTargetError(`the curated catalog entry's command ${unpinned}`);
   const mapping = entry.env ?? {};
   const env: Record<string, string> = {};
   for (const [variable, secretName] of Object.entries(mapping)) {

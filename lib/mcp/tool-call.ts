@@ -20,6 +20,8 @@ export interface ServerToolCall {
   serverId: string;
   toolName: string;
   args: Record<string, unknown>;
+  /** Aborts the call (the activity was cancelled or timed out). */
+  signal?: AbortSignal;
 }
 
 /** The outcome: the tool's output (secret-free) or why it failed; never throws for a failed call. */
@@ -39,6 +41,7 @@ export async function callServerTool(call: ServerToolCall): Promise<ServerToolOu
     const result = await withMcpSession(resolved.target, call.guard, (session) =>
       session.client.callTool({ name: call.toolName, arguments: call.args }, undefined, {
         timeout: TOOL_CALL_TIMEOUT_MS,
+        signal: call.signal,
       }),
     );
     // A tool may echo what it was given (get-env prints its environment): secret values never reach Postgres.

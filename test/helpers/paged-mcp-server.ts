@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 /** A tool as this test server lists it. */
 export interface PagedTool {
@@ -47,6 +47,8 @@ export async function startPagedMcpServer(options: {
   tools: PagedTool[];
   /** Answer over SSE (`text/event-stream`) instead of a JSON body. */
   sse?: boolean;
+  /** Answers `tools/call` (the server lists tools only without it). */
+  callTool?: (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
 }): Promise<PagedMcpServer> {
   let initializes = 0;
   let lists = 0;
@@ -66,10 +68,13 @@ export async function startPagedMcpServer(options: {
         ...(next < state.tools.length ? { nextCursor: Buffer.from(String(next)).toString('base64url') } : {}),
       };
     });
-    // Every tool echoes its `text` argument, so a test chooses the size of a tool result.
-    server.setRequestHandler(CallToolRequestSchema, async (request) => ({
-      content: [{ type: 'text', text: String(request.params.arguments?.text ?? '') }],
-    }));
+    const { callTool } = options;
+    // Without `callTool`, every tool echoes its `text` argument, so a test chooses the size of a tool result.
+    server.setRequestHandler(CallToolRequestSchema, async (request) =>
+      callTool
+        ? callTool(request.params.name, request.params.arguments ?? {})
+        : { content: [{ type: 'text', text: String(request.params.arguments?.text ?? '') }] },
+    );
     return server;
   };
 

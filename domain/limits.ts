@@ -34,8 +34,8 @@ export const LIMITS = {
    * whole text, so past this many the rest is redacted whole. Real redactions find a handful of matches. */
   patternSearchesPerText: 100,
   /** RE2 instructions one user pattern compiles to: finding a match costs up to that much per character, and real
-   * patterns (an IBAN, an API key) compile to 15 to 100. */
-  patternProgramSize: 200,
+   * patterns (an IBAN, an API key) compile to 15 to 100; a literal pattern of the longest allowed length fits. */
+  patternProgramSize: 256,
   /** Nodes in one flow: each is an activity and a history event pair; 50 covers every flow we have seen. */
   flowNodes: 50,
   /** Guardrails on one agent: each runs over every input and output, so the list stays short. */
@@ -43,7 +43,7 @@ export const LIMITS = {
   /** Patterns in one `blocked_patterns` guardrail. */
   guardrailPatterns: 50,
   /** Characters of one guardrail pattern: longer patterns are a sign of generated input, not a rule. */
-  guardrailPatternChars: 500,
+  guardrailPatternChars: 200,
   /** Characters of instructions, a user message, an expected response or a rubric: a long prompt fits. */
   textChars: 100_000,
   /** Characters of a conversation's final response or one of its messages: a model's longest answers fit. */

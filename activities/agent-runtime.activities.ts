@@ -6,6 +6,7 @@ import {
   failAgentRun,
   findAgentRun,
   findAgentRunByKey,
+  settleAgentRun,
   updateAgentRun,
 } from '../db/agent-run.repository';
 import { findConversation } from '../db/conversation.repository';
@@ -17,6 +18,7 @@ import type { AgentMessage, AgentStopReason } from '../domain/agent-messages';
 import { runtimeSettings } from '../domain/agent-settings';
 import { applyGuardrails } from '../domain/guardrails/apply-guardrails';
 import { EVAL_FAILURE } from '../domain/judge-failures';
+import { overLimit, storedCaseProblem } from '../domain/limit-checks';
 import { createEgressGuard } from '../lib/egress/egress-guard';
 import { createProviderClient } from '../lib/llm/provider-client';
 import { connectAgentProvider, resolveRunnableAgent } from './agent-model';
@@ -91,10 +93,15 @@ export function createAgentRuntimeActivities(deps: ActivityDeps) {
       throw ApplicationFailure.nonRetryable(`eval run ${request.evalRunId} no longer exists`, EVAL_FAILURE.runNotFound);
     const evalCase = await findEvalCaseById(deps.db, request.evalCaseId);
     if (!evalCase) throw ApplicationFailure.nonRetryable('the case was deleted before it was run', 'EvalCaseNotFound');
+    const caseProblem = storedCaseProblem(evalCase);
+    if (caseProblem) throw ApplicationFailure.nonRetryable(caseProblem, 'LimitExceeded');
     const source =
       !evalCase.snapshot && evalCase.source_run_id
         ? await findConversation(deps.db, run.agent_id, evalCase.source_run_id)
         : undefined;
+    const replayProblem =
+      source && overLimit('the source conversation tool_calls', source.tool_calls.length, 'toolCallsPerConversation');
+    if (replayProblem) throw ApplicationFailure.nonRetryable(replayProblem, 'LimitExceeded');
     return {
       workspaceId: run.workspace_id,
       agentId: run.agent_id,
@@ -207,6 +214,11 @@ export function createAgentRuntimeActivities(deps: ActivityDeps) {
     /** Marks the run failed with the message the workflow fails with. */
     async failAgentRun(input: { runId: string; error: string }): Promise<void> {
       await failAgentRun(deps.db, input.runId, input.error);
+    },
+
+    /** Marks the run cancelled (its workflow was cancelled). */
+    async cancelAgentRun(input: { runId: string }): Promise<void> {
+      await settleAgentRun(deps.db, { id: input.runId }, { status: 'cancelled', error: 'the run was cancelled' });
     },
   };
 }

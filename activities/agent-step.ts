@@ -9,6 +9,7 @@ import {
 } from '../domain/agent-messages';
 import type { AgentRuntimeSettings } from '../domain/agent-settings';
 import { applyGuardrails } from '../domain/guardrails/apply-guardrails';
+import { LIMITS } from '../domain/limits';
 import type { ToolChatReply } from '../lib/llm/provider-client';
 
 /** Tool calls one model step may run; more are answered with an error without running (bounds the workflow's loop). */
@@ -71,8 +72,20 @@ function skippedCall(
 }
 
 /**
- * The state after a model reply: tool calls become the step's calls to run (beyond the cap, answered with an error);
- * a final answer passes the output guardrails (redacted, or replaced by the safe reply when blocked) and ends the run.
+ * How many more tool calls the run's conversation can hold: each adds a recorded call and a tool message, and room is
+ * kept for the step's assistant message and a final answer. Calls past it are dropped from the step unasked.
+ */
+export function toolCallBudget(run: AgentRun): number {
+  return Math.min(
+    LIMITS.toolCallsPerConversation - run.tool_calls.length,
+    LIMITS.messagesPerConversation - run.messages.length - 2,
+  );
+}
+
+/**
+ * The state after a model reply: tool calls become the step's calls to run (beyond the cap, answered with an error;
+ * beyond the conversation's limits, dropped); a final answer, or tool calls when the conversation is full, passes the
+ * output guardrails (redacted, or replaced by the safe reply when blocked) and ends the run.
  */
 export function recordModelReply(
   run: AgentRun,
@@ -81,8 +94,9 @@ export function recordModelReply(
   settings: AgentRuntimeSettings,
 ): { patch: Partial<AgentRunState>; value: AgentStepResult } {
   const token_usage = addUsage(run.token_usage, reply.usage);
-  if (reply.toolCalls.length > 0) {
-    const calls = uniqueIds(reply.toolCalls, step);
+  const budget = toolCallBudget(run);
+  if (reply.toolCalls.length > 0 && budget > 0) {
+    const calls = uniqueIds(reply.toolCalls.slice(0, budget), step);
     const runnable = Math.min(calls.length, MAX_TOOL_CALLS_PER_STEP);
     const skipped = calls.slice(runnable).map((call, i) => skippedCall(call, step, runnable + i));
     return {

@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { findCaseResult, listResultOutcomes, recordCaseResult } from '../db/case-result.repository';
+import { findCaseResult, recordCaseResult } from '../db/case-result.repository';
+import { releaseCaseSlot } from '../db/case-slot.repository';
 import { findConversation } from '../db/conversation.repository';
 import { findEvalCaseById } from '../db/eval-case.repository';
 import {
@@ -9,18 +10,22 @@ import {
   failRun,
   findScoringRun,
   markRunRunning,
+  settleEvalRun,
+  summarizeStoredResults,
   type ScoringRun,
 } from '../db/eval-run.repository';
 import { countRunCases, runCaseIdPage, someRunCaseNeedsJudge, type RunCaseScope } from '../db/run-cases.repository';
 import type { CaseStatus } from '../domain/case-outcome';
-import type { CriterionKey } from '../domain/criteria';
 import { EVAL_FAILURE } from '../domain/judge-failures';
-import { summarizeRun, type RunSummary } from '../domain/run-summary';
+import { storedCaseProblem, storedConversationProblem } from '../domain/limit-checks';
+import type { RunSummary } from '../domain/run-summary';
 import { caseNeedsJudge, criteriaByKey, scoreCaseAgainst } from './case-scoring';
+import { inFreeCaseSlot, NO_FREE_SLOT } from './case-slot-lease';
 import { createEgressGuard } from '../lib/egress/egress-guard';
 import { resolveRunnableAgent } from './agent-model';
 import { withHeartbeat } from './heartbeat';
 import { createJudge, type Judge } from './judge.activities';
+import { JudgeCallBoundReached } from './judge-call-budget';
 import { toActivityFailure } from './provider-connection';
 import type { ActivityDeps } from './index';
 
@@ -37,6 +42,13 @@ async function requireRun(deps: ActivityDeps, runId: string): Promise<ScoringRun
 const NO_CONVERSATION =
   'the case has no conversation to score: it was written by hand, so trigger the run with run_selection "explicit" ' +
   'and conversations { "<case_id>": "<run_id>" } to choose one';
+
+/** A case to score: a live run passes the sandbox conversation. */
+interface ScoreCaseInput {
+  runId: string;
+  caseId: string;
+  conversationId?: string;
+}
 
 /** Activities of the eval-run workflow: preflight, case pages, one scoring per case, and the run's end. */
 export function createEvalRunActivities(deps: ActivityDeps, judge: Judge = createJudge(deps)) {
@@ -59,6 +71,55 @@ export function createEvalRunActivities(deps: ActivityDeps, judge: Judge = creat
       judge_usage: null,
     });
     return { status: (await findCaseResult(deps.db, run.id, caseId))?.status ?? 'error' };
+  };
+
+  // Scores a case that has no result yet against its conversation and stores the outcome (an error result included).
+  const scoreAndStore = async (input: ScoreCaseInput): Promise<{ status: CaseStatus }> => {
+    const run = await requireRun(deps, input.runId);
+    const evalCase = await findEvalCaseById(deps.db, input.caseId);
+    if (!evalCase) return storeError(run, input.caseId, '(deleted case)', 'the case was deleted before it was scored');
+    // Rows written before the limits existed are refused here, as a scored error, rather than exhausting the worker.
+    const caseProblem = storedCaseProblem(evalCase);
+    if (caseProblem) return storeError(run, evalCase.id, evalCase.name, caseProblem);
+    const explicit =
+      run.run_selection === 'explicit' ? await explicitConversationFor(deps.db, run.id, evalCase.id) : null;
+    const conversationId = input.conversationId ?? explicit ?? evalCase.source_run_id;
+    if (!conversationId) return storeError(run, evalCase.id, evalCase.name, NO_CONVERSATION);
+    const conversation = await findConversation(deps.db, run.agent_id, conversationId);
+    if (!conversation)
+      return storeError(run, evalCase.id, evalCase.name, `conversation ${conversationId} no longer exists`);
+    const conversationProblem = storedConversationProblem(conversation);
+    if (conversationProblem) return storeError(run, evalCase.id, evalCase.name, conversationProblem, conversation.id);
+    const signal = Context.current().cancellationSignal;
+    try {
+      return await withHeartbeat(async () => {
+        const judged = { runId: run.id, caseId: evalCase.id };
+        const session = caseNeedsJudge(evalCase) ? await judge.open(run, judged, signal) : null;
+        const outcome = await scoreCaseAgainst({
+          evalCase,
+          conversation,
+          minScores: run.min_scores,
+          judgeSamples: run.judge_samples,
+          judge: session,
+        });
+        await recordCaseResult(deps.db, {
+          run_id: run.id,
+          case_id: evalCase.id,
+          case_name: evalCase.name,
+          conversation_id: conversation.id,
+          status: outcome.status,
+          criteria: criteriaByKey(outcome),
+          error: outcome.error,
+          judge_usage: session?.usage() ?? null,
+        });
+        return { status: outcome.status };
+      });
+    } catch (error) {
+      // The bound is final: another attempt would only be refused, so the case ends here with an error naming it.
+      if (error instanceof JudgeCallBoundReached)
+        return storeError(run, evalCase.id, evalCase.name, error.message, conversation.id);
+      throw toActivityFailure(error);
+    }
   };
 
   return {
@@ -96,50 +157,15 @@ export function createEvalRunActivities(deps: ActivityDeps, judge: Judge = creat
      * Scores one case and stores its result once; a retry after a stored result changes nothing. A live run passes
      * the case's sandbox conversation; otherwise the explicit choice or the case's source conversation is scored.
      */
-    async scoreCase(input: {
-      runId: string;
-      caseId: string;
-      conversationId?: string;
-    }): Promise<{ status: CaseStatus }> {
+    async scoreCase(input: ScoreCaseInput): Promise<{ status: CaseStatus } | typeof NO_FREE_SLOT> {
+      const holder = { runId: input.runId, caseId: input.caseId };
       const existing = await findCaseResult(deps.db, input.runId, input.caseId);
-      if (existing) return existing;
-      const run = await requireRun(deps, input.runId);
-      const evalCase = await findEvalCaseById(deps.db, input.caseId);
-      if (!evalCase)
-        return storeError(run, input.caseId, '(deleted case)', 'the case was deleted before it was scored');
-      const explicit =
-        run.run_selection === 'explicit' ? await explicitConversationFor(deps.db, run.id, evalCase.id) : null;
-      const conversationId = input.conversationId ?? explicit ?? evalCase.source_run_id;
-      if (!conversationId) return storeError(run, evalCase.id, evalCase.name, NO_CONVERSATION);
-      const conversation = await findConversation(deps.db, run.agent_id, conversationId);
-      if (!conversation)
-        return storeError(run, evalCase.id, evalCase.name, `conversation ${conversationId} no longer exists`);
-      const signal = Context.current().cancellationSignal;
-      try {
-        return await withHeartbeat(async () => {
-          const session = caseNeedsJudge(evalCase) ? await judge.open(run, signal) : null;
-          const outcome = await scoreCaseAgainst({
-            evalCase,
-            conversation,
-            minScores: run.min_scores,
-            judgeSamples: run.judge_samples,
-            judge: session,
-          });
-          await recordCaseResult(deps.db, {
-            run_id: run.id,
-            case_id: evalCase.id,
-            case_name: evalCase.name,
-            conversation_id: conversation.id,
-            status: outcome.status,
-            criteria: criteriaByKey(outcome),
-            error: outcome.error,
-            judge_usage: session?.usage() ?? null,
-          });
-          return { status: outcome.status };
-        });
-      } catch (error) {
-        throw toActivityFailure(error);
+      // A slot left by an attempt that stored the result and then died goes back now, not when its lease lapses.
+      if (existing) {
+        await releaseCaseSlot(deps.db, holder);
+        return existing;
       }
+      return inFreeCaseSlot(deps, holder, () => scoreAndStore(input));
     },
 
     /** Stores an explicit `error` result for a case whose scoring failed after its retries (never a missing result). */
@@ -151,19 +177,14 @@ export function createEvalRunActivities(deps: ActivityDeps, judge: Judge = creat
 
     /** Completes the run with the summary computed from its stored results. */
     async finalizeEvalRun(input: { runId: string }): Promise<RunSummary> {
-      const outcomes = await listResultOutcomes(deps.db, input.runId);
-      const summary = summarizeRun(
-        outcomes.map((row) => ({
-          status: row.status,
-          criteria: Object.entries(row.criteria).map(([criterion, entry]) => ({
-            criterion: criterion as CriterionKey,
-            score: entry?.score ?? 0,
-            applicable: entry?.applicable ?? false,
-          })),
-        })),
-      );
+      const summary = await summarizeStoredResults(deps.db, input.runId);
       await completeRun(deps.db, input.runId, summary);
       return summary;
+    },
+
+    /** Ends a cancelled run as `cancelled` with the summary of the cases scored before it stopped. */
+    async cancelEvalRun(input: { runId: string }): Promise<void> {
+      await settleEvalRun(deps.db, input.runId, { status: 'cancelled', error: 'the run was cancelled' });
     },
 
     /** Fails the run with a message for the caller. */

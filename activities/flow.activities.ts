@@ -1,12 +1,15 @@
-import { ApplicationFailure } from '@temporalio/common';
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { findFlow } from '../db/flow.repository';
 import { finishFlowRun, findFlowRun, markFlowRunStarted, recordFlowNodeResult } from '../db/flow-run.repository';
 import { findServerTools } from '../db/mcp-tool.repository';
 import type { Flow, FlowNodeResult, FlowRun, McpCallToolNode } from '../db/tables/flow.table';
 import { FlowExpressionError, renderValue, type FlowScope } from '../domain/flow-expression';
+import { overLimit } from '../domain/limit-checks';
 import { coerceArgument } from '../domain/tool-parameters';
 import { createEgressGuard } from '../lib/egress/egress-guard';
 import { callServerTool } from '../lib/mcp/tool-call';
+import { withHeartbeat } from './heartbeat';
 import type { ActivityDeps } from './index';
 
 /** Which run of which workspace. */
@@ -37,15 +40,19 @@ export function createFlowActivities(deps: ActivityDeps) {
     node: McpCallToolNode,
     nodes: McpCallToolNode[],
   ): Promise<Record<string, unknown>> {
-    const results = run.node_results;
+    // A Map, so a node id such as `toString` finds only a recorded result, never an inherited property.
+    const results = new Map(Object.entries(run.node_results));
     const earlier = nodes.slice(
       0,
       nodes.findIndex((n) => n.id === node.id),
     );
     const scope: FlowScope = {
-      variables: run.variables as Record<string, unknown>,
+      variables: run.variables,
       nodes: Object.fromEntries(
-        earlier.filter((n) => results[n.id]).map((n) => [n.id, { output: results[n.id].output }]),
+        earlier.flatMap((n) => {
+          const result = results.get(n.id);
+          return result ? [[n.id, { output: result.output }]] : [];
+        }),
       ),
     };
     const [tool] = await findServerTools(deps.db, node.mcp_server_id, [node.tool_name]);
@@ -64,6 +71,7 @@ export function createFlowActivities(deps: ActivityDeps) {
     args: Record<string, unknown>,
   ): Promise<FlowNodeResult> {
     const outcome = await callServerTool({
+      signal: Context.current().cancellationSignal,
       db: deps.db,
       vault: deps.vault,
       guard,
@@ -76,11 +84,17 @@ export function createFlowActivities(deps: ActivityDeps) {
   }
 
   return {
-    /** Marks the run running and answers its node ids in order. */
-    async startFlowRun(ref: FlowRunRef): Promise<{ nodeIds: string[] }> {
+    /** Marks the run running and answers its node ids in order and how long one node may run. */
+    async startFlowRun(ref: FlowRunRef): Promise<{ nodeIds: string[]; nodeTimeoutMs: number }> {
       const { nodes } = await load(ref);
+      // A flow stored before the limit existed is refused (the run ends failed saying why) rather than run.
+      const tooMany = overLimit('the flow nodes', nodes.length, 'flowNodes');
+      if (tooMany) {
+        await finishFlowRun(deps.db, ref.flowRunId, 'failed', tooMany);
+        throw ApplicationFailure.nonRetryable(tooMany, 'LimitExceeded');
+      }
       await markFlowRunStarted(deps.db, ref.flowRunId);
-      return { nodeIds: nodes.map((node) => node.id) };
+      return { nodeIds: nodes.map((node) => node.id), nodeTimeoutMs: deps.config.FLOW_NODE_TIMEOUT_SECONDS * 1000 };
     },
 
     /** Renders one node's `{{ }}` parameters, calls its tool through the guard and records the result. */
@@ -90,19 +104,32 @@ export function createFlowActivities(deps: ActivityDeps) {
       if (!node) throw ApplicationFailure.nonRetryable(`node ${ref.nodeId} not found`, 'FlowNodeNotFound');
       let result: FlowNodeResult;
       try {
-        result = await callTool(ref, node, await renderArguments(run, node, nodes));
+        const args = await renderArguments(run, node, nodes);
+        // Heartbeats tell a timed-out or cancelled node to stop, and a dead worker's node fails soon.
+        result = await withHeartbeat(() => callTool(ref, node, args));
       } catch (error) {
         if (!(error instanceof FlowExpressionError)) throw error;
         result = { status: 'failed', error: error.message, finished_at: new Date().toISOString() };
       }
+      // Timed out or cancelled: the workflow has moved on and records the node's end itself.
+      if (Context.current().cancellationSignal.aborted) throw new CancelledFailure('the node was cancelled');
       await recordFlowNodeResult(deps.db, ref.flowRunId, node.id, result);
       return { status: result.status, ...(result.error ? { error: result.error } : {}) };
     },
 
-    /** Ends the run as completed or failed. */
+    /** Ends the run as completed, failed or cancelled; a stopped node without a recorded result gets its error. */
     async completeFlowRun(
-      ref: FlowRunRef & { status: 'completed' | 'failed'; error?: string },
+      ref: FlowRunRef & {
+        status: 'completed' | 'failed' | 'cancelled';
+        error?: string;
+        stoppedNode?: { id: string; error: string };
+      },
     ): Promise<{ status: string }> {
+      if (ref.stoppedNode) {
+        const { id, error } = ref.stoppedNode;
+        const result: FlowNodeResult = { status: 'failed', error, finished_at: new Date().toISOString() };
+        await recordFlowNodeResult(deps.db, ref.flowRunId, id, result, true);
+      }
       const run = await finishFlowRun(deps.db, ref.flowRunId, ref.status, ref.error ?? null);
       return { status: run.status };
     },

@@ -4,6 +4,7 @@ import type { Logger } from '../lib/logger';
 import type { CredentialVault } from '../lib/vault/credential-vault';
 import { createAgentRuntimeActivities } from './agent-runtime.activities';
 import { createAgentToolCallActivities } from './agent-tool-call.activities';
+import { createCaseSlotActivities } from './case-slot.activities';
 import { createEvalRunActivities } from './eval-run.activities';
 import { createFlowActivities } from './flow.activities';
 import { createMcpActivities } from './mcp.activities';
@@ -24,6 +25,7 @@ export function createActivities(deps: ActivityDeps): object {
     ...createMcpActivities(deps),
     ...createFlowActivities(deps),
     ...createEvalRunActivities(deps),
+    ...createCaseSlotActivities(deps),
     ...createAgentRuntimeActivities(deps),
     ...createAgentToolCallActivities(deps),
   };

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { ApplicationFailure } from '@temporalio/common';
 import { findAgent, findPublishedVersion } from '../db/agent.repository';
 import type { JudgeUsage, RunJudge } from '../db/tables/eval-run.table';
@@ -10,13 +11,21 @@ import {
   type RubricVerdict,
 } from '../domain/judge-output.parser';
 import { finalResponsePrompt, rubricsPrompt, type JudgeMessage } from '../domain/judge-prompts';
+import { LIMITS } from '../domain/limits';
 import { resolveJudge } from '../domain/model-provider';
 import { createEgressGuard } from '../lib/egress/egress-guard';
-import { createProviderClient, type ProviderClient } from '../lib/llm/provider-client';
+import {
+  createProviderClient,
+  ProviderCallError,
+  type JsonChatReply,
+  type ProviderClient,
+} from '../lib/llm/provider-client';
 import type { ActivityDeps } from './index';
+import { budgetedFetch, JudgeCallBoundReached, type BudgetedFetch, type JudgedCase } from './judge-call-budget';
 import { connectProvider, type ProviderConnection } from './provider-connection';
 
-// Per call: the SDK retries 429 / 5xx / timeouts itself (honouring retry-after) before the activity retry kicks in.
+// Per call: the SDK retries 429 / 5xx / timeouts itself (honouring retry-after); after that the session asks again,
+// until the case's budget of judge calls (LIMITS.judgeCallsPerCase) is spent.
 const CALL_TIMEOUT_MS = 60_000;
 const CALL_MAX_RETRIES = 4;
 // A reply that cannot be parsed is asked again; after this many unusable replies the sample counts as no verdict.
@@ -45,7 +54,7 @@ export interface JudgedRun {
 /** The judge as activities use it: resolved once per run at preflight, then opened per case. */
 export interface Judge {
   resolveForRun(run: JudgedRun): Promise<RunJudge>;
-  open(run: JudgedRun, signal?: AbortSignal): Promise<JudgeSession>;
+  open(run: JudgedRun, judged: JudgedCase, signal?: AbortSignal): Promise<JudgeSession>;
 }
 
 /** Builds the judge on the worker's dependencies; every call goes through the egress guard with the workspace's key. */
@@ -77,36 +86,65 @@ export function createJudge(deps: ActivityDeps): Judge {
       return { provider: resolved.provider, model: resolved.model, source: resolved.source };
     },
 
-    async open(run, signal) {
+    async open(run, judged, signal) {
       if (!run.judge)
         throw ApplicationFailure.nonRetryable('the run resolved no judge', EVAL_FAILURE.judgeUnresolvable);
       const judge = run.judge;
       const { baseUrl, apiKey } = await connect(run.workspace_id, judge);
+      // Aborted by the activity's cancellation, or by the budget once the case's calls are spent.
+      const controller = new AbortController();
+      // The SDK adds an abort listener per HTTP attempt and never removes it; the budget bounds how many there are.
+      setMaxListeners(LIMITS.judgeCallsPerCase + 1, controller.signal);
+      if (signal?.aborted) controller.abort();
+      signal?.addEventListener('abort', () => controller.abort(), { once: true });
+      const budget = budgetedFetch(deps, judged, guard.fetch, controller);
       const client = createProviderClient({
         provider: judge.provider,
         baseUrl,
         apiKey,
-        fetch: guard.fetch,
+        fetch: budget.fetch,
         timeoutMs: CALL_TIMEOUT_MS,
         maxRetries: CALL_MAX_RETRIES,
       });
-      return openSession(client, judge.model, signal);
+      return openSession(client, judge.model, budget, controller.signal);
     },
   };
 }
 
-function openSession(client: ProviderClient, model: string, signal?: AbortSignal): JudgeSession {
+function openSession(client: ProviderClient, model: string, budget: BudgetedFetch, signal: AbortSignal): JudgeSession {
   const usage: JudgeUsage = { calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+  let lastFailure: string | null = null;
+
+  // A transient failure (after the SDK's own retries) is asked again without using up a parse attempt: the case's
+  // budget of judge calls, not a count here, decides when to stop.
+  const chat = async (messages: JudgeMessage[]): Promise<JsonChatReply> => {
+    for (;;) {
+      const callsBefore = budget.calls();
+      try {
+        return await client.chatJson({ model, messages, signal });
+      } catch (error) {
+        const refusal = budget.refusal();
+        if (refusal instanceof JudgeCallBoundReached) throw new JudgeCallBoundReached(lastFailure);
+        if (refusal) throw refusal;
+        // Asking again is only safe when the failed ask reached the network: then it spent budget, so this ends.
+        const spent = budget.calls() > callsBefore;
+        if (!spent || signal.aborted || !(error instanceof ProviderCallError) || error.kind !== 'transient')
+          throw error;
+        lastFailure = error.message;
+      }
+    }
+  };
 
   const ask = async <T>(messages: JudgeMessage[], parse: (content: string) => T | null): Promise<T | null> => {
     for (let attempt = 0; attempt < PARSE_ATTEMPTS; attempt++) {
-      const reply = await client.chatJson({ model, messages, signal });
+      const reply = await chat(messages);
       usage.calls++;
       usage.prompt_tokens += reply.usage.prompt_tokens;
       usage.completion_tokens += reply.usage.completion_tokens;
       usage.total_tokens += reply.usage.total_tokens;
       const parsed = parse(reply.content);
       if (parsed !== null) return parsed;
+      lastFailure = 'the reply held no usable verdict';
     }
     return null;
   };

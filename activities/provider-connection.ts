@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { findIntegration } from '../db/integration.repository';
+import { findIntegration, shareIntegrationLock } from '../db/integration.repository';
 import { EVAL_FAILURE } from '../domain/judge-failures';
 import { PROVIDER_BASE_URLS, type Provider } from '../domain/model-provider';
 import { ProviderCallError } from '../lib/llm/provider-client';
@@ -18,8 +18,16 @@ export async function connectProvider(
   provider: Provider,
   notConnected: string,
 ): Promise<ProviderConnection> {
-  const integration = await findIntegration(deps.db, workspaceId, provider);
-  const apiKey = integration ? await deps.vault.get({ workspaceId, credentialId: integration.credential_id }) : null;
+  // Both reads under the integration's shared lock: an update holds it from its vault write to its commit, so the
+  // base_url read here always belongs with the key read here.
+  const { integration, apiKey } = await deps.db.transaction().execute(async (trx) => {
+    await shareIntegrationLock(trx, workspaceId, provider);
+    const row = await findIntegration(trx, workspaceId, provider);
+    return {
+      integration: row,
+      apiKey: row ? await deps.vault.get({ workspaceId, credentialId: row.credential_id }) : null,
+    };
+  });
   if (!integration || !apiKey) throw ApplicationFailure.nonRetryable(notConnected, EVAL_FAILURE.providerNotConnected);
   return { baseUrl: integration.base_url ?? PROVIDER_BASE_URLS[provider], apiKey };
 }

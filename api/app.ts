@@ -6,7 +6,8 @@ import { errorHandler } from './error-handler';
 import { servesOnlyLoopback } from '../lib/loopback-host';
 import { HttpError } from './http-error';
 import { createRegistry, generateDocument, renderDocsPage } from './openapi';
-import { requestContext, requireJsonBody } from './request-context';
+import { registerPlatformPaths } from './platform-paths';
+import { rejectNulInPath, requestContext, requireJsonBody } from './request-context';
 import { mountRoutes, type RouteSpec } from './route';
 import { agentLinkRoutes } from './routes/agent-links.routes';
 import { agentRunRoutes } from './routes/agent-runs.routes';
@@ -56,6 +57,7 @@ export function createApp(deps: AppDeps): Express {
   const registry = createRegistry();
   const api = Router();
   mountRoutes(api, registry, deps, API_ROUTES);
+  registerPlatformPaths(registry);
   const document = generateDocument(registry);
 
   app.get('/openapi.json', (_req, res) => {
@@ -78,6 +80,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(
     '/api',
     authMiddleware(deps.db),
+    rejectNulInPath,
     requireJsonBody,
     express.json({ limit: deps.config.BODY_LIMIT, strict: true }),
   );

@@ -21,7 +21,12 @@ function fromBodyParser(error: BodyParserError): HttpError | undefined {
 /** The one error middleware: every error body is `{ error: { code, message, details } }`; a 500 leaks nothing. */
 export function errorHandler(logger: Logger) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
-    const known = error instanceof HttpError ? error : fromBodyParser(error as BodyParserError);
+    const known =
+      error instanceof HttpError
+        ? error
+        : error instanceof URIError
+          ? new HttpError(400, 'malformed_path', 'the path is not valid percent-encoded UTF-8')
+          : fromBodyParser(error as BodyParserError);
     if (known) {
       res.status(known.status).json(known.toJSON());
       return;

@@ -17,7 +17,7 @@ export const evalRunJson = z.object({
   id: z.string(),
   agent_id: z.string(),
   eval_set_id: z.string(),
-  status: z.enum(['queued', 'running', 'completed', 'failed']),
+  status: z.enum(['queued', 'running', 'completed', 'failed', 'cancelled']),
   mode: z.string(),
   run_selection: z.string(),
   conversations: z.record(z.string(), z.string()).nullable(),

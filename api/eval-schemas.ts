@@ -1,8 +1,11 @@
 import { z } from 'zod';
+import { boundedString } from '../domain/bounded-schemas';
+import { limitMessage, type LimitUnit } from '../domain/limit-checks';
+import { LIMITS, type LimitName } from '../domain/limits';
 import { HttpError } from './http-error';
 
 /** A string with at least one non-whitespace character. */
-export const nonBlank = z.string().max(100_000).regex(/\S/, 'must not be empty');
+export const nonBlank = boundedString('textChars').regex(/\S/, 'must not be empty');
 
 /** The input given to the agent: `message` is required and non-empty; other fields are kept as given. */
 export const sessionInputSchema = z.looseObject({ message: nonBlank });
@@ -10,10 +13,15 @@ export const sessionInputSchema = z.looseObject({ message: nonBlank });
 /** A name of an eval set or case. */
 export const evalName = z.string().trim().min(1, 'must not be empty').max(200);
 
-/** `?limit=` of a listing. */
-export const listQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) });
-
 /** A 422 naming one field, shaped like the ones zod validation produces. */
 export function invalidField(field: string, message: string): HttpError {
   return new HttpError(422, 'validation_failed', `${field}: ${message}`, [{ field, message }]);
+}
+
+/** A 422 naming the field and the limit it breaks, with the same details as a bound zod checks. */
+export function limitExceeded(field: string, name: LimitName, unit: LimitUnit, why?: string): HttpError {
+  const message = why ? `${why}: ${limitMessage(name, unit)}` : limitMessage(name, unit);
+  return new HttpError(422, 'validation_failed', `${field}: ${message}`, [
+    { field, message, limit: name, max: LIMITS[name] },
+  ]);
 }

@@ -2,17 +2,30 @@ import { z } from 'zod';
 import type { Db } from '../db/database';
 import type { McpCallToolNode } from '../db/tables/flow.table';
 import { findServerTools } from '../db/mcp-tool.repository';
-import { referenceProblem } from '../domain/flow-expression';
+import { RESERVED_NAMES, referenceProblem } from '../domain/flow-expression';
 import { invalidField } from './eval-schemas';
 import { requireMcpServer } from './lookups';
 
 /** A node of kind `mcp.call_tool`: a server of the workspace, one of its stored tools, and `{{ }}` parameters. */
 export const flowNodeBody = z.object({
-  id: z.string().regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, 'must start with a letter (letters, digits, _ and -)'),
+  id: z
+    .string()
+    .regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, 'must start with a letter (letters, digits, _ and -)')
+    .refine((id) => !RESERVED_NAMES.has(id), 'is a reserved name (constructor and prototype cannot be node ids)'),
   kind: z.literal('mcp.call_tool'),
-  mcp_server_id: z.string().min(1),
+  mcp_server_id: z.string().min(1).max(200),
   tool_name: z.string().min(1).max(200),
-  parameters: z.record(z.string(), z.unknown()).default({}),
+  // zod drops a `__proto__` key without a word; the builder hears that it was refused instead.
+  parameters: z
+    .preprocess(
+      (value, ctx) => {
+        if (typeof value === 'object' && value !== null && Object.hasOwn(value, '__proto__'))
+          ctx.addIssue({ code: 'custom', message: 'is a reserved name', path: ['__proto__'] });
+        return value;
+      },
+      z.record(z.string(), z.unknown()),
+    )
+    .default({}),
 });
 
 /** Checks nodes against the stored tool descriptors: known tool, known parameters, required ones present, earlier-node references. */
@@ -36,7 +49,7 @@ export async function validateFlowNodes(
     const names = tool.parameters.map((p) => p.name);
     const unknown = Object.keys(node.parameters).find((name) => !names.includes(name));
     if (unknown) throw invalidField(`${at}.parameters.${unknown}`, `is not a parameter of ${tool.name}`);
-    const missing = tool.parameters.find((p) => p.required && node.parameters[p.name] === undefined);
+    const missing = tool.parameters.find((p) => p.required && !Object.hasOwn(node.parameters, p.name));
     if (missing) throw invalidField(`${at}.parameters.${missing.name}`, 'is required');
     for (const [name, template] of Object.entries(node.parameters)) {
       const problem = referenceProblem(template, seen);

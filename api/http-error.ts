@@ -24,3 +24,8 @@ export class HttpError extends Error {
 export function notFound(what: string): HttpError {
   return new HttpError(404, 'not_found', `${what} not found`);
 }
+
+/** 409 for a change that raced another change of the same resource; the client retries. */
+export function changeInProgress(what: string): HttpError {
+  return new HttpError(409, 'conflict', `another change to this ${what} is in progress; try again`);
+}

@@ -16,8 +16,8 @@ export async function requireAgent(db: Db, workspaceId: string, idOrName: string
 }
 
 /** The caller's MCP server by id, or 404 (also for another workspace's server or a malformed id). */
-export async function requireMcpServer(db: Db, workspaceId: string, id: string): Promise<McpServer> {
-  const server = isUuid(id) ? await findMcpServer(db, workspaceId, id) : undefined;
+export async function requireMcpServer(db: Db, workspaceId: string, id: string, lock?: 'update'): Promise<McpServer> {
+  const server = isUuid(id) ? await findMcpServer(db, workspaceId, id, lock) : undefined;
   if (!server) throw notFound('mcp server');
   return server;
 }

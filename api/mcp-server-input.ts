@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { McpCatalogEntry, McpServerConfig } from '../db/tables/mcp.table';
 import { headerIssues, SECRET_NAME } from '../domain/mcp-headers';
+import { secretMove } from '../domain/secret-reentry';
 import { invalidField } from './eval-schemas';
+import { secretRequired } from './secret-required';
 
 /** The secret name a custom server's `secret_value` is stored (and referenced in headers) under. */
 export const CUSTOM_SECRET_NAME = 'SECRET_VALUE';
@@ -111,5 +113,21 @@ export function validateServerInput(request: ServerInputRequest): ServerInput {
     {};
   const [issue] = headerIssues(headers, entry?.required_secrets ?? secretNames);
   if (issue) throw invalidField(`config.headers.${issue.header}`, issue.message);
+  requireSecretsToMove(request, secrets, { url, headers });
   return { config: { url, headers }, secretNames, secrets };
+}
+
+// Given secrets replace every stored one, so only an update that keeps the stored secrets can move them.
+function requireSecretsToMove(
+  request: ServerInputRequest,
+  secrets: Record<string, string> | undefined,
+  next: McpServerConfig,
+): void {
+  const stored = request.existing?.secretNames ?? [];
+  if (!request.existing || secrets !== undefined || stored.length === 0) return;
+  const move = secretMove(request.existing.config, next);
+  if (!move) return;
+  const single = request.entry ? request.entry.required_secrets.length === 1 : stored.join() === CUSTOM_SECRET_NAME;
+  const give = single ? 'secret_value' : 'secrets';
+  throw secretRequired(move.field, move.reason, give, stored);
 }

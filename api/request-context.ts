@@ -32,3 +32,9 @@ export function requireJsonBody(req: Request, _res: Response, next: NextFunction
   }
   next();
 }
+
+/** 404 for a path holding an encoded NUL: no resource id or name can contain one (Postgres text cannot hold it). */
+export function rejectNulInPath(req: Request, _res: Response, next: NextFunction): void {
+  if (/%00/i.test(req.path)) throw new HttpError(404, 'not_found', 'route not found');
+  next();
+}

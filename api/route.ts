@@ -1,8 +1,11 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
+import { limitNamedIn } from '../domain/limit-checks';
+import { LIMITS } from '../domain/limits';
 import type { Permission } from '../domain/permissions';
 import { requirePermission, type AuthContext } from './auth';
+import { errorResponses, routeErrorStatuses } from './error-responses';
 import { HttpError } from './http-error';
 import type { AppDeps } from './app-deps';
 
@@ -28,6 +31,10 @@ export interface RouteSpec<S extends z.ZodType = z.ZodType<unknown>> {
   status?: number;
   response?: z.ZodType;
   headers?: z.ZodObject;
+  /** Query parameters: parsed before the handler (422 naming the parameter) and documented in OpenAPI. */
+  query?: z.ZodObject;
+  /** Error statuses beyond those derived from the definition (409 conflicts; 502/503/504 from Temporal). */
+  errors?: readonly number[];
   handler: (ctx: RouteContext<z.infer<S>>) => Promise<unknown>;
 }
 
@@ -36,30 +43,47 @@ export function route<S extends z.ZodType = z.ZodType<unknown>>(spec: RouteSpec<
   return spec;
 }
 
-/** Turns zod issues into a 422 that names the offending field. */
+// A broken bound also says the largest value allowed and, for a bound of the limits table, which limit it is.
+function issueDetail(issue: z.core.$ZodIssue): { field: string; message: string; limit?: string; max?: number } {
+  const field = issue.path.join('.') || '(body)';
+  const limit = limitNamedIn(issue.message);
+  if (limit) return { field, message: issue.message, limit, max: LIMITS[limit] };
+  if (issue.code === 'too_big') return { field, message: issue.message, max: Number(issue.maximum) };
+  return { field, message: issue.message };
+}
+
+/** Turns zod issues into a 422 that names the offending field (and, for a bound, the limit). */
 export function validationError(error: z.ZodError): HttpError {
-  const details = error.issues.map((issue) => ({ field: issue.path.join('.') || '(body)', message: issue.message }));
+  const details = error.issues.map(issueDetail);
   return new HttpError(422, 'validation_failed', `${details[0].field}: ${details[0].message}`, details);
 }
 
 const MAX_DEPTH = 32;
 
-// Postgres text and jsonb cannot hold U+0000, and JSON.parse accepts nesting deep enough to overflow the stack of
-// any later recursion: both are 422s naming the field here rather than 500s further down. Iterative on purpose.
+// Postgres text and jsonb hold neither U+0000 nor a lone UTF-16 surrogate (jsonb refuses `\ud800`, text silently
+// turns it into U+FFFD), so either is a 422 naming the field rather than a 500 or a changed value.
+function unstorableText(text: string): string | undefined {
+  if (text.includes('\u0000')) return 'must not contain NUL characters';
+  if (/\p{Cs}/u.test(text)) return 'must be well-formed Unicode (no lone surrogates)';
+  return undefined;
+}
+
+// JSON.parse also accepts nesting deep enough to overflow the stack of any later recursion. Iterative on purpose.
 function unstorable(body: unknown): { field: string; message: string } | undefined {
-  const nul = (path: string[]): { field: string; message: string } => ({
+  const problem = (path: string[], message: string): { field: string; message: string } => ({
     field: path.join('.') || '(body)',
-    message: 'must not contain NUL characters',
+    message,
   });
-  if (typeof body === 'string' && body.includes('\u0000')) return nul([]);
+  const text = typeof body === 'string' ? unstorableText(body) : undefined;
+  if (text) return problem([], text);
   const stack: Array<{ value: object; path: string[] }> =
     body !== null && typeof body === 'object' ? [{ value: body, path: [] }] : [];
   for (let item = stack.pop(); item; item = stack.pop()) {
-    if (item.path.length >= MAX_DEPTH)
-      return { field: item.path.join('.'), message: `must not nest deeper than ${MAX_DEPTH} levels` };
+    if (item.path.length >= MAX_DEPTH) return problem(item.path, `must not nest deeper than ${MAX_DEPTH} levels`);
     for (const [key, value] of Object.entries(item.value)) {
       const path = [...item.path, key];
-      if (key.includes('\u0000') || (typeof value === 'string' && value.includes('\u0000'))) return nul(path);
+      const message = unstorableText(key) ?? (typeof value === 'string' ? unstorableText(value) : undefined);
+      if (message) return problem(path, message);
       if (value !== null && typeof value === 'object') stack.push({ value, path });
     }
   }
@@ -91,6 +115,7 @@ export function mountRoutes(router: Router, registry: OpenAPIRegistry, deps: App
       request: {
         ...(params.length ? { params: z.object(Object.fromEntries(params.map((p) => [p, z.string()]))) } : {}),
         ...(spec.headers ? { headers: spec.headers } : {}),
+        ...(spec.query ? { query: spec.query } : {}),
         ...(spec.body ? { body: { content: { 'application/json': { schema: spec.body } } } } : {}),
       },
       responses: {
@@ -98,14 +123,16 @@ export function mountRoutes(router: Router, registry: OpenAPIRegistry, deps: App
           description: 'Success',
           ...(spec.response ? { content: { 'application/json': { schema: spec.response } } } : {}),
         },
+        ...errorResponses(routeErrorStatuses(spec)),
       },
     });
     router[spec.method](spec.path, async (req: Request, res: Response) => {
       const auth = req.auth as AuthContext;
       requirePermission(auth, spec.permission);
       const body = spec.body ? parseOr422(spec.body, req.body ?? {}) : undefined;
+      const query = spec.query ? parseOr422(spec.query, req.query) : req.query;
       const params = req.params as Record<string, string>;
-      const result = await spec.handler({ body, params, query: req.query, auth, deps, req, res });
+      const result = await spec.handler({ body, params, query, auth, deps, req, res });
       if (result === undefined) res.status(spec.status ?? 204).end();
       else res.status(spec.status ?? 200).json(result);
     });

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { SingleBar } from 'cli-progress';
+import { LIMITS } from '../domain/limits';
 import { createApiClient, type ApiClient } from './api-client';
 import { EXIT } from './exit-codes';
 import { renderDetails, renderJunit, renderSummary, renderTable } from './eval-report';
@@ -43,7 +44,7 @@ async function waitForRun(api: ApiClient, path: string, pollMs: number): Promise
       lastLine = `${scored}/${total}`;
       process.stderr.write(`scored ${lastLine} cases\n`);
     }
-    if (run.status === 'completed' || run.status === 'failed') {
+    if (run.status === 'completed' || run.status === 'failed' || run.status === 'cancelled') {
       bar?.stop();
       return run;
     }
@@ -51,12 +52,13 @@ async function waitForRun(api: ApiClient, path: string, pollMs: number): Promise
   }
 }
 
+// Every result of the run, following `next_cursor` in the largest pages the API serves.
 async function fetchResults(api: ApiClient, path: string): Promise<CaseResultJson[]> {
   const results: CaseResultJson[] = [];
   let cursor: string | null = null;
   do {
     const page: { data: CaseResultJson[]; next_cursor?: string | null } = await api.get(
-      cursor ? `${path}?cursor=${enc(cursor)}` : path,
+      `${path}?limit=${LIMITS.pageMax}${cursor ? `&cursor=${enc(cursor)}` : ''}`,
     );
     results.push(...page.data);
     cursor = page.next_cursor ?? null;
@@ -77,7 +79,7 @@ export async function agentEvalCommand(agent: string, evalSet: string, options: 
   const { data: started } = await api.post<{ data: EvalRunJson }>(`${base}/eval-sets/${enc(set.id)}/run`, trigger);
   const runPath = `${base}/eval-runs/${enc(started.id)}`;
   const run = await waitForRun(api, runPath, Number(options.pollMs ?? 500));
-  if (run.status === 'failed') throw new Error(`eval run ${run.id} failed: ${run.error ?? 'unknown error'}`);
+  if (run.status !== 'completed') throw new Error(`eval run ${run.id} ${run.status}: ${run.error ?? 'unknown error'}`);
   const results = await fetchResults(api, `${runPath}/results`);
   process.stdout.write(`${renderTable(results)}\n${renderSummary(run, minPassRate)}\n`);
   if (options.detailed) process.stdout.write(`\n${renderDetails(results) || 'no failed criteria'}\n`);

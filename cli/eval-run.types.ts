@@ -19,7 +19,7 @@ export interface CaseResultJson {
 /** An eval run as the API returns it. */
 export interface EvalRunJson {
   id: string;
-  status: 'queued' | 'running' | 'completed' | 'failed';
+  status: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
   summary: {
     pass_rate: number;
     avg_score: Record<string, number>;

@@ -1,11 +1,13 @@
 import { loadConfig } from '../lib/config';
 import { createLogger } from '../lib/logger';
+import { requireSharedMasterKey } from '../lib/master-key';
 import { openRuntime } from '../lib/runtime';
 import { prepareDatabase, startApi, startWorker, stopOnSignal } from './services';
 
 /** `assay api`: the HTTP api alone, against configured Postgres, Temporal and credential store. */
 export async function apiCommand(): Promise<void> {
   const config = loadConfig();
+  if (config.DATABASE_URL) requireSharedMasterKey(config.ASSAY_MASTER_KEY, 'assay api');
   const logger = createLogger(config.LOG_LEVEL);
   const runtime = await openRuntime(config);
   await prepareDatabase(config, runtime);
@@ -17,6 +19,7 @@ export async function apiCommand(): Promise<void> {
 /** `assay worker`: one Temporal worker, against configured services. */
 export async function workerCommand(): Promise<void> {
   const config = loadConfig();
+  if (config.DATABASE_URL) requireSharedMasterKey(config.ASSAY_MASTER_KEY, 'assay worker');
   const logger = createLogger(config.LOG_LEVEL);
   const runtime = await openRuntime(config);
   const worker = await startWorker(config, runtime, logger);

@@ -5,6 +5,7 @@ import { startPostgresCluster } from '../lib/embedded/postgres-cluster';
 import { startTemporalDevServer } from '../lib/embedded/temporal-dev-server';
 import { createLogger } from '../lib/logger';
 import { servesOnlyLoopback } from '../lib/loopback-host';
+import { loadMasterKey } from '../lib/master-key';
 import { openRuntime } from '../lib/runtime';
 import { SEARCH_ATTRIBUTES } from '../workflows/temporal-names';
 import { bootstrapDefaultWorkspace } from './bootstrap';
@@ -15,6 +16,8 @@ export async function startCommand(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL);
   fs.mkdirSync(config.dataDir, { recursive: true });
+  // Read (or generated) before any child starts, so a bad key file stops start-up at once.
+  loadMasterKey(config.ASSAY_MASTER_KEY, config.dataDir);
   const services: Service[] = [];
   const effective: Config = { ...config };
   const stopAll = async (): Promise<void> => {

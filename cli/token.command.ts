@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { createDb } from '../db/database';
 import {
   createWorkspace,
@@ -25,7 +26,7 @@ export interface TokenCreateOptions {
 
 function database(): ReturnType<typeof createDb> {
   const config = loadConfig();
-  return createDb(config.DATABASE_URL ?? embeddedDatabaseUrl(config.PG_PORT), 2);
+  return createDb(config.DATABASE_URL ?? embeddedDatabaseUrl(path.join(config.dataDir, 'postgres'), config.PG_PORT), 2);
 }
 
 /** `assay token create`: makes the user a member with `role` (`--operator`: also an operator); prints a token once. */

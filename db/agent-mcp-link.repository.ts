@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from './database';
+import { keysetPage, type KeysetOrder, type Page, type PageParams } from './keyset-page';
 import type { AgentMcpServer } from './tables/mcp.table';
 
 /** Links a server to an agent, or updates `enabled` (and `sandbox_real_calls` when given) of an existing link. */
@@ -24,6 +25,19 @@ export async function upsertAgentMcpLink(
 /** An agent's server links, oldest first. */
 export async function listAgentMcpLinks(db: Db, agentId: string): Promise<AgentMcpServer[]> {
   return db.selectFrom('agent_mcp_servers').selectAll().where('agent_id', '=', agentId).orderBy('created_at').execute();
+}
+
+const LINK_ORDER: KeysetOrder = {
+  keys: [
+    { ref: 'created_at', kind: 'time' },
+    { ref: 'mcp_server_id', kind: 'uuid' },
+  ],
+  direction: 'asc',
+};
+
+/** One page of an agent's server links, oldest first. */
+export async function pageAgentMcpLinks(db: Db, agentId: string, page: PageParams): Promise<Page<AgentMcpServer>> {
+  return keysetPage(db.selectFrom('agent_mcp_servers').selectAll().where('agent_id', '=', agentId), LINK_ORDER, page);
 }
 
 /** Removes a link; true when one existed. */

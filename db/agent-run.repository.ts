@@ -1,4 +1,5 @@
 import { sql, type Transaction, type Updateable } from 'kysely';
+import type { Settlement } from '../domain/run-settlement';
 import type { Database, Db } from './database';
 import { insertConversation, type ConversationInput } from './conversation.repository';
 import type { AgentRun, AgentRunTable } from './tables/agent-run.table';
@@ -138,4 +139,20 @@ export async function failAgentRun(db: Db, id: string, error: string): Promise<v
     .where('id', '=', id)
     .where('status', '=', 'running')
     .execute();
+}
+
+/** Ends a still-running run, found by id or by its workflow's key, as cancelled or failed; true when it changed. */
+export async function settleAgentRun(
+  db: Db,
+  run: { id: string } | { key: string },
+  settlement: Settlement,
+): Promise<boolean> {
+  const row = await db
+    .updateTable('agent_runs')
+    .set({ ...settlement, finished_at: sql<Date>`now()` })
+    .where('id' in run ? 'id' : 'key', '=', 'id' in run ? run.id : run.key)
+    .where('status', '=', 'running')
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
 }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { isUuid } from './column-values';
 import type { Db } from './database';
+import { BY_NAME, keysetPage, type Page, type PageParams } from './keyset-page';
 import type { Agent, AgentVersion } from './tables/agent.table';
 
 export interface AgentInput {
@@ -39,8 +40,9 @@ export async function findAgent(db: Db, workspaceId: string, idOrName: string): 
 }
 
 /** Lists a workspace's agents by name. */
-export async function listAgents(db: Db, workspaceId: string): Promise<Agent[]> {
-  return db.selectFrom('agents').selectAll().where('workspace_id', '=', workspaceId).orderBy('name').execute();
+export async function listAgents(db: Db, workspaceId: string, page: PageParams): Promise<Page<Agent>> {
+  const query = db.selectFrom('agents').selectAll().where('workspace_id', '=', workspaceId);
+  return keysetPage(query, BY_NAME, page);
 }
 
 /** Updates the given fields of an agent. */

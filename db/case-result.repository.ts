@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from './database';
 import { jsonOrNull } from './column-values';
+import { keysetPage, type KeysetOrder, type Page, type PageParams } from './keyset-page';
 import type { CaseStatus } from '../domain/case-outcome';
 import type { CaseResult, JudgeUsage, StoredCriterion } from './tables/eval-run.table';
 import type { CriterionKey } from '../domain/criteria';
@@ -54,9 +55,18 @@ export async function findCaseResult(
 /**
  * Stores a case result once: a retried write finds the (run, case) row and changes nothing. A first write bumps the
  * run's scored count and NOTIFYs progress in the same transaction, so the event is sent exactly when the row commits.
+ * A run that has ended (a scoring that outlived its cancelled run) takes no more results: its summary stays true.
  */
 export async function recordCaseResult(db: Db, result: CaseResultInput): Promise<{ inserted: boolean }> {
   return db.transaction().execute(async (trx) => {
+    const open = await trx
+      .selectFrom('eval_runs')
+      .select('status')
+      .where('id', '=', result.run_id)
+      .where('status', 'in', ['queued', 'running'])
+      .forUpdate()
+      .executeTakeFirst();
+    if (!open) return { inserted: false };
     const inserted = await trx
       .insertInto('case_results')
       .values({ ...result, criteria: JSON.stringify(result.criteria), judge_usage: jsonOrNull(result.judge_usage) })
@@ -101,12 +111,18 @@ function resultViews(db: Db, runId: string) {
     .where('r.run_id', '=', runId);
 }
 
-/** A run's results in case order, joined with the case input and the scored conversation's final response. */
-export async function listCaseResults(db: Db, runId: string): Promise<CaseResultView[]> {
-  return resultViews(db, runId)
-    .orderBy(sql`coalesce(c.created_at, r.created_at)`)
-    .orderBy('r.case_id')
-    .execute();
+// Case order; a result whose case was deleted since keeps its place by the time it was recorded.
+const RESULT_ORDER: KeysetOrder = {
+  keys: [
+    { ref: sql`coalesce(c.created_at, r.created_at)`, kind: 'time' },
+    { ref: 'r.case_id', kind: 'uuid' },
+  ],
+  direction: 'asc',
+};
+
+/** One page of a run's results in case order, joined with the case input and the scored conversation's answer. */
+export async function listCaseResults(db: Db, runId: string, page: PageParams): Promise<Page<CaseResultView>> {
+  return keysetPage(resultViews(db, runId), RESULT_ORDER, page);
 }
 
 /** The results of the given cases of a run (those stored so far), as `listCaseResults` shows them. */

@@ -1,4 +1,5 @@
 import type { Db } from './database';
+import { NEWEST_FIRST, keysetPage, type Page, type PageParams } from './keyset-page';
 import { jsonOrNull } from './column-values';
 import type {
   Conversation,
@@ -51,15 +52,9 @@ export async function insertConversation(
 }
 
 /** An agent's conversations, newest first. */
-export async function listConversations(db: Db, agentId: string, limit: number): Promise<Conversation[]> {
-  return db
-    .selectFrom('conversations')
-    .selectAll()
-    .where('agent_id', '=', agentId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
+export async function listConversations(db: Db, agentId: string, page: PageParams): Promise<Page<Conversation>> {
+  const query = db.selectFrom('conversations').selectAll().where('agent_id', '=', agentId);
+  return keysetPage(query, NEWEST_FIRST, page);
 }
 
 /** One conversation of an agent. */

@@ -4,6 +4,7 @@ import type { CrmContactTable, OutboundMessageTable } from './tables/agent-effec
 import type { AgentRunTable } from './tables/agent-run.table';
 import type { AgentTable, AgentVersionTable } from './tables/agent.table';
 import type { ConversationTable } from './tables/conversation.table';
+import type { CaseJudgeCallTable, CaseSlotTable } from './tables/case-slot.table';
 import type { CredentialTable } from './tables/credential.table';
 import type { CaseResultTable, EvalRunTable } from './tables/eval-run.table';
 import type { EvalCaseTable, EvalSetTable } from './tables/eval-set.table';
@@ -37,6 +38,8 @@ export interface Database {
   agent_runs: AgentRunTable;
   crm_contacts: CrmContactTable;
   outbound_messages: OutboundMessageTable;
+  case_slots: CaseSlotTable;
+  case_judge_calls: CaseJudgeCallTable;
 }
 
 export type Db = Kysely<Database>;

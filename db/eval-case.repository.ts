@@ -1,4 +1,5 @@
 import type { Db } from './database';
+import { OLDEST_FIRST, keysetPage, type Page, type PageParams } from './keyset-page';
 import { jsonOrNull } from './column-values';
 import type { ToolCall } from '../domain/trajectory';
 import type { CaseSnapshot, EvalCase } from './tables/eval-set.table';
@@ -35,15 +36,32 @@ export async function insertEvalCase(db: Db, evalSetId: string, input: EvalCaseI
     .executeTakeFirstOrThrow();
 }
 
+/**
+ * Adds a case unless the set already holds `maxCases`; the set's row is locked for the count, so two concurrent
+ * inserts cannot both take the last place. Answers the stored case, or the count that filled the set.
+ */
+export async function insertEvalCaseWithinLimit(
+  db: Db,
+  evalSetId: string,
+  input: EvalCaseInput,
+  maxCases: number,
+): Promise<{ inserted: EvalCase } | { full: number }> {
+  return db.transaction().execute(async (trx) => {
+    await trx.selectFrom('eval_sets').select('id').where('id', '=', evalSetId).forUpdate().executeTakeFirst();
+    const { count } = await trx
+      .selectFrom('eval_cases')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .where('eval_set_id', '=', evalSetId)
+      .executeTakeFirstOrThrow();
+    if (Number(count) >= maxCases) return { full: Number(count) };
+    return { inserted: await insertEvalCase(trx, evalSetId, input) };
+  });
+}
+
 /** A set's cases in creation order. */
-export async function listEvalCases(db: Db, evalSetId: string): Promise<EvalCase[]> {
-  return db
-    .selectFrom('eval_cases')
-    .selectAll()
-    .where('eval_set_id', '=', evalSetId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+export async function listEvalCases(db: Db, evalSetId: string, page: PageParams): Promise<Page<EvalCase>> {
+  const query = db.selectFrom('eval_cases').selectAll().where('eval_set_id', '=', evalSetId);
+  return keysetPage(query, OLDEST_FIRST, page);
 }
 
 /** One case of a set. */

@@ -1,10 +1,12 @@
-import { sql } from 'kysely';
+import { sql, type Updateable } from 'kysely';
 import type { Db } from './database';
-import { EVAL_PROGRESS_CHANNEL } from './case-result.repository';
+import { NEWEST_FIRST, keysetPage, type Page, type PageParams } from './keyset-page';
+import { EVAL_PROGRESS_CHANNEL, listResultOutcomes } from './case-result.repository';
 import { jsonOrNull } from './column-values';
-import type { MinScores } from '../domain/criteria';
-import type { RunSummary } from '../domain/run-summary';
-import type { EvalRun, RunJudge } from './tables/eval-run.table';
+import type { CriterionKey, MinScores } from '../domain/criteria';
+import type { Settlement } from '../domain/run-settlement';
+import { summarizeRun, type RunSummary } from '../domain/run-summary';
+import type { EvalRun, EvalRunTable, RunJudge } from './tables/eval-run.table';
 
 /** What a triggered run is created with. */
 export interface EvalRunInput {
@@ -53,15 +55,9 @@ export async function findEvalRun(db: Db, agentId: string, id: string): Promise<
 }
 
 /** A set's runs, newest first. */
-export async function listEvalRuns(db: Db, evalSetId: string, limit: number): Promise<EvalRun[]> {
-  return db
-    .selectFrom('eval_runs')
-    .selectAll()
-    .where('eval_set_id', '=', evalSetId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
+export async function listEvalRuns(db: Db, evalSetId: string, page: PageParams): Promise<Page<EvalRun>> {
+  const query = db.selectFrom('eval_runs').selectAll().where('eval_set_id', '=', evalSetId);
+  return keysetPage(query, NEWEST_FIRST, page);
 }
 
 /** The run as scoring sees it. */
@@ -115,42 +111,71 @@ export async function markRunRunning(db: Db, id: string, judge: RunJudge | null,
     .execute();
 }
 
+// Writes a run's end and NOTIFYs it in one transaction, the row locked first so no case result lands in between;
+// `unfinishedOnly` leaves a run that already ended alone.
+async function endRun(
+  db: Db,
+  id: string,
+  status: EvalRunStatusEvent['status'],
+  values: (trx: Db) => Promise<Updateable<EvalRunTable>>,
+  unfinishedOnly = false,
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const current = await trx
+      .selectFrom('eval_runs')
+      .select(['status', 'workspace_id'])
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!current || (unfinishedOnly && !['queued', 'running'].includes(current.status))) return false;
+    await trx
+      .updateTable('eval_runs')
+      .set({ ...(await values(trx)), status, completed_at: new Date() })
+      .where('id', '=', id)
+      .execute();
+    await notifyRunStatus(trx, { run_id: id, workspace_id: current.workspace_id, type: 'run_status', status });
+    return true;
+  });
+}
+
 /** Completes a run with the summary of its stored results, and NOTIFYs the new status in the same transaction. */
 export async function completeRun(db: Db, id: string, summary: RunSummary): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const row = await trx
-      .updateTable('eval_runs')
-      .set({
-        status: 'completed',
-        summary: JSON.stringify(summary),
-        total_cases: summary.counts.total,
-        completed_at: new Date(),
-      })
-      .where('id', '=', id)
-      .returning(['workspace_id'])
-      .executeTakeFirst();
-    if (row)
-      await notifyRunStatus(trx, {
-        run_id: id,
-        workspace_id: row.workspace_id,
-        type: 'run_status',
-        status: 'completed',
-      });
-  });
+  await endRun(db, id, 'completed', async () => ({
+    summary: JSON.stringify(summary),
+    total_cases: summary.counts.total,
+  }));
 }
 
 /** Fails a run with a message for the caller, and NOTIFYs the new status in the same transaction. */
 export async function failRun(db: Db, id: string, error: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const row = await trx
-      .updateTable('eval_runs')
-      .set({ status: 'failed', error, completed_at: new Date() })
-      .where('id', '=', id)
-      .returning(['workspace_id'])
-      .executeTakeFirst();
-    if (row)
-      await notifyRunStatus(trx, { run_id: id, workspace_id: row.workspace_id, type: 'run_status', status: 'failed' });
+  await endRun(db, id, 'failed', async () => ({ error }));
+}
+
+/** The summary of the results a run has stored so far. */
+export async function summarizeStoredResults(db: Db, runId: string): Promise<RunSummary> {
+  const outcomes = await listResultOutcomes(db, runId);
+  return summarizeRun(
+    outcomes.map((row) => ({
+      status: row.status,
+      criteria: Object.entries(row.criteria).map(([criterion, entry]) => ({
+        criterion: criterion as CriterionKey,
+        score: entry?.score ?? 0,
+        applicable: entry?.applicable ?? false,
+      })),
+    })),
+  );
+}
+
+/**
+ * Ends a run that is still queued or running (a run that already ended is left alone) as cancelled or failed, with
+ * the summary of the results it stored before it stopped, and NOTIFYs the new status; true when the row changed.
+ */
+export async function settleEvalRun(db: Db, id: string, settlement: Settlement): Promise<boolean> {
+  const values = async (trx: Db): Promise<Updateable<EvalRunTable>> => ({
+    error: settlement.error,
+    summary: JSON.stringify(await summarizeStoredResults(trx, id)),
   });
+  return endRun(db, id, settlement.status, values, true);
 }
 
 /** The payload announcing that a run ended, on the same channel as its case results (so it arrives after them). */
@@ -158,7 +183,7 @@ export interface EvalRunStatusEvent {
   run_id: string;
   workspace_id: string;
   type: 'run_status';
-  status: 'completed' | 'failed';
+  status: 'completed' | 'failed' | 'cancelled';
 }
 
 async function notifyRunStatus(db: Db, event: EvalRunStatusEvent): Promise<void> {

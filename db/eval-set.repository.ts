@@ -1,4 +1,5 @@
 import type { Db } from './database';
+import { BY_NAME, keysetPage, type Page, type PageParams } from './keyset-page';
 import { isUuid } from './column-values';
 import type { MinScores } from '../domain/criteria';
 import type { EvalSet } from './tables/eval-set.table';
@@ -30,8 +31,9 @@ export async function insertEvalSet(
 }
 
 /** An agent's eval sets by name. */
-export async function listEvalSets(db: Db, agentId: string): Promise<EvalSet[]> {
-  return db.selectFrom('eval_sets').selectAll().where('agent_id', '=', agentId).orderBy('name').execute();
+export async function listEvalSets(db: Db, agentId: string, page: PageParams): Promise<Page<EvalSet>> {
+  const query = db.selectFrom('eval_sets').selectAll().where('agent_id', '=', agentId);
+  return keysetPage(query, BY_NAME, page);
 }
 
 /** An agent's eval set by id or by name. */

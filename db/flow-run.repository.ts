@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { Settlement } from '../domain/run-settlement';
 import type { Db } from './database';
 import type { FlowNodeResult, FlowRun } from './tables/flow.table';
 
@@ -26,31 +27,42 @@ export async function findFlowRun(db: Db, workspaceId: string, id: string): Prom
     .executeTakeFirst();
 }
 
-/** Marks a run running (idempotent: the first start time is kept). */
+/** Marks a queued run running (idempotent: the first start time is kept; an ended run stays ended). */
 export async function markFlowRunStarted(db: Db, id: string): Promise<void> {
   await db
     .updateTable('flow_runs')
     .set({ status: 'running', started_at: sql<Date>`coalesce(started_at, now())` })
     .where('id', '=', id)
+    .where('status', 'in', ['queued', 'running'])
     .execute();
 }
 
-/** Records one node's result under its id; a retried write replaces the same key. */
-export async function recordFlowNodeResult(db: Db, id: string, nodeId: string, result: FlowNodeResult): Promise<void> {
+/**
+ * Records one node's result under its id while the run is running (a node that outlived its run's end changes
+ * nothing); a retried write replaces the same key. With `keepExisting` a result already recorded wins (the workflow's
+ * note for a node whose activity timed out never hides what the node recorded).
+ */
+export async function recordFlowNodeResult(
+  db: Db,
+  id: string,
+  nodeId: string,
+  result: FlowNodeResult,
+  keepExisting = false,
+): Promise<void> {
+  const entry = sql<string>`jsonb_build_object(${nodeId}::text, ${JSON.stringify(result)}::jsonb)`;
   await db
     .updateTable('flow_runs')
-    .set({
-      node_results: sql<string>`node_results || jsonb_build_object(${nodeId}::text, ${JSON.stringify(result)}::jsonb)`,
-    })
+    .set({ node_results: keepExisting ? sql<string>`${entry} || node_results` : sql<string>`node_results || ${entry}` })
     .where('id', '=', id)
+    .where('status', '=', 'running')
     .execute();
 }
 
-/** Ends a run as completed or failed. */
+/** Ends a run as completed, failed or cancelled. */
 export async function finishFlowRun(
   db: Db,
   id: string,
-  status: 'completed' | 'failed',
+  status: 'completed' | 'failed' | 'cancelled',
   error: string | null,
 ): Promise<FlowRun> {
   return db
@@ -59,4 +71,16 @@ export async function finishFlowRun(
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/** Ends a run that is still queued or running as cancelled or failed; true when the row changed. */
+export async function settleFlowRun(db: Db, id: string, settlement: Settlement): Promise<boolean> {
+  const row = await db
+    .updateTable('flow_runs')
+    .set({ ...settlement, finished_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .where('status', 'in', ['queued', 'running'])
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
 }

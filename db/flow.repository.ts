@@ -1,4 +1,5 @@
 import type { Db } from './database';
+import { BY_NAME, keysetPage, type Page, type PageParams } from './keyset-page';
 import type { Flow, McpCallToolNode } from './tables/flow.table';
 
 /** Inserts a flow. */
@@ -21,8 +22,9 @@ export async function findFlow(db: Db, workspaceId: string, id: string): Promise
 }
 
 /** A workspace's flows by name. */
-export async function listFlows(db: Db, workspaceId: string): Promise<Flow[]> {
-  return db.selectFrom('flows').selectAll().where('workspace_id', '=', workspaceId).orderBy('name').execute();
+export async function listFlows(db: Db, workspaceId: string, page: PageParams): Promise<Page<Flow>> {
+  const query = db.selectFrom('flows').selectAll().where('workspace_id', '=', workspaceId);
+  return keysetPage(query, BY_NAME, page);
 }
 
 /** Deletes a flow and its runs. */

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { defaultConfigSchema, type ConfigSchema, type McpTransport } from '../domain/mcp-catalog-entry';
 import type { Db } from './database';
+import { keysetPage, type KeysetOrder, type Page, type PageParams } from './keyset-page';
 import type { McpCatalogEntry } from './tables/mcp.table';
 
 /** A catalog entry to store; `command` and `env` only for stdio_curated entries from an operator file. */
@@ -62,15 +63,27 @@ export async function insertWorkspaceCatalogEntry(
     .executeTakeFirstOrThrow();
 }
 
+// A workspace entry may share a global entry's name, so the id breaks the tie.
+const CATALOG_ORDER: KeysetOrder = {
+  keys: [
+    { ref: 'label', kind: 'text' },
+    { ref: 'name', kind: 'text' },
+    { ref: 'id', kind: 'uuid' },
+  ],
+  direction: 'asc',
+};
+
 /** Global entries plus the workspace's own, by label. */
-export async function listVisibleCatalogEntries(db: Db, workspaceId: string): Promise<McpCatalogEntry[]> {
-  return db
+export async function listVisibleCatalogEntries(
+  db: Db,
+  workspaceId: string,
+  page: PageParams,
+): Promise<Page<McpCatalogEntry>> {
+  const query = db
     .selectFrom('mcp_catalog_entries')
     .selectAll()
-    .where((eb) => eb.or([eb('workspace_id', 'is', null), eb('workspace_id', '=', workspaceId)]))
-    .orderBy('label')
-    .orderBy('name')
-    .execute();
+    .where((eb) => eb.or([eb('workspace_id', 'is', null), eb('workspace_id', '=', workspaceId)]));
+  return keysetPage(query, CATALOG_ORDER, page);
 }
 
 /** One entry the workspace may see (global or its own), else undefined. */

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from './database';
+import { BY_NAME, keysetPage, type Page, type PageParams } from './keyset-page';
 import type { McpServer, McpServerConfig } from './tables/mcp.table';
 
 export interface McpServerInput {
@@ -39,19 +40,31 @@ export async function insertMcpServer(db: Db, workspaceId: string, input: McpSer
     .executeTakeFirstOrThrow();
 }
 
-/** A workspace's server by id, else undefined (also for another workspace's server). */
-export async function findMcpServer(db: Db, workspaceId: string, id: string): Promise<McpServer | undefined> {
+/**
+ * A workspace's server by id, else undefined (also for another workspace's server). `lock` holds its row to the end
+ * of the transaction: `update` (a writer) fails at once (55P03) when anyone holds it, so no api connection waits on
+ * a lock; `share` (a reader) waits for a writer, as long as the transaction's lock_timeout allows.
+ */
+export async function findMcpServer(
+  db: Db,
+  workspaceId: string,
+  id: string,
+  lock?: 'update' | 'share',
+): Promise<McpServer | undefined> {
   return db
     .selectFrom('mcp_servers')
     .selectAll()
     .where('id', '=', id)
     .where('workspace_id', '=', workspaceId)
+    .$if(lock === 'update', (query) => query.forUpdate().noWait())
+    .$if(lock === 'share', (query) => query.forShare())
     .executeTakeFirst();
 }
 
 /** A workspace's servers by name. */
-export async function listMcpServers(db: Db, workspaceId: string): Promise<McpServer[]> {
-  return db.selectFrom('mcp_servers').selectAll().where('workspace_id', '=', workspaceId).orderBy('name').execute();
+export async function listMcpServers(db: Db, workspaceId: string, page: PageParams): Promise<Page<McpServer>> {
+  const query = db.selectFrom('mcp_servers').selectAll().where('workspace_id', '=', workspaceId);
+  return keysetPage(query, BY_NAME, page);
 }
 
 /** Replaces config and secret names; the server goes back to `pending` until the next successful sync. */

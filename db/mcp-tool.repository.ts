@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { diffTools, type ToolChanges } from '../domain/tool-changes';
 import type { ToolParameter } from '../domain/tool-parameters';
 import type { Db } from './database';
+import { BY_NAME, keysetPage, type Page, type PageParams } from './keyset-page';
 import type { McpTool } from './tables/mcp.table';
 
 /** A descriptor as a sync produced it, with the fingerprint that detects changes. */
@@ -18,6 +19,11 @@ const UPSERT_CHUNK = 500;
 /** A server's stored tools by name. */
 export async function listServerTools(db: Db, serverId: string): Promise<McpTool[]> {
   return db.selectFrom('mcp_tools').selectAll().where('server_id', '=', serverId).orderBy('name').execute();
+}
+
+/** One page of a server's stored tools, by name. */
+export async function pageServerTools(db: Db, serverId: string, page: PageParams): Promise<Page<McpTool>> {
+  return keysetPage(db.selectFrom('mcp_tools').selectAll().where('server_id', '=', serverId), BY_NAME, page);
 }
 
 /** The stored tools of a server among `names`. */

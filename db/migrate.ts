@@ -5,6 +5,9 @@ import * as evaluation from './migrations/0002-evaluation';
 import * as mcp from './migrations/0003-mcp';
 import * as agentRuntime from './migrations/0004-agent-runtime';
 import * as operators from './migrations/0005-operators';
+import * as runCancellation from './migrations/0006-run-cancellation';
+import * as fairShare from './migrations/0007-fair-share';
+import * as keysetIndexes from './migrations/0008-keyset-indexes';
 
 // A static list rather than a folder scan: works the same under tsx, a bundle or a compiled build.
 const migrations: Record<string, Migration> = {
@@ -13,6 +16,9 @@ const migrations: Record<string, Migration> = {
   '0003-mcp': mcp,
   '0004-agent-runtime': agentRuntime,
   '0005-operators': operators,
+  '0006-run-cancellation': runCancellation,
+  '0007-fair-share': fairShare,
+  '0008-keyset-indexes': keysetIndexes,
 };
 
 /** Brings the schema up to date; safe to call on every start. */

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from './database';
+import { OLDEST_FIRST, keysetPage, type Page, type PageParams } from './keyset-page';
 import type { EvalCase } from './tables/eval-set.table';
 
 /** The cases a run scores: those of its set that existed when the run was created. */
@@ -48,6 +49,6 @@ export async function runCaseIdPage(
 }
 
 /** The cases a run scores, in creation order (what the builder shows as waiting until their results arrive). */
-export async function listRunCases(db: Db, scope: RunCaseScope): Promise<EvalCase[]> {
-  return inScope(db, scope).selectAll().orderBy('created_at').orderBy('id').execute();
+export async function listRunCases(db: Db, scope: RunCaseScope, page: PageParams): Promise<Page<EvalCase>> {
+  return keysetPage(inScope(db, scope).selectAll(), OLDEST_FIRST, page);
 }

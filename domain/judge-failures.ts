@@ -10,6 +10,7 @@ export const EVAL_FAILURE = {
   providerUnavailable: 'ProviderUnavailable',
   agentNotPublished: 'AgentNotPublished',
   agentUnresolvable: 'AgentUnresolvable',
+  workspaceSlotsBusy: 'WorkspaceSlotsBusy',
 } as const;
 
 /** Failures that no other case could escape either, so the whole run fails with the message instead. */

@@ -15,7 +15,7 @@ type JsonObject = Record<string, unknown>;
 
 // Bounds the brace scan so a pathological reply cannot make parsing quadratic in its length.
 const MAX_JSON_CANDIDATES = 32;
-const FENCE = /```[a-zA-Z]*\s*\n?([\s\S]*?)```/g;
+const FENCE = '```';
 const VERDICT_LIST_KEYS = ['verdicts', 'rubrics', 'results', 'evaluations'] as const;
 const MATCH_KEYS = ['equivalent', 'is_equivalent', 'match', 'matches', 'verdict', 'answer'] as const;
 const JUSTIFICATION_KEYS = ['justification', 'reason', 'reasoning', 'explanation'] as const;
@@ -24,8 +24,8 @@ const JUSTIFICATION_KEYS = ['justification', 'reason', 'reasoning', 'explanation
 function* jsonCandidates(text: string): Generator<unknown> {
   const parsed = tryParse(text.trim());
   if (parsed.ok) yield parsed.value;
-  for (const fence of text.matchAll(FENCE)) {
-    const fenced = tryParse(fence[1].trim());
+  for (const fence of fencedBlocks(text)) {
+    const fenced = tryParse(fence.trim());
     if (fenced.ok) yield fenced.value;
   }
   let attempts = 0;
@@ -36,6 +36,26 @@ function* jsonCandidates(text: string): Generator<unknown> {
     const span = end === -1 ? { ok: false as const } : tryParse(text.slice(start, end + 1));
     if (span.ok) yield span.value;
   }
+}
+
+// The bodies of ```lang … ``` blocks, by indexOf: the regex /```[a-zA-Z]*\s*\n?([\s\S]*?)```/ retried its language
+// tag letter by letter against the rest of the reply, quadratic on a long unclosed block. Whitespace is trimmed later.
+function* fencedBlocks(text: string): Generator<string> {
+  for (let open = text.indexOf(FENCE); open !== -1; open = text.indexOf(FENCE, open)) {
+    let body = open + FENCE.length;
+    while (/[a-zA-Z]/.test(text[body] ?? '')) body++;
+    const close = text.indexOf(FENCE, body);
+    if (close === -1) return;
+    yield text.slice(body, close);
+    open = close + FENCE.length;
+  }
+}
+
+// By hand: /[.!]+$/ restarts at every dot of a long run that does not end the text, quadratic in the run.
+function withoutFinalPunctuation(text: string): string {
+  let end = text.length;
+  while (end > 0 && (text[end - 1] === '.' || text[end - 1] === '!')) end--;
+  return text.slice(0, end);
 }
 
 function tryParse(source: string): { ok: true; value: unknown } | { ok: false } {
@@ -151,7 +171,7 @@ export function parseRubricVerdicts(output: unknown, rubricCount: number): Rubri
  */
 export function parseMatchVerdict(output: unknown): MatchVerdict | null {
   if (typeof output === 'string') {
-    const bare = yesNo(output.trim().replace(/[.!]+$/, ''));
+    const bare = yesNo(withoutFinalPunctuation(output.trim()));
     if (bare !== null) return { equivalent: bare, justification: '' };
   }
   return firstUsable(output, readMatchVerdict);

@@ -24,11 +24,36 @@ export const LIMITS = {
   mcpResponseBytes: 4 * 1024 * 1024,
   /** Size of one tool result kept in a conversation or flow run, in bytes. */
   toolResultBytes: 256 * 1024,
-  /** Nodes in one flow. */
+  /**
+   * Judge calls one case may cause, every retry included (HTTP retries, unusable replies asked again, activity
+   * attempts). A case needs at most 18 when every reply is usable (9 samples of two judged criteria); the rest absorbs
+   * retries. Without it a failing judge could spend about 400 calls of the workspace's key on one case.
+   */
+  judgeCallsPerCase: 40,
+  /** Searches of one user pattern in one text when redacting: each is linear, but `a*b|a` makes each read the
+   * whole text, so past this many the rest is redacted whole. Real redactions find a handful of matches. */
+  patternSearchesPerText: 100,
+  /** RE2 instructions one user pattern compiles to: finding a match costs up to that much per character, and real
+   * patterns (an IBAN, an API key) compile to 15 to 100; a literal pattern of the longest allowed length fits. */
+  patternProgramSize: 256,
+  /** Nodes in one flow: each is an activity and a history event pair; 50 covers every flow we have seen. */
   flowNodes: 50,
+  /** Guardrails on one agent: each runs over every input and output, so the list stays short. */
+  guardrailsPerAgent: 50,
+  /** Patterns in one `blocked_patterns` guardrail. */
+  guardrailPatterns: 50,
+  /** Characters of one guardrail pattern: longer patterns are a sign of generated input, not a rule. */
+  guardrailPatternChars: 200,
+  /** Characters of instructions, a user message, an expected response or a rubric: a long prompt fits. */
+  textChars: 100_000,
+  /** Characters of a conversation's final response or one of its messages: a model's longest answers fit. */
+  responseChars: 1_000_000,
   /** Default and largest page of every list endpoint. */
   pageDefault: 50,
   pageMax: 500,
+  /** Length of a list cursor: it holds a row's sort keys (names, times, ids); 4 KiB keeps a next-page URL far below
+   * Node's 16 KiB request-header limit. */
+  pageCursorChars: 4_096,
 } as const;
 
 export type LimitName = keyof typeof LIMITS;

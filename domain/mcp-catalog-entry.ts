@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SECRET_NAME } from './mcp-headers';
+import { unpinnedCommandProblem } from './package-pin';
 
 /** Slugs name catalog entries and servers: lower-case letters, digits and inner hyphens. */
 export const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
@@ -14,8 +15,10 @@ const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environ
 export const configSchemaSchema = z
   .object({
     type: z.literal('object'),
-    properties: z.record(z.string(), z.record(z.string(), z.unknown())),
-    required: z.array(z.string()).default([]),
+    properties: z
+      .record(z.string().max(200), z.record(z.string(), z.unknown()))
+      .refine((properties) => Object.keys(properties).length <= 64, 'at most 64 properties'),
+    required: z.array(z.string().max(200)).max(64).default([]),
   })
   .passthrough();
 
@@ -29,7 +32,10 @@ const entryFields = {
   required_secrets: z.array(secretName).max(16).default([]),
 };
 
-/** A catalog entry as the operator's catalog file writes it: stdio entries carry argv and a secret → env mapping. */
+/**
+ * A catalog entry as the operator's catalog file writes it: stdio entries carry argv and a secret → env mapping, and
+ * a command that fetches a package names its exact version.
+ */
 export const operatorCatalogEntrySchema = z
   .object({
     ...entryFields,
@@ -42,6 +48,8 @@ export const operatorCatalogEntrySchema = z
       ctx.addIssue({ code: 'custom', path: ['command'], message: 'is required for stdio_curated' });
     if (entry.transport === 'http' && (entry.command || entry.env))
       ctx.addIssue({ code: 'custom', path: ['command'], message: 'only stdio_curated entries run commands' });
+    const unpinned = entry.command && unpinnedCommandProblem(entry.command);
+    if (unpinned) ctx.addIssue({ code: 'custom', path: ['command'], message: unpinned });
     const undeclared = Object.values(entry.env ?? {}).find((name) => !entry.required_secrets.includes(name));
     if (undeclared)
       ctx.addIssue({ code: 'custom', path: ['env'], message: `maps ${undeclared}, which is not in required_secrets` });

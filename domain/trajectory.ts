@@ -1,9 +1,11 @@
 import { z } from 'zod';
+import { hashJson } from './json-hash';
+import { lcsAlignment, lcsLength, type AlignedPair } from './lcs-alignment';
 import { notApplicable, scored, type CriterionResult, type NotApplicableDetail } from './criteria';
 
 /** Validates one tool call as the spec writes it in `expected_trajectory`. */
 export const toolCallSchema = z.object({
-  tool_name: z.string().min(1),
+  tool_name: z.string().min(1).max(200),
   tool_args: z.record(z.string(), z.unknown()),
 });
 
@@ -51,51 +53,65 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
     if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
     return a.every((item, i) => jsonEqual(item, b[i]));
   }
-  const left = definedEntries(a as Record<string, unknown>);
-  const right = new Map(definedEntries(b as Record<string, unknown>));
-  if (left.length !== right.size) return false;
-  return left.every(([key, value]) => right.has(key) && jsonEqual(value, right.get(key)));
+  // A key holding `undefined` does not survive JSON serialisation, so it must not make two calls differ.
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  let defined = 0;
+  for (const key of Object.keys(left)) {
+    if (left[key] === undefined) continue;
+    defined++;
+    if (!Object.hasOwn(right, key) || !jsonEqual(left[key], right[key])) return false;
+  }
+  for (const key of Object.keys(right)) if (right[key] !== undefined) defined--;
+  return defined === 0;
 }
 
-// A key holding `undefined` does not survive JSON serialisation, so it must not make two calls differ.
-function definedEntries(record: Record<string, unknown>): Array<[string, unknown]> {
-  return Object.entries(record).filter(([, value]) => value !== undefined);
+/**
+ * The same id for equal calls (same name and deep-equal args), so the alignment compares integers instead of walking
+ * arguments n×m times. Calls are bucketed by hash and a hit is confirmed with `jsonEqual`, so ids follow it exactly.
+ */
+function callIds(expected: readonly ToolCall[], actual: readonly ToolCall[]): [Int32Array, Int32Array] {
+  const idsByHash = new Map<number, number[]>();
+  const representatives: ToolCall[] = [];
+  const idOf = (call: ToolCall): number => {
+    const hash = (hashJson(call.tool_name) ^ hashJson(call.tool_args ?? {})) | 0;
+    const ids = idsByHash.get(hash);
+    for (const id of ids ?? []) if (sameCall(representatives[id], call)) return id;
+    if (ids) ids.push(representatives.length);
+    else idsByHash.set(hash, [representatives.length]);
+    return representatives.push(call) - 1;
+  };
+  const idsOf = (calls: readonly ToolCall[]): Int32Array => {
+    const ids = new Int32Array(calls.length);
+    for (let i = 0; i < calls.length; i++) ids[i] = idOf(calls[i]);
+    return ids;
+  };
+  return [idsOf(expected), idsOf(actual)];
 }
 
 function sameCall(a: ToolCall, b: ToolCall): boolean {
   return a.tool_name === b.tool_name && jsonEqual(a.tool_args ?? {}, b.tool_args ?? {});
 }
 
-/** Aligns expected against actual calls by longest common subsequence (same name and deep-equal args). */
+/**
+ * Aligns expected against actual calls by longest common subsequence (same name and deep-equal args), in memory
+ * linear in the two lengths (see `lcsAlignment`). On a tie the actual call is the one dropped, so earlier expected
+ * calls keep their match.
+ */
 export function alignTrajectory(expected: readonly ToolCall[], actual: readonly ToolCall[]): TrajectoryDetail {
-  const rows = expected.length;
-  const cols = actual.length;
-  // lcs[i][j] = length of the longest common subsequence of expected[i..] and actual[j..]
-  const lcs: number[][] = Array.from({ length: rows + 1 }, () => new Array<number>(cols + 1).fill(0));
-  for (let i = rows - 1; i >= 0; i--) {
-    for (let j = cols - 1; j >= 0; j--) {
-      lcs[i][j] = sameCall(expected[i], actual[j]) ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
-    }
-  }
+  return detailOf(expected, actual, lcsAlignment(...callIds(expected, actual)));
+}
+
+function detailOf(expected: readonly ToolCall[], actual: readonly ToolCall[], pairs: AlignedPair[]): TrajectoryDetail {
   const detail: TrajectoryDetail = { matched: [], missing: [], extra: [] };
-  let i = 0;
-  let j = 0;
-  while (i < rows && j < cols) {
-    if (sameCall(expected[i], actual[j])) {
-      detail.matched.push({ expected_index: i, actual_index: j, ...copyCall(expected[i]) });
-      i++;
-      j++;
-    } else if (lcs[i + 1][j] > lcs[i][j + 1]) {
-      detail.missing.push({ expected_index: i, ...copyCall(expected[i]) });
-      i++;
-    } else {
-      // On a tie the actual call is the one dropped, so earlier expected calls keep their match.
-      detail.extra.push({ actual_index: j, ...copyCall(actual[j]) });
-      j++;
-    }
+  let [i, j] = [0, 0];
+  for (const [matchedI, matchedJ] of pairs) {
+    for (; i < matchedI; i++) detail.missing.push({ expected_index: i, ...copyCall(expected[i]) });
+    for (; j < matchedJ; j++) detail.extra.push({ actual_index: j, ...copyCall(actual[j]) });
+    detail.matched.push({ expected_index: i++, actual_index: j++, ...copyCall(expected[matchedI]) });
   }
-  for (; i < rows; i++) detail.missing.push({ expected_index: i, ...copyCall(expected[i]) });
-  for (; j < cols; j++) detail.extra.push({ actual_index: j, ...copyCall(actual[j]) });
+  for (; i < expected.length; i++) detail.missing.push({ expected_index: i, ...copyCall(expected[i]) });
+  for (; j < actual.length; j++) detail.extra.push({ actual_index: j, ...copyCall(actual[j]) });
   return detail;
 }
 
@@ -108,8 +124,10 @@ export function scoreTrajectory(input: TrajectoryInput): CriterionResult<Traject
   if (input.expected == null) {
     return notApplicable('tool_trajectory_avg_score', input.minScore, 'the case has no expected_trajectory');
   }
-  const detail = alignTrajectory(input.expected, input.actual);
+  // The score needs only the length (two table rows); the detail then aligns in linear memory as well.
+  const ids = callIds(input.expected, input.actual);
   const longest = Math.max(input.expected.length, input.actual.length);
-  const score = longest === 0 ? 1 : detail.matched.length / longest;
+  const score = longest === 0 ? 1 : lcsLength(...ids) / longest;
+  const detail = detailOf(input.expected, input.actual, lcsAlignment(...ids));
   return scored('tool_trajectory_avg_score', score, input.minScore, detail);
 }

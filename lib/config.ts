@@ -7,15 +7,15 @@ const integer = (min: number, max: number) =>
   z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(min).max(max));
 const port = integer(0, 65535);
 
+/** A 32-byte key in base64, as ASSAY_MASTER_KEY and the generated key file hold it. */
+export const MASTER_KEY_BASE64 = /^[A-Za-z0-9+/]{43}=$/;
+
 const envSchema = z.object({
   ASSAY_HOST: z.string().min(1).default('127.0.0.1'),
   ASSAY_PORT: port.default(3000),
   ASSAY_PUBLIC_URL: optionalUrl,
   ASSAY_DATA_DIR: z.string().min(1).default('.data'),
-  ASSAY_MASTER_KEY: z
-    .string()
-    .regex(/^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes, base64-encoded')
-    .optional(),
+  ASSAY_MASTER_KEY: z.string().regex(MASTER_KEY_BASE64, 'must be 32 bytes, base64-encoded').optional(),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional(),
   PG_PORT: port.default(54329),
   TEMPORAL_ADDRESS: z
@@ -38,6 +38,10 @@ const envSchema = z.object({
     .regex(/^\d+(b|kb|mb)$/i, 'must look like 1mb or 512kb')
     .default('1mb'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // How long one flow node (handshake and tool call) may run before the run fails; how often a worker settles runs
+  // whose workflow closed without writing their row (terminated, timed out).
+  FLOW_NODE_TIMEOUT_SECONDS: integer(1, 3600).default(180),
+  RUN_SWEEP_SECONDS: integer(1, 3600).default(30),
   EGRESS_ALLOWLIST: z.string().default(''),
   TEMPORAL_CODEC_ORIGINS: z
     .string()
@@ -53,6 +57,7 @@ const envSchema = z.object({
   EVAL_CONCURRENCY: integer(1, 256).default(8),
   // At most 60 s: a revoked or expired token must lose its WebSocket connections within a minute.
   WS_TOKEN_RECHECK_MS: integer(100, 60_000).default(20_000),
+  WORKSPACE_EVAL_CONCURRENCY: integer(1, 256).default(8),
 });
 
 export type Config = z.infer<typeof envSchema> & { dataDir: string };

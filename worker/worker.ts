@@ -1,5 +1,7 @@
+import { Client } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import type { DataConverter } from '@temporalio/common';
+import { startRunReconciler } from './run-reconciler';
 import { installTemporalRuntime } from './temporal-runtime';
 import { createActivities, type ActivityDeps } from '../activities';
 
@@ -21,7 +23,7 @@ export interface AssayWorker {
   close(): Promise<void>;
 }
 
-/** Creates the worker with every activity wired to real dependencies. */
+/** Creates the worker with every activity wired to real dependencies, and its sweep of runs whose workflow closed. */
 export async function createAssayWorker(options: WorkerOptions): Promise<AssayWorker> {
   installTemporalRuntime(options.deps.logger);
   const connection = await NativeConnection.connect({ address: options.address });
@@ -34,5 +36,17 @@ export async function createAssayWorker(options: WorkerOptions): Promise<AssayWo
     activities: createActivities(options.deps),
     shutdownGraceTime: '10 seconds',
   });
-  return { worker, close: () => connection.close() };
+  const reconciler = startRunReconciler({
+    db: options.deps.db,
+    client: new Client({ connection, namespace: options.namespace, dataConverter: options.dataConverter }),
+    logger: options.deps.logger,
+    intervalMs: options.deps.config.RUN_SWEEP_SECONDS * 1000,
+  });
+  return {
+    worker,
+    async close() {
+      await reconciler.stop();
+      await connection.close();
+    },
+  };
 }

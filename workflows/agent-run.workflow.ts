@@ -1,6 +1,7 @@
 import {
   ActivityFailure,
   ApplicationFailure,
+  CancellationScope,
   isCancellation,
   proxyActivities,
   workflowInfo,
@@ -56,7 +57,13 @@ export async function agentRunWorkflow(input: AgentRunRequest): Promise<AgentRun
     }
     return await setup.finishAgentRun({ runId, stopReason });
   } catch (error) {
-    if (isCancellation(error)) throw error;
+    if (isCancellation(error)) {
+      // A cancelled run (its eval run was cancelled, or an operator cancelled it) still ends its row.
+      const cancelled = runId;
+      if (cancelled !== undefined)
+        await CancellationScope.nonCancellable(() => setup.cancelAgentRun({ runId: cancelled }));
+      throw error;
+    }
     const failure = failureOf(error);
     if (runId !== undefined) await setup.failAgentRun({ runId, error: failure.message });
     throw failure;

@@ -1,8 +1,10 @@
 import {
   ActivityFailure,
   ApplicationFailure,
+  CancellationScope,
   ChildWorkflowFailure,
   executeChild,
+  isCancellation,
   makeContinueAsNewFunc,
   proxyActivities,
   upsertSearchAttributes,
@@ -12,6 +14,7 @@ import type { SearchAttributePair } from '@temporalio/common';
 import type { EvalRunActivities } from '../activities/eval-run.activities';
 import { RUN_FATAL_FAILURES } from '../domain/judge-failures';
 import { agentRunWorkflow } from './agent-run.workflow';
+import { inCaseSlot, scoreInCaseSlot } from './case-slot';
 import { AgentIdKey, EvalRunStatusKey, workflowIds, WorkspaceIdKey } from './temporal-names';
 
 /** Cases scored per workflow run before continuing as new: keeps every history far below Temporal's limits. */
@@ -76,14 +79,15 @@ async function runLiveCase(runId: string, caseId: string): Promise<void> {
     args: [{ mode: 'sandbox', evalRunId: runId, evalCaseId: caseId }],
     typedSearchAttributes: childSearchAttributes(),
   });
-  await scoring.scoreCase({ runId, caseId, conversationId });
+  await scoreInCaseSlot({ runId, caseId }, () => scoring.scoreCase({ runId, caseId, conversationId }));
 }
 
-function setStatus(status: 'running' | 'completed' | 'failed'): void {
+function setStatus(status: 'running' | 'completed' | 'failed' | 'cancelled'): void {
   upsertSearchAttributes([{ key: EvalRunStatusKey, value: status }]);
 }
 
-// Bounded lanes over one page: at most `concurrency` cases in flight; a failed case becomes an `error` result.
+// Bounded lanes over one page: at most `concurrency` cases in flight, each in one of its workspace's slots (shared by
+// all the workspace's runs); a failed case becomes an `error` result.
 async function scorePage(runId: string, caseIds: readonly string[], concurrency: number, live: boolean): Promise<void> {
   let next = 0;
   let fatal: unknown = undefined;
@@ -91,8 +95,8 @@ async function scorePage(runId: string, caseIds: readonly string[], concurrency:
     while (fatal === undefined && next < caseIds.length) {
       const caseId = caseIds[next++];
       try {
-        if (live) await runLiveCase(runId, caseId);
-        else await scoring.scoreCase({ runId, caseId });
+        if (live) await inCaseSlot({ runId, caseId }, () => runLiveCase(runId, caseId));
+        else await scoreInCaseSlot({ runId, caseId }, () => scoring.scoreCase({ runId, caseId }));
       } catch (error) {
         if (isRunFatal(error)) fatal = error;
         else
@@ -130,6 +134,12 @@ export async function evalRunWorkflow(input: EvalRunWorkflowInput): Promise<Eval
     if (caseIds.length === EVAL_PAGE_SIZE) cursor = caseIds[caseIds.length - 1];
     else await bookkeeping.finalizeEvalRun({ runId });
   } catch (error) {
+    if (isCancellation(error)) {
+      // Cancelled (Temporal UI, `temporal workflow cancel`): record it whatever the cancelled scope would refuse.
+      await CancellationScope.nonCancellable(() => bookkeeping.cancelEvalRun({ runId }));
+      setStatus('cancelled');
+      throw error;
+    }
     const message = failureMessage(error);
     await bookkeeping.failEvalRun({ runId, error: message });
     setStatus('failed');

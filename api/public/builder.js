@@ -1,7 +1,7 @@
 'use strict';
 // The list page: pick an agent, see its eval sets with their latest runs, start a run.
 (() => {
-  const { el, api, requireToken, showError, percent, when } = window.Assay;
+  const { el, api, apiAll, requireToken, showError, percent, when } = window.Assay;
   const select = document.getElementById('agent-select');
   const setsBox = document.getElementById('sets');
 
@@ -73,7 +73,7 @@
 
   async function showAgent(agentId) {
     setsBox.replaceChildren(el('p', { class: 'hint', text: 'Loading…' }));
-    const { data: sets } = await api(`/api/ai-agents/${encodeURIComponent(agentId)}/eval-sets`);
+    const sets = await apiAll(`/api/ai-agents/${encodeURIComponent(agentId)}/eval-sets`);
     const cards = await Promise.all(sets.map((set) => setCard(agentId, set)));
     setsBox.replaceChildren(
       ...(cards.length ? cards : [el('p', { class: 'hint', text: 'This agent has no eval sets.' })]),
@@ -82,7 +82,7 @@
 
   async function main() {
     await requireToken();
-    const { data: agents } = await api('/api/ai-agents');
+    const agents = await apiAll('/api/ai-agents');
     select.append(...agents.map((agent) => el('option', { value: agent.id, text: `${agent.name} (${agent.model})` })));
     document.getElementById('picker').hidden = false;
     const chosen = new URLSearchParams(location.search).get('agent');

@@ -64,6 +64,18 @@ window.Assay = (() => {
     return body;
   }
 
+  /** Every item of an `/api` list from `cursor` on, following `next_cursor` in pages of the API's largest size (500). */
+  async function apiAll(path, cursor = null) {
+    const items = [];
+    const glue = path.includes('?') ? '&' : '?';
+    do {
+      const page = await api(`${path}${glue}limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      items.push(...page.data);
+      cursor = page.next_cursor;
+    } while (cursor);
+    return items;
+  }
+
   function showError(message) {
     const box = document.getElementById('error');
     box.textContent = message;
@@ -82,5 +94,5 @@ window.Assay = (() => {
   const score = (value) => (typeof value === 'number' ? value.toFixed(3) : '–');
   const when = (iso) => (iso ? new Date(iso).toLocaleString() : '–');
 
-  return { el, token, forgetToken, requireToken, api, showError, percent, score, when, CRITERIA };
+  return { el, token, forgetToken, requireToken, api, apiAll, showError, percent, score, when, CRITERIA };
 })();

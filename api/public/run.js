@@ -1,9 +1,10 @@
 'use strict';
 // One run: every case starts as waiting and turns passed, failed or error as its result arrives over /ws.
 (() => {
-  const { el, api, requireToken, showError, percent, score, token, forgetToken, CRITERIA } = window.Assay;
+  const { el, api, apiAll, requireToken, showError, percent, score, token, forgetToken, CRITERIA } = window.Assay;
   const runId = decodeURIComponent(location.pathname.split('/').pop());
   const agentId = new URLSearchParams(location.search).get('agent');
+  const runPath = `/api/ai-agents/${encodeURIComponent(agentId)}/eval-runs/${encodeURIComponent(runId)}`;
   const casesBox = document.getElementById('cases');
   const cases = new Map();
   const results = new Map();
@@ -87,7 +88,7 @@
   function applyRun(run) {
     setStatus(run.status);
     setProgress(run.scored_cases, run.total_cases ?? cases.size);
-    if (run.status === 'completed' || run.status === 'failed') finish(run.status, run.summary, run.error);
+    if (['completed', 'failed', 'cancelled'].includes(run.status)) finish(run.status, run.summary, run.error);
   }
 
   function finish(status, summary, error) {
@@ -103,9 +104,18 @@
   }
 
   const handlers = {
+    // A snapshot holds the first page of results; the rest come from the paged API (merged by case id, so a result
+    // that also arrives over the socket is shown once).
     snapshot(message) {
       message.results.forEach(applyResult);
       applyRun(message.run);
+      if (message.next_cursor)
+        apiAll(`${runPath}/results`, message.next_cursor)
+          .then((rest) => {
+            rest.forEach(applyResult);
+            setProgress(results.size, total);
+          })
+          .catch((error) => showError(error.message));
     },
     progress(message) {
       setProgress(message.scored, message.total);
@@ -159,12 +169,8 @@
   async function main() {
     if (!agentId) throw new Error('this page needs ?agent=<agent id> in its address');
     await requireToken();
-    const base = `/api/ai-agents/${encodeURIComponent(agentId)}`;
     document.getElementById('back').href = `/builder?agent=${encodeURIComponent(agentId)}`;
-    const [{ data: run }, { data: runCases }] = await Promise.all([
-      api(`${base}/eval-runs/${encodeURIComponent(runId)}`),
-      api(`${base}/eval-runs/${encodeURIComponent(runId)}/cases`),
-    ]);
+    const [{ data: run }, runCases] = await Promise.all([api(runPath), apiAll(`${runPath}/cases`)]);
     document.getElementById('run-title').textContent = `Run ${run.id.slice(0, 8)} · ${run.mode}`;
     for (const evalCase of runCases) {
       cases.set(evalCase.id, evalCase);
@@ -173,7 +179,7 @@
     document.getElementById('overview').hidden = false;
     applyRun(run);
     if (!ended) connect();
-    else (await api(`${base}/eval-runs/${encodeURIComponent(runId)}/results`)).data.forEach(applyResult);
+    else (await apiAll(`${runPath}/results`)).forEach(applyResult);
   }
 
   main().catch((error) => showError(error.message));

@@ -1,13 +1,14 @@
 import { z } from 'zod';
-import { deleteAgentMcpLink, listAgentMcpLinks, upsertAgentMcpLink } from '../../db/agent-mcp-link.repository';
+import { deleteAgentMcpLink, pageAgentMcpLinks, upsertAgentMcpLink } from '../../db/agent-mcp-link.repository';
 import type { AgentMcpServer } from '../../db/tables/mcp.table';
 import { notFound } from '../http-error';
 import { requireAgent, requireMcpServer } from '../lookups';
 import { route, type RouteSpec } from '../route';
+import { linkedPage, pageQuery } from '../paging';
 
 // sandbox_real_calls: live eval runs call this server for real (for read-only servers); left out, it keeps its value.
 const linkBody = z.object({
-  mcp_server_id: z.string().min(1),
+  mcp_server_id: z.string().min(1).max(200),
   enabled: z.boolean().default(true),
   sandbox_real_calls: z.boolean().optional(),
 });
@@ -50,10 +51,11 @@ export const agentLinkRoutes: RouteSpec[] = [
     summary: "List an agent's MCP server links",
     tag: 'mcp',
     permission: 'mcp:view',
+    query: pageQuery,
     response: z.array(linkJson),
-    handler: async ({ params, auth, deps }) => {
-      const agent = await requireAgent(deps.db, auth.workspaceId, params.agent_id);
-      return (await listAgentMcpLinks(deps.db, agent.id)).map(toLinkJson);
+    handler: async (ctx) => {
+      const agent = await requireAgent(ctx.deps.db, ctx.auth.workspaceId, ctx.params.agent_id);
+      return linkedPage(ctx, (page) => pageAgentMcpLinks(ctx.deps.db, agent.id, page), toLinkJson);
     },
   }),
   route({

@@ -32,6 +32,7 @@ export const agentRunRoutes: RouteSpec[] = [
     method: 'post',
     path: '/api/ai-agents/:agent/runs',
     summary: 'Run the published agent on a message (real effects); answers the conversation',
+    errors: [409, 502, 504],
     tag: 'agents',
     permission: 'agents:manage',
     body: runBody,

@@ -3,8 +3,10 @@ import { deleteAgent, insertAgent, listAgents, publishAgent, updateAgent } from 
 import { isUniqueViolation } from '../../db/pg-errors';
 import type { Agent } from '../../db/tables/agent.table';
 import { agentSettingsSchema } from '../../domain/agent-settings';
+import { boundedString } from '../../domain/bounded-schemas';
 import { HttpError } from '../http-error';
 import { requireAgent } from '../lookups';
+import { dataPage, dataPageJson, pageQuery } from '../paging';
 import { route, type RouteSpec } from '../route';
 
 const agentName = z
@@ -16,7 +18,7 @@ const agentName = z
 const createAgentBody = z.object({
   name: agentName,
   model: z.string().trim().min(1).max(200),
-  instructions: z.string().max(100_000),
+  instructions: boundedString('textChars'),
   settings: agentSettingsSchema.optional(),
 });
 const updateAgentBody = createAgentBody.partial();
@@ -55,6 +57,7 @@ export const agentRoutes: RouteSpec[] = [
     method: 'post',
     path: '/api/ai-agents',
     summary: 'Create an agent',
+    errors: [409],
     tag: 'agents',
     permission: 'agents:manage',
     body: createAgentBody,
@@ -73,8 +76,10 @@ export const agentRoutes: RouteSpec[] = [
     summary: 'List agents',
     tag: 'agents',
     permission: 'agents:view',
-    response: z.object({ data: z.array(agentJson) }),
-    handler: async ({ auth, deps }) => ({ data: (await listAgents(deps.db, auth.workspaceId)).map(toAgentJson) }),
+    query: pageQuery,
+    response: dataPageJson(agentJson),
+    handler: async ({ query, auth, deps }) =>
+      dataPage(query, (page) => listAgents(deps.db, auth.workspaceId, page), toAgentJson),
   }),
   route({
     method: 'get',
@@ -91,6 +96,7 @@ export const agentRoutes: RouteSpec[] = [
     method: 'patch',
     path: '/api/ai-agents/:agent',
     summary: 'Update an agent',
+    errors: [409],
     tag: 'agents',
     permission: 'agents:manage',
     body: updateAgentBody,

@@ -7,7 +7,8 @@ import { HttpError } from '../http-error';
 import { requireOperator, type OperatorCaller } from '../operator-auth';
 import { parseOr422 } from '../route';
 
-const jsonPayloads = z.object({
+/** The Temporal Web UI's JSON form of payloads, in both directions. */
+export const jsonPayloads = z.object({
   payloads: z
     .array(z.object({ metadata: z.record(z.string(), z.string()).nullish(), data: z.string().nullish() }))
     .max(1000),

@@ -1,23 +1,34 @@
 import { z } from 'zod';
 import { insertConversation, listConversations } from '../../db/conversation.repository';
 import type { Conversation } from '../../db/tables/conversation.table';
+import { boundedArray, boundedJson, boundedString } from '../../domain/bounded-schemas';
 import { toolCallSchema } from '../../domain/trajectory';
 import { requireConversation } from '../eval-lookups';
-import { listQuery, sessionInputSchema } from '../eval-schemas';
+import { sessionInputSchema } from '../eval-schemas';
 import { requireAgent } from '../lookups';
-import { parseOr422, route, type RouteSpec } from '../route';
+import { dataPage, dataPageJson, pageQuery } from '../paging';
+import { route, type RouteSpec } from '../route';
 
 const importBody = z
   .object({
     session_input: sessionInputSchema,
-    messages: z
-      .array(z.object({ role: z.enum(['system', 'user', 'assistant', 'tool']), content: z.string() }))
-      .optional(),
-    tool_calls: z.array(toolCallSchema.extend({ result: z.unknown().optional() })).default([]),
-    final_response: z.string().max(1_000_000),
-    guardrail_events: z
-      .array(z.object({ guardrail: z.string().min(1), stage: z.string().nullish(), detail: z.unknown().optional() }))
-      .default([]),
+    messages: boundedArray(
+      z.object({ role: z.enum(['system', 'user', 'assistant', 'tool']), content: boundedString('responseChars') }),
+      'messagesPerConversation',
+    ).optional(),
+    tool_calls: boundedArray(
+      toolCallSchema.extend({ result: boundedJson('toolResultBytes').optional() }),
+      'toolCallsPerConversation',
+    ).default([]),
+    final_response: boundedString('responseChars'),
+    guardrail_events: boundedArray(
+      z.object({
+        guardrail: z.string().min(1).max(100),
+        stage: z.string().max(100).nullish(),
+        detail: z.unknown().optional(),
+      }),
+      'guardrailEventsPerConversation',
+    ).default([]),
     model: z.string().trim().min(1).max(200).optional(),
     token_usage: z.record(z.string(), z.number().nonnegative()).optional(),
   })
@@ -115,13 +126,14 @@ export const conversationRoutes: RouteSpec[] = [
     method: 'get',
     path: '/api/ai-agents/:agent/runs',
     summary: "List an agent's conversations, newest first",
+    errors: [422],
     tag: 'evaluation',
     permission: 'evals:view',
-    response: z.object({ data: z.array(conversationJson) }),
+    query: pageQuery,
+    response: dataPageJson(conversationJson),
     handler: async ({ params, query, auth, deps }) => {
-      const { limit } = parseOr422(listQuery, query);
       const agent = await requireAgent(deps.db, auth.workspaceId, params.agent);
-      return { data: (await listConversations(deps.db, agent.id, limit)).map(toConversationJson) };
+      return dataPage(query, (page) => listConversations(deps.db, agent.id, page), toConversationJson);
     },
   }),
   route({

@@ -1,30 +1,34 @@
 import { z } from 'zod';
 import {
   deleteEvalCase,
-  insertEvalCase,
+  insertEvalCaseWithinLimit,
   listEvalCases,
   updateEvalCase,
   type EvalCaseInput,
 } from '../../db/eval-case.repository';
+import type { Db } from '../../db/database';
 import { findEvalSet } from '../../db/eval-set.repository';
 import type { Conversation } from '../../db/tables/conversation.table';
 import type { EvalCase } from '../../db/tables/eval-set.table';
+import { boundedArray, boundedString } from '../../domain/bounded-schemas';
+import { LIMITS } from '../../domain/limits';
 import { toolCallSchema } from '../../domain/trajectory';
 import { requireAgentEvalCase, requireAgentEvalSet, requireConversation } from '../eval-lookups';
-import { evalName, invalidField, nonBlank, sessionInputSchema } from '../eval-schemas';
+import { evalName, invalidField, limitExceeded, nonBlank, sessionInputSchema } from '../eval-schemas';
 import { requireAgent } from '../lookups';
 import { route, type RouteSpec } from '../route';
+import { dataPage, dataPageJson, pageQuery } from '../paging';
 
 const caseFields = {
-  expected_trajectory: z.array(toolCallSchema).nullish(),
-  expected_final_response: z.string().max(100_000).nullish(),
-  rubrics: z.array(nonBlank).max(100).nullish(),
+  expected_trajectory: boundedArray(toolCallSchema, 'toolCallsPerExpectedTrajectory').nullish(),
+  expected_final_response: boundedString('textChars').nullish(),
+  rubrics: boundedArray(nonBlank, 'rubricsPerCase').nullish(),
 };
 const createCaseBody = z.object({ name: evalName, session_input: sessionInputSchema, ...caseFields }).strict();
 const updateCaseBody = z
   .object({ name: evalName.optional(), session_input: sessionInputSchema.optional(), ...caseFields })
   .strict();
-const promoteBody = z.object({ eval_set_id: z.string().min(1), name: evalName.optional() }).strict();
+const promoteBody = z.object({ eval_set_id: z.string().min(1).max(200), name: evalName.optional() }).strict();
 
 const toolCallJson = z.object({ tool_name: z.string(), tool_args: z.record(z.string(), z.unknown()) });
 export const evalCaseJson = z.object({
@@ -90,6 +94,14 @@ function caseFromConversation(conversation: Conversation, name: string | undefin
 
 const caseResponse = z.object({ data: evalCaseJson });
 
+// A full set answers 422 naming the field that chose it; nothing is written.
+async function insertIntoSet(db: Db, setId: string, input: EvalCaseInput, field: string): Promise<EvalCase> {
+  const outcome = await insertEvalCaseWithinLimit(db, setId, input, LIMITS.casesPerEvalSet);
+  if ('full' in outcome)
+    throw limitExceeded(field, 'casesPerEvalSet', 'items', `the eval set already holds ${outcome.full} cases`);
+  return outcome.inserted;
+}
+
 /** Eval cases: hand-written create, list, get, update, delete, and promotion of a conversation to a case. */
 export const evalCaseRoutes: RouteSpec[] = [
   route({
@@ -106,9 +118,16 @@ export const evalCaseRoutes: RouteSpec[] = [
       const conversation = await requireConversation(deps.db, agent, params.run);
       const set = await findEvalSet(deps.db, agent.id, body.eval_set_id);
       if (!set) throw invalidField('eval_set_id', 'no such eval set for this agent');
-      return {
-        data: toEvalCaseJson(await insertEvalCase(deps.db, set.id, caseFromConversation(conversation, body.name))),
-      };
+      // A conversation imported before the limits existed may hold more calls than a trajectory may.
+      if (conversation.tool_calls.length > LIMITS.toolCallsPerExpectedTrajectory)
+        throw limitExceeded(
+          'run',
+          'toolCallsPerExpectedTrajectory',
+          'items',
+          `the conversation has ${conversation.tool_calls.length} tool calls, too many for an expected trajectory`,
+        );
+      const input = caseFromConversation(conversation, body.name);
+      return { data: toEvalCaseJson(await insertIntoSet(deps.db, set.id, input, 'eval_set_id')) };
     },
   }),
   route({
@@ -122,7 +141,7 @@ export const evalCaseRoutes: RouteSpec[] = [
     response: caseResponse,
     handler: async ({ body, params, auth, deps }) => {
       const set = await requireAgentEvalSet(deps.db, auth.workspaceId, params);
-      const row = await insertEvalCase(deps.db, set.id, {
+      const input = {
         name: body.name,
         session_input: body.session_input,
         expected_trajectory: body.expected_trajectory ?? null,
@@ -130,8 +149,8 @@ export const evalCaseRoutes: RouteSpec[] = [
         rubrics: body.rubrics ?? null,
         source_run_id: null,
         snapshot: null,
-      });
-      return { data: toEvalCaseJson(row) };
+      };
+      return { data: toEvalCaseJson(await insertIntoSet(deps.db, set.id, input, 'set')) };
     },
   }),
   route({
@@ -140,10 +159,11 @@ export const evalCaseRoutes: RouteSpec[] = [
     summary: "List a set's cases",
     tag: 'evaluation',
     permission: 'evals:view',
-    response: z.object({ data: z.array(evalCaseJson) }),
-    handler: async ({ params, auth, deps }) => {
+    query: pageQuery,
+    response: dataPageJson(evalCaseJson),
+    handler: async ({ params, query, auth, deps }) => {
       const set = await requireAgentEvalSet(deps.db, auth.workspaceId, params);
-      return { data: (await listEvalCases(deps.db, set.id)).map(toEvalCaseJson) };
+      return dataPage(query, (page) => listEvalCases(deps.db, set.id, page), toEvalCaseJson);
     },
   }),
   route({

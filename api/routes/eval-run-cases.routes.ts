@@ -1,7 +1,7 @@
-import { z } from 'zod';
 import { listRunCases } from '../../db/run-cases.repository';
 import { requireAgentEvalRun } from '../eval-lookups';
 import { route, type RouteSpec } from '../route';
+import { dataPage, dataPageJson, pageQuery } from '../paging';
 import { evalCaseJson, toEvalCaseJson } from './eval-cases.routes';
 
 /** The cases an eval run scores (its set's cases as of the trigger), so a client can show each one before its result. */
@@ -12,11 +12,12 @@ export const evalRunCaseRoutes: RouteSpec[] = [
     summary: 'The cases an eval run scores, in case order',
     tag: 'evaluation',
     permission: 'evals:view',
-    response: z.object({ data: z.array(evalCaseJson) }),
-    handler: async ({ params, auth, deps }) => {
+    query: pageQuery,
+    response: dataPageJson(evalCaseJson),
+    handler: async ({ params, query, auth, deps }) => {
       const run = await requireAgentEvalRun(deps.db, auth.workspaceId, params);
-      const cases = await listRunCases(deps.db, { evalSetId: run.eval_set_id, asOf: run.created_at });
-      return { data: cases.map(toEvalCaseJson) };
+      const scope = { evalSetId: run.eval_set_id, asOf: run.created_at };
+      return dataPage(query, (page) => listRunCases(deps.db, scope, page), toEvalCaseJson);
     },
   }),
 ];

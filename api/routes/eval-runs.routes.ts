@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { listCaseResults, type CaseResultView } from '../../db/case-result.repository';
+import { listCaseResults } from '../../db/case-result.repository';
 import { isUuid } from '../../db/column-values';
 import { existingConversationIds } from '../../db/conversation.repository';
 import { existingCaseIds } from '../../db/eval-case.repository';
 import { failRun, insertEvalRun, listEvalRuns } from '../../db/eval-run.repository';
 import type { EvalRun } from '../../db/tables/eval-run.table';
 import type { EvalSet } from '../../db/tables/eval-set.table';
+import { boundedRecord } from '../../domain/bounded-schemas';
 import { minScoresOverrideSchema, resolveMinScores } from '../../domain/criteria';
 import type { evalRunWorkflow } from '../../workflows/eval-run.workflow';
 import {
@@ -20,15 +21,16 @@ import { HttpError } from '../http-error';
 import { agentNotPublished } from '../agent-run-errors';
 import { requireAgentEvalRun, requireAgentEvalSet } from '../eval-lookups';
 import { requireAgent } from '../lookups';
-import { invalidField, listQuery } from '../eval-schemas';
-import { parseOr422, route, type RouteSpec } from '../route';
+import { invalidField } from '../eval-schemas';
+import { dataPage, dataPageJson, pageQuery } from '../paging';
+import { route, type RouteSpec } from '../route';
 import { caseResultJson, evalRunJson, toCaseResultJson, toEvalRunJson } from '../eval-run.json';
 
 const triggerBody = z
   .object({
     mode: z.enum(['offline', 'live']).default('offline'),
     run_selection: z.enum(['source', 'explicit']).default('source'),
-    conversations: z.record(z.string(), z.string()).optional(),
+    conversations: boundedRecord(z.string().max(200), 'casesPerEvalSet').optional(),
     min_scores: minScoresOverrideSchema.optional(),
     judge_samples: z.number().int().min(1).max(9).optional(),
   })
@@ -96,6 +98,7 @@ export const evalRunRoutes: RouteSpec[] = [
     path: '/api/ai-agents/:agent/eval-sets/:set/run',
     summary:
       'Trigger a run of an eval set (queued; scored in the background; live runs the agent in the sandbox per case)',
+    errors: [409, 503],
     tag: 'evaluation',
     permission: 'evals:manage',
     body: triggerBody,
@@ -131,13 +134,14 @@ export const evalRunRoutes: RouteSpec[] = [
     method: 'get',
     path: '/api/ai-agents/:agent/eval-sets/:set/runs',
     summary: "List a set's runs, newest first",
+    errors: [422],
     tag: 'evaluation',
     permission: 'evals:view',
-    response: z.object({ data: z.array(evalRunJson) }),
+    query: pageQuery,
+    response: dataPageJson(evalRunJson),
     handler: async ({ params, query, auth, deps }) => {
-      const { limit } = parseOr422(listQuery, query);
       const set = await requireAgentEvalSet(deps.db, auth.workspaceId, params);
-      return { data: (await listEvalRuns(deps.db, set.id, limit)).map(toEvalRunJson) };
+      return dataPage(query, (page) => listEvalRuns(deps.db, set.id, page), toEvalRunJson);
     },
   }),
   route({
@@ -157,11 +161,11 @@ export const evalRunRoutes: RouteSpec[] = [
     summary: "An eval run's case results, in case order",
     tag: 'evaluation',
     permission: 'evals:view',
-    response: z.object({ data: z.array(caseResultJson) }),
-    handler: async ({ params, auth, deps }) => {
+    query: pageQuery,
+    response: dataPageJson(caseResultJson),
+    handler: async ({ params, query, auth, deps }) => {
       const run = await requireAgentEvalRun(deps.db, auth.workspaceId, params);
-      const rows: CaseResultView[] = await listCaseResults(deps.db, run.id);
-      return { data: rows.map(toCaseResultJson) };
+      return dataPage(query, (page) => listCaseResults(deps.db, run.id, page), toCaseResultJson);
     },
   }),
 ];

@@ -8,6 +8,7 @@ import { requireAgentEvalSet } from '../eval-lookups';
 import { evalName } from '../eval-schemas';
 import { requireAgent } from '../lookups';
 import { route, type RouteSpec } from '../route';
+import { dataPage, dataPageJson, pageQuery } from '../paging';
 
 const setFields = {
   description: z.string().max(10_000).optional(),
@@ -61,6 +62,7 @@ export const evalSetRoutes: RouteSpec[] = [
     method: 'post',
     path: '/api/ai-agents/:agent/eval-sets',
     summary: 'Create an eval set',
+    errors: [409],
     tag: 'evaluation',
     permission: 'evals:manage',
     body: createSetBody,
@@ -83,10 +85,11 @@ export const evalSetRoutes: RouteSpec[] = [
     summary: "List an agent's eval sets",
     tag: 'evaluation',
     permission: 'evals:view',
-    response: z.object({ data: z.array(evalSetJson) }),
-    handler: async ({ params, auth, deps }) => {
+    query: pageQuery,
+    response: dataPageJson(evalSetJson),
+    handler: async ({ params, query, auth, deps }) => {
       const agent = await requireAgent(deps.db, auth.workspaceId, params.agent);
-      return { data: (await listEvalSets(deps.db, agent.id)).map(toEvalSetJson) };
+      return dataPage(query, (page) => listEvalSets(deps.db, agent.id, page), toEvalSetJson);
     },
   }),
   route({
@@ -104,6 +107,7 @@ export const evalSetRoutes: RouteSpec[] = [
     method: 'patch',
     path: '/api/ai-agents/:agent/eval-sets/:set',
     summary: 'Update an eval set (min_scores merge into the current ones)',
+    errors: [409],
     tag: 'evaluation',
     permission: 'evals:manage',
     body: updateSetBody,

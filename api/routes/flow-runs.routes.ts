@@ -4,7 +4,7 @@ import type { FlowRun, McpCallToolNode } from '../../db/tables/flow.table';
 import { isUuid } from '../../db/column-values';
 import type { flowRunWorkflow } from '../../workflows/flow-run.workflow';
 import { WorkspaceIdKey, workflowIds } from '../../workflows/temporal-names';
-import { notFound } from '../http-error';
+import { HttpError, notFound } from '../http-error';
 import { requireFlow } from '../lookups';
 import { route, type RouteSpec } from '../route';
 
@@ -38,7 +38,7 @@ export function toFlowRunJson(row: FlowRun, nodes: McpCallToolNode[]): z.infer<t
     status: row.status,
     variables: row.variables,
     nodes: nodes.map((node) => {
-      const result = results[node.id];
+      const result = Object.hasOwn(results, node.id) ? results[node.id] : undefined;
       return {
         id: node.id,
         tool_name: node.tool_name,
@@ -61,6 +61,7 @@ export const flowRunRoutes: RouteSpec[] = [
     method: 'post',
     path: '/api/v1/flows/:id/runs',
     summary: 'Run a flow with variables',
+    errors: [503],
     tag: 'flows',
     permission: 'flows:run',
     body: startRunBody,
@@ -77,8 +78,14 @@ export const flowRunRoutes: RouteSpec[] = [
           typedSearchAttributes: [{ key: WorkspaceIdKey, value: auth.workspaceId }],
         })
         .catch(async (error: unknown) => {
+          deps.logger.error(
+            { err: { name: (error as Error)?.name, message: (error as Error)?.message }, flow_run_id: run.id },
+            'flow run not started',
+          );
           await finishFlowRun(deps.db, run.id, 'failed', 'the run could not be started');
-          throw error;
+          throw new HttpError(503, 'unavailable', 'the workflow service is unavailable; the run was marked failed', {
+            run_id: run.id,
+          });
         });
       return toFlowRunJson(run, flow.nodes);
     },

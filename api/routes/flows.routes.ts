@@ -2,14 +2,16 @@ import { z } from 'zod';
 import { deleteFlow, insertFlow, listFlows } from '../../db/flow.repository';
 import { isUniqueViolation } from '../../db/pg-errors';
 import type { Flow } from '../../db/tables/flow.table';
+import { boundedArray } from '../../domain/bounded-schemas';
 import { flowNodeBody, validateFlowNodes } from '../flow-validation';
 import { HttpError } from '../http-error';
 import { requireFlow } from '../lookups';
 import { route, type RouteSpec } from '../route';
+import { linkedPage, pageQuery } from '../paging';
 
 const createFlowBody = z.object({
   name: z.string().trim().min(1).max(120),
-  nodes: z.array(flowNodeBody).min(1).max(50),
+  nodes: boundedArray(flowNodeBody, 'flowNodes').min(1),
 });
 const flowJson = z.object({
   id: z.string(),
@@ -36,6 +38,7 @@ export const flowRoutes: RouteSpec[] = [
     method: 'post',
     path: '/api/v1/flows',
     summary: 'Create a flow of mcp.call_tool nodes',
+    errors: [404, 409],
     tag: 'flows',
     permission: 'flows:manage',
     body: createFlowBody,
@@ -57,8 +60,9 @@ export const flowRoutes: RouteSpec[] = [
     summary: 'List flows',
     tag: 'flows',
     permission: 'flows:run',
+    query: pageQuery,
     response: z.array(flowJson),
-    handler: async ({ auth, deps }) => (await listFlows(deps.db, auth.workspaceId)).map(toFlowJson),
+    handler: async (ctx) => linkedPage(ctx, (page) => listFlows(ctx.deps.db, ctx.auth.workspaceId, page), toFlowJson),
   }),
   route({
     method: 'get',

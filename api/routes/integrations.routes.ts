@@ -4,17 +4,22 @@ import {
   findIntegration,
   integrationCredentialId,
   listIntegrations,
+  tryLockIntegration,
   saveIntegration,
 } from '../../db/integration.repository';
 import type { Integration } from '../../db/tables/workspace-settings.table';
 import { PROVIDERS, type Provider } from '../../domain/model-provider';
-import { notFound } from '../http-error';
+import { baseUrlMoves } from '../../domain/secret-reentry';
+import { changeInProgress, notFound } from '../http-error';
 import { invalidField } from '../eval-schemas';
+import { secretRequired } from '../secret-required';
 import { route, type RouteSpec } from '../route';
+import { dataPage, dataPageJson, pageQuery } from '../paging';
 
 const putBody = z
   .object({
-    api_key: z.string().min(1).max(4096).regex(/^\S+$/, 'must not contain whitespace'),
+    // Optional so that leaving it out gets a precise answer: the stored key stays, and so must base_url.
+    api_key: z.string().min(1).max(4096).regex(/^\S+$/, 'must not contain whitespace').optional(),
     base_url: z
       .url({ protocol: /^https?$/ })
       .max(2048)
@@ -61,23 +66,37 @@ export const integrationRoutes: RouteSpec[] = [
   route({
     method: 'put',
     path: '/api/workspaces/current/integrations/:provider',
-    summary: 'Connect a provider with the workspace key',
+    summary: 'Connect a provider with the workspace key (a new base_url needs the key again)',
     tag: 'integrations',
     permission: 'integrations:manage',
     body: putBody,
     response: z.object({ data: integrationJson }),
     handler: async ({ body, params, auth, deps }) => {
       const provider = providerParam(params.provider);
-      // The one direct vault write of the api: the key never enters Postgres, a workflow argument or history.
-      await deps.vault.put(
-        { workspaceId: auth.workspaceId, credentialId: integrationCredentialId(provider) },
-        body.api_key,
-      );
-      const row = await saveIntegration(deps.db, auth.workspaceId, provider, {
-        base_url: body.base_url ?? null,
-        key_hint: keyHint(body.api_key),
+      const baseUrl = body.base_url ?? null;
+      const apiKey = body.api_key;
+      // Serialised per provider: a key always ends up stored with the base_url of the request that gave it.
+      return deps.db.transaction().execute(async (trx) => {
+        if (!(await tryLockIntegration(trx, auth.workspaceId, provider))) throw changeInProgress('integration');
+        if (apiKey === undefined) {
+          const existing = await findIntegration(trx, auth.workspaceId, provider);
+          if (!existing) throw invalidField('api_key', 'is required to connect a provider');
+          if (baseUrlMoves(existing.base_url, baseUrl))
+            throw secretRequired('base_url', 'changes where the stored key is sent', 'api_key', ['api_key']);
+          return { data: toIntegrationJson(existing) };
+        }
+        // The one direct vault write of the api: the key never enters Postgres, a workflow argument or history.
+        // Written before the row, so a reader that sees the new base_url finds the key given with it.
+        await deps.vault.put(
+          { workspaceId: auth.workspaceId, credentialId: integrationCredentialId(provider) },
+          apiKey,
+        );
+        const row = await saveIntegration(trx, auth.workspaceId, provider, {
+          base_url: baseUrl,
+          key_hint: keyHint(apiKey),
+        });
+        return { data: toIntegrationJson(row) };
       });
-      return { data: toIntegrationJson(row) };
     },
   }),
   route({
@@ -86,15 +105,16 @@ export const integrationRoutes: RouteSpec[] = [
     summary: "The workspace's connected providers (keys masked)",
     tag: 'integrations',
     permission: 'integrations:manage',
-    response: z.object({ data: z.array(integrationJson) }),
-    handler: async ({ auth, deps }) => ({
-      data: (await listIntegrations(deps.db, auth.workspaceId)).map(toIntegrationJson),
-    }),
+    query: pageQuery,
+    response: dataPageJson(integrationJson),
+    handler: async ({ query, auth, deps }) =>
+      dataPage(query, (page) => listIntegrations(deps.db, auth.workspaceId, page), toIntegrationJson),
   }),
   route({
     method: 'get',
     path: '/api/workspaces/current/integrations/:provider',
     summary: 'One provider integration (key masked)',
+    errors: [422],
     tag: 'integrations',
     permission: 'integrations:manage',
     response: z.object({ data: integrationJson }),
@@ -108,6 +128,7 @@ export const integrationRoutes: RouteSpec[] = [
     method: 'delete',
     path: '/api/workspaces/current/integrations/:provider',
     summary: 'Disconnect a provider and delete its key',
+    errors: [422],
     tag: 'integrations',
     permission: 'integrations:manage',
     status: 204,

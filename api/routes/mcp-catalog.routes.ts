@@ -6,6 +6,7 @@ import { workspaceCatalogEntrySchema } from '../../domain/mcp-catalog-entry';
 import { invalidField } from '../eval-schemas';
 import { HttpError } from '../http-error';
 import { route, type RouteSpec } from '../route';
+import { linkedPage, pageQuery } from '../paging';
 
 const catalogEntryJson = z.object({
   id: z.string(),
@@ -37,7 +38,7 @@ export function toCatalogEntryJson(row: McpCatalogEntry): z.infer<typeof catalog
 }
 
 // The transport is checked here rather than by the literal in the schema, so the 422 can say why.
-const createEntryBody = workspaceCatalogEntrySchema.extend({ transport: z.string() });
+const createEntryBody = workspaceCatalogEntrySchema.extend({ transport: z.string().max(40) });
 
 /** MCP catalog: global entries plus the workspace's own; admins add `http` entries for their workspace. */
 export const mcpCatalogRoutes: RouteSpec[] = [
@@ -47,14 +48,16 @@ export const mcpCatalogRoutes: RouteSpec[] = [
     summary: 'List catalog entries (global and this workspace)',
     tag: 'mcp',
     permission: 'mcp:view',
+    query: pageQuery,
     response: z.array(catalogEntryJson),
-    handler: async ({ auth, deps }) =>
-      (await listVisibleCatalogEntries(deps.db, auth.workspaceId)).map(toCatalogEntryJson),
+    handler: async (ctx) =>
+      linkedPage(ctx, (page) => listVisibleCatalogEntries(ctx.deps.db, ctx.auth.workspaceId, page), toCatalogEntryJson),
   }),
   route({
     method: 'post',
     path: '/api/v1/mcp-catalog',
     summary: 'Add an http catalog entry restricted to this workspace',
+    errors: [409],
     tag: 'mcp',
     permission: 'workspace:admin',
     body: createEntryBody,

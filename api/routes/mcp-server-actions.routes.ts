@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { listServerTools } from '../../db/mcp-tool.repository';
+import { pageServerTools } from '../../db/mcp-tool.repository';
 import type { McpTool } from '../../db/tables/mcp.table';
 import type { mcpServerTestWorkflow } from '../../workflows/mcp-server-test.workflow';
 import type { mcpToolSyncWorkflow } from '../../workflows/mcp-tool-sync.workflow';
 import { McpServerIdKey, WorkspaceIdKey, workflowIds } from '../../workflows/temporal-names';
 import { requireMcpServer } from '../lookups';
 import { route, type RouteContext, type RouteSpec } from '../route';
+import { linkedPage, pageQuery } from '../paging';
 import { awaitWorkflow } from '../workflow-call';
 
 const parameterJson = z.object({ name: z.string(), type: z.string(), description: z.string(), required: z.boolean() });
@@ -60,6 +61,7 @@ export const mcpServerActionRoutes: RouteSpec[] = [
     method: 'post',
     path: '/api/v1/mcp-servers/:id/test',
     summary: 'Test the connection (always 200; status error with a message on failure)',
+    errors: [502, 504],
     tag: 'mcp',
     permission: 'mcp:manage',
     response: testJson,
@@ -69,6 +71,7 @@ export const mcpServerActionRoutes: RouteSpec[] = [
     method: 'post',
     path: '/api/v1/mcp-servers/:id/refresh-tools',
     summary: 'Synchronise tool descriptors from the server',
+    errors: [502, 504],
     tag: 'mcp',
     permission: 'mcp:manage',
     response: syncJson,
@@ -80,10 +83,11 @@ export const mcpServerActionRoutes: RouteSpec[] = [
     summary: 'List stored tool descriptors (no call to the server)',
     tag: 'mcp',
     permission: 'mcp:view',
+    query: pageQuery,
     response: z.array(toolJson),
-    handler: async ({ params, auth, deps }) => {
-      const server = await requireMcpServer(deps.db, auth.workspaceId, params.id);
-      return (await listServerTools(deps.db, server.id)).map(toToolJson);
+    handler: async (ctx) => {
+      const server = await requireMcpServer(ctx.deps.db, ctx.auth.workspaceId, ctx.params.id);
+      return linkedPage(ctx, (page) => pageServerTools(ctx.deps.db, server.id, page), toToolJson);
     },
   }),
 ];

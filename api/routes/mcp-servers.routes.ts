@@ -6,15 +6,16 @@ import {
   listMcpServers,
   updateMcpServerConfig,
 } from '../../db/mcp-server.repository';
-import { isUniqueViolation } from '../../db/pg-errors';
+import { isLockNotAvailable, isUniqueViolation } from '../../db/pg-errors';
 import type { McpServer } from '../../db/tables/mcp.table';
 import { MCP_TRANSPORTS, SLUG } from '../../domain/mcp-catalog-entry';
 import type { CredentialVault } from '../../lib/vault/credential-vault';
 import { invalidField } from '../eval-schemas';
-import { HttpError } from '../http-error';
+import { changeInProgress, HttpError } from '../http-error';
 import { requireMcpServer } from '../lookups';
 import { serverConfigBody, serverSecretsBody, validateServerInput } from '../mcp-server-input';
 import { route, type RouteSpec } from '../route';
+import { linkedPage, pageQuery } from '../paging';
 
 const createServerBody = z.object({
   catalog_id: z.string().uuid().optional(),
@@ -76,6 +77,7 @@ export const mcpServerRoutes: RouteSpec[] = [
     method: 'post',
     path: '/api/v1/mcp-servers',
     summary: 'Register an MCP server (its secret goes to the credential vault)',
+    errors: [409],
     tag: 'mcp',
     permission: 'mcp:manage',
     body: createServerBody,
@@ -118,8 +120,10 @@ export const mcpServerRoutes: RouteSpec[] = [
     summary: 'List MCP servers',
     tag: 'mcp',
     permission: 'mcp:view',
+    query: pageQuery,
     response: z.array(serverJson),
-    handler: async ({ auth, deps }) => (await listMcpServers(deps.db, auth.workspaceId)).map(toMcpServerJson),
+    handler: async (ctx) =>
+      linkedPage(ctx, (page) => listMcpServers(ctx.deps.db, ctx.auth.workspaceId, page), toMcpServerJson),
   }),
   route({
     method: 'get',
@@ -139,22 +143,28 @@ export const mcpServerRoutes: RouteSpec[] = [
     permission: 'mcp:manage',
     body: updateServerBody,
     response: serverJson,
-    handler: async ({ body, params, auth, deps }) => {
-      const server = await requireMcpServer(deps.db, auth.workspaceId, params.id);
-      const entry = server.catalog_id
-        ? await findVisibleCatalogEntry(deps.db, auth.workspaceId, server.catalog_id)
-        : undefined;
-      const input = validateServerInput({
-        entry,
-        transport: server.transport,
-        config: body.config,
-        secret_value: body.secret_value,
-        secrets: body.secrets,
-        existing: { config: server.config, secretNames: server.secret_names },
-      });
-      await storeSecrets(deps.vault, server, input.secrets);
-      return toMcpServerJson(await updateMcpServerConfig(deps.db, server.id, input.config, input.secretNames));
-    },
+    handler: async ({ body, params, auth, deps }) =>
+      // Row-locked to the end: two updates of one server never interleave, so a secret always ends up stored with
+      // the url and headers of the request that gave it (never with another request's new host).
+      deps.db.transaction().execute(async (trx) => {
+        const server = await requireMcpServer(trx, auth.workspaceId, params.id, 'update').catch((error: unknown) => {
+          throw isLockNotAvailable(error) ? changeInProgress('mcp server') : error;
+        });
+        const entry = server.catalog_id
+          ? await findVisibleCatalogEntry(trx, auth.workspaceId, server.catalog_id)
+          : undefined;
+        const input = validateServerInput({
+          entry,
+          transport: server.transport,
+          config: body.config,
+          secret_value: body.secret_value,
+          secrets: body.secrets,
+          existing: { config: server.config, secretNames: server.secret_names },
+        });
+        // The vault first: a reader that sees the new row finds the secret given with it, never the old one.
+        await storeSecrets(deps.vault, server, input.secrets);
+        return toMcpServerJson(await updateMcpServerConfig(trx, server.id, input.config, input.secretNames));
+      }),
   }),
   route({
     method: 'delete',

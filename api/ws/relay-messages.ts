@@ -14,7 +14,7 @@ export type CaseResultJson = z.infer<typeof caseResultJson>;
 
 /** What the relay sends: a snapshot per subscription, then progress and results as recorded, then the run's end. */
 export type ServerMessage =
-  | { type: 'snapshot'; run_id: string; run: EvalRunJson; results: CaseResultJson[] }
+  | { type: 'snapshot'; run_id: string; run: EvalRunJson; results: CaseResultJson[]; next_cursor: string | null }
   | { type: 'progress'; run_id: string; scored: number; total: number | null }
   | { type: 'case_result'; run_id: string; result: CaseResultJson }
   | {
@@ -42,7 +42,7 @@ const runStatusEvent = z.object({
   run_id: z.string(),
   workspace_id: z.string(),
   type: z.literal('run_status'),
-  status: z.enum(['completed', 'failed']),
+  status: z.enum(['completed', 'failed', 'cancelled']),
 });
 
 /** Parses a NOTIFY payload; undefined for anything the relay does not understand. */

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database';
 import type { Logger } from '../../lib/logger';
 import { isRunStatusEvent, type CaseResultJson, type EvalRunJson, type RelayEvent } from './relay-messages';
-import { readCaseResults, readRun, readRunSnapshot } from './run-snapshot';
+import { readCaseResults, readRun, readRunWithAllResults } from './run-snapshot';
 
 /** What a subscriber receives, in commit order: a recorded case, the run's end, or a re-read after a LISTEN gap. */
 export type FeedItem =
@@ -54,8 +54,8 @@ export function createRunFeed(db: Db, logger: Logger): RunFeed {
       const runId = runOf(pending);
       if (!sinks.has(runId)) continue;
       if ('resync' in pending) {
-        const snapshot = await readRunSnapshot(db, runId);
-        if (snapshot) items.push({ runId, item: { kind: 'resync', ...snapshot } });
+        const current = await readRunWithAllResults(db, runId);
+        if (current) items.push({ runId, item: { kind: 'resync', ...current } });
       } else if (isRunStatusEvent(pending.event)) {
         const run = await readRun(db, runId);
         if (run) items.push({ runId, item: { kind: 'status', run } });

@@ -1,8 +1,9 @@
+import { FINAL_EVAL_RUN_STATUSES } from '../../db/tables/eval-run.table';
 import type { FeedItem, FeedSink } from './run-feed';
 import type { ServerMessage } from './relay-messages';
 import type { RunSnapshot } from './run-snapshot';
 
-const ENDED = new Set(['completed', 'failed']);
+const ENDED: ReadonlySet<string> = new Set(FINAL_EVAL_RUN_STATUSES);
 
 /**
  * One socket's view of one run: items that arrive before the snapshot is sent are buffered, and every case result is
@@ -51,7 +52,13 @@ export function createRunSubscription(
     start(snapshot) {
       for (const result of snapshot.results) seen.add(result.case_id);
       ended = ENDED.has(snapshot.run.status);
-      send({ type: 'snapshot', run_id: runId, run: snapshot.run, results: snapshot.results });
+      send({
+        type: 'snapshot',
+        run_id: runId,
+        run: snapshot.run,
+        results: snapshot.results,
+        next_cursor: snapshot.next_cursor,
+      });
       const pending = buffer ?? [];
       buffer = null;
       for (const item of pending) apply(item);

@@ -36,7 +36,7 @@ export interface AgentRunTable {
   guardrail_events: Json<GuardrailEvent[]>;
   token_usage: Json<AgentTokenUsage>;
   final_response: string | null;
-  status: 'running' | 'completed' | 'failed';
+  status: 'running' | 'completed' | 'failed' | 'cancelled';
   error: string | null;
   conversation_id: string | null;
   created_at: ColumnType<Date, never, never>;

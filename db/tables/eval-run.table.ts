@@ -5,8 +5,11 @@ import type { CriterionKey, MinScores } from '../../domain/criteria';
 import type { Provider } from '../../domain/model-provider';
 import type { RunSummary } from '../../domain/run-summary';
 
-/** Eval run statuses; queued → running → completed, or failed with an error. */
-export type EvalRunStatus = 'queued' | 'running' | 'completed' | 'failed';
+/** Eval run statuses; queued → running → completed, or failed with an error, or cancelled from outside. */
+export type EvalRunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+
+/** The statuses a run never leaves. */
+export const FINAL_EVAL_RUN_STATUSES: readonly EvalRunStatus[] = ['completed', 'failed', 'cancelled'];
 
 /** The judge a run resolved at preflight. */
 export interface RunJudge {

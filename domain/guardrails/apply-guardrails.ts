@@ -25,7 +25,7 @@ function detect(guardrail: Guardrail, text: string): TextSpan[] {
     case 'blocked_terms':
       return findBlockedTerms(text, guardrail.terms);
     case 'blocked_patterns':
-      return findPatterns(text, guardrail.patterns, guardrail.case_insensitive);
+      return findPatterns(text, guardrail.patterns, guardrail.case_insensitive, guardrail.action === 'block');
     case 'pii':
       return findPii(text, guardrail.detectors);
     case 'prompt_injection':

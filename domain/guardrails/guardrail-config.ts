@@ -1,6 +1,9 @@
 import { z } from 'zod';
+import { boundedArray } from '../bounded-schemas';
+import { limitMessage } from '../limit-checks';
+import { LIMITS } from '../limits';
 import { PII_KINDS } from './pii-detectors';
-import { patternFlags } from './text-detectors';
+import { userPatternProblem } from './user-patterns';
 
 /** Where a guardrail looks: the user's input before the model, or the agent's final response. */
 export const GUARDRAIL_STAGES = ['input', 'output'] as const;
@@ -11,18 +14,15 @@ const action = z.enum(['block', 'redact']).default('block');
 const name = z.string().trim().min(1).max(100).optional();
 const phrase = z.string().trim().min(1).max(200);
 
+// Patterns run on RE2 (linear time); one it refuses is a 422 at save time naming the pattern, never a failed run.
 const pattern = z
   .string()
   .min(1)
-  .max(500)
-  .refine((source) => {
-    try {
-      new RegExp(source, patternFlags(true));
-      return true;
-    } catch {
-      return false;
-    }
-  }, 'is not a valid regular expression');
+  .max(LIMITS.guardrailPatternChars, limitMessage('guardrailPatternChars', 'characters'))
+  .superRefine((source, ctx) => {
+    const problem = userPatternProblem(source);
+    if (problem) ctx.addIssue({ code: 'custom', message: `is not a pattern RE2 accepts (${problem}): ${source}` });
+  });
 
 /** One guardrail of an agent (`settings.guardrails[]`); `name` is what events and the safety criterion report. */
 export const guardrailSchema = z.discriminatedUnion('type', [
@@ -33,7 +33,7 @@ export const guardrailSchema = z.discriminatedUnion('type', [
       name,
       action,
       stages,
-      patterns: z.array(pattern).min(1).max(50),
+      patterns: boundedArray(pattern, 'guardrailPatterns').min(1),
       case_insensitive: z.boolean().default(true),
     })
     .strict(),
@@ -61,7 +61,7 @@ export const guardrailSchema = z.discriminatedUnion('type', [
 export type Guardrail = z.infer<typeof guardrailSchema>;
 
 /** An agent's guardrails, applied in order. */
-export const guardrailsSchema = z.array(guardrailSchema).max(50);
+export const guardrailsSchema = boundedArray(guardrailSchema, 'guardrailsPerAgent');
 
 /** The name a guardrail's events carry: its own, else its type. */
 export const guardrailName = (guardrail: Guardrail): string => guardrail.name ?? guardrail.type;

@@ -1,8 +1,12 @@
 import { matchSpans, withoutOverlaps, type TextSpan } from './text-spans';
+import { compileUserPattern, userPatternSpans } from './user-patterns';
 
 const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-// A term or phrase matches as whole words, case-insensitively, with any run of whitespace between its words.
+// A term or phrase matches as whole words, case-insensitively, with any run of whitespace between its words. Built
+// from escaped literals, its only repetition is `\s+` between words that do not start with whitespace, so an attempt
+// gives back at most one whitespace run and each character is read a bounded number of times per word: linear on
+// JavaScript's engine, which (unlike RE2) has the one-character lookarounds that mark whole words.
 function phraseRegex(phrase: string): RegExp {
   const words = phrase.trim().split(/\s+/).map(escapeRegex).join('\\s+');
   return new RegExp(`(?<![\\p{L}\\p{N}_])${words}(?![\\p{L}\\p{N}_])`, 'giu');
@@ -15,13 +19,18 @@ export function findBlockedTerms(text: string, terms: readonly string[]): TextSp
   );
 }
 
-/** The flags a configured pattern is compiled with. */
-export const patternFlags = (caseInsensitive: boolean): string => (caseInsensitive ? 'gi' : 'g');
-
-/** Matches of any configured regular expression, each labelled with its source. */
-export function findPatterns(text: string, patterns: readonly string[], caseInsensitive: boolean): TextSpan[] {
-  const found = patterns.flatMap((pattern) =>
-    matchSpans(text, new RegExp(pattern, patternFlags(caseInsensitive)), pattern),
+/**
+ * Matches of any configured pattern (RE2 syntax, see `compileUserPattern`), each labelled with its source. With
+ * `firstOnly` (a block needs only which patterns fired) the search stops at each pattern's first match.
+ */
+export function findPatterns(
+  text: string,
+  patterns: readonly string[],
+  caseInsensitive: boolean,
+  firstOnly = false,
+): TextSpan[] {
+  const found = patterns.flatMap((source) =>
+    userPatternSpans(text, compileUserPattern(source, caseInsensitive), source, firstOnly ? 1 : Infinity),
   );
   return withoutOverlaps(found).sort((a, b) => a.start - b.start);
 }

@@ -41,11 +41,17 @@ export function replaceSpans(
   return out + text.slice(cursor);
 }
 
-/** Keeps spans in order of priority, dropping any that overlaps one already kept. */
+/**
+ * Keeps spans in order of priority, dropping any that overlaps one already kept. Marks the characters kept spans
+ * cover instead of comparing every pair, so the cost is the total length of the (non-empty) spans, not its square.
+ */
 export function withoutOverlaps(spans: readonly TextSpan[]): TextSpan[] {
+  const covered = new Uint8Array(spans.reduce((end, span) => Math.max(end, span.end), 0));
   const kept: TextSpan[] = [];
   for (const span of spans) {
-    if (!kept.some((other) => span.start < other.end && other.start < span.end)) kept.push(span);
+    if (covered.subarray(span.start, span.end).includes(1)) continue;
+    covered.fill(1, span.start, span.end);
+    kept.push(span);
   }
   return kept;
 }

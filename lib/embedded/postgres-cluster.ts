@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
+import { hbaTrusts, passwordFile, readOrCreatePassword, readPassword, requirePasswords } from './postgres-password';
 import { portOpen, startProcess, WaitAborted, waitFor, type ManagedProcess } from './process-utils';
 
 /** A project-owned PostgreSQL cluster on loopback. */
@@ -28,17 +29,34 @@ function ownByPostgres(dir: string): void {
   if (process.getuid?.() === 0) execFileSync('chown', ['-R', 'postgres:postgres', dir]);
 }
 
-/** Initialises (first time) and starts a cluster in `dataDir`, returning a URL to database `assay`. */
+// initdb (run as postgres) reads the password from a file of its own, removed as soon as it is done.
+function initCluster(bin: string, dataDir: string, pgdata: string, password: string): void {
+  fs.mkdirSync(pgdata, { recursive: true, mode: 0o700 });
+  ownByPostgres(pgdata);
+  const pwfile = `${passwordFile(dataDir)}.initdb`;
+  fs.writeFileSync(pwfile, password, { mode: 0o600 });
+  ownByPostgres(pwfile);
+  try {
+    const [cmd, args] = asPostgresUser(`${bin}/initdb`, [
+      ...['-D', pgdata, '-U', 'assay', '-E', 'UTF8'],
+      ...['--auth=scram-sha-256', `--pwfile=${pwfile}`],
+    ]);
+    execFileSync(cmd, args, { stdio: 'pipe' });
+  } finally {
+    fs.rmSync(pwfile, { force: true });
+  }
+}
+
+/**
+ * Initialises (first time) and starts a cluster in `dataDir`, returning a URL to database `assay`. Logins need the
+ * password generated at initdb into `dataDir/password` (0600, SCRAM); a cluster made with `trust` moves to it.
+ */
 export async function startPostgresCluster(dataDir: string, port: number): Promise<PostgresCluster> {
   const bin = postgresBinDir();
   const pgdata = path.join(dataDir, 'pgdata');
   fs.mkdirSync(dataDir, { recursive: true });
-  if (!fs.existsSync(path.join(pgdata, 'PG_VERSION'))) {
-    fs.mkdirSync(pgdata, { recursive: true, mode: 0o700 });
-    ownByPostgres(pgdata);
-    const [cmd, args] = asPostgresUser(`${bin}/initdb`, ['-D', pgdata, '-U', 'assay', '--auth=trust', '-E', 'UTF8']);
-    execFileSync(cmd, args, { stdio: 'pipe' });
-  }
+  const password = readOrCreatePassword(dataDir);
+  if (!fs.existsSync(path.join(pgdata, 'PG_VERSION'))) initCluster(bin, dataDir, pgdata, password);
   if (await portOpen(port)) throw new Error(`port ${port} is taken; set PG_PORT or DATABASE_URL`);
   const [cmd, args] = asPostgresUser(`${bin}/postgres`, [
     '-D',
@@ -53,28 +71,47 @@ export async function startPostgresCluster(dataDir: string, port: number): Promi
     'max_connections=200',
   ]);
   const server: ManagedProcess = startProcess(cmd, args);
-  const adminUrl = `postgres://assay@127.0.0.1:${port}/postgres`;
+  const adminUrl = clusterUrl(port, password, 'postgres');
   await waitFor('postgres', async () => {
     if (server.child.exitCode !== null) throw new WaitAborted(`postgres exited: ${server.output()}`);
-    return canConnect(adminUrl);
+    return canConnect(adminUrl, dataDir);
   });
+  if (hbaTrusts(pgdata)) {
+    await requirePasswords(adminUrl, pgdata, password);
+    // The reload is signalled, not awaited by the server: wait until a wrong password is really refused.
+    await waitFor('postgres to require its password', () => refusesPassword(clusterUrl(port, 'wrong', 'postgres')));
+  }
   await ensureDatabase(adminUrl, 'assay');
-  return { url: embeddedDatabaseUrl(port), stop: () => server.stop('SIGINT') };
+  return { url: clusterUrl(port, password, 'assay'), stop: () => server.stop('SIGINT') };
 }
 
-/** The URL of database `assay` in the embedded cluster (what `assay start` uses when DATABASE_URL is unset). */
-export function embeddedDatabaseUrl(port: number): string {
-  return `postgres://assay@127.0.0.1:${port}/assay`;
+function clusterUrl(port: number, password: string | null, database: string): string {
+  return `postgres://assay${password ? `:${password}` : ''}@127.0.0.1:${port}/${database}`;
 }
 
-async function canConnect(url: string): Promise<boolean> {
+/** The URL of database `assay` in the embedded cluster under `dataDir` (what `assay start` uses without DATABASE_URL). */
+export function embeddedDatabaseUrl(dataDir: string, port: number): string {
+  return clusterUrl(port, readPassword(dataDir), 'assay');
+}
+
+/** True when the server refuses the URL's password (28P01), false when it lets the login in. */
+export async function refusesPassword(url: string): Promise<boolean> {
   const client = new Client({ connectionString: url });
   try {
     await client.connect();
-    return true;
+    return false;
+  } catch (error) {
+    if ((error as { code?: string }).code === '28P01') return true;
+    throw error;
   } finally {
     await client.end().catch(() => undefined);
   }
+}
+
+// A refused password will not start working by waiting: stop at once, naming the file (never the password).
+async function canConnect(url: string, dataDir: string): Promise<boolean> {
+  if (await refusesPassword(url)) throw new WaitAborted(`postgres refused the password in ${passwordFile(dataDir)}`);
+  return true;
 }
 
 /** Creates database `name` through the admin URL when it does not exist yet. */

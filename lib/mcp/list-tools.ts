@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ToolDescriptorInput } from '../../db/mcp-tool.repository';
+import { jsonBytes, limitMessage } from '../../domain/limit-checks';
+import { LIMITS } from '../../domain/limits';
 import { stableJson } from '../../domain/tool-changes';
 import { flattenParameters } from '../../domain/tool-parameters';
 
@@ -17,14 +19,34 @@ export class McpProtocolError extends Error {
 
 type ListedTool = Awaited<ReturnType<Client['listTools']>>['tools'][number];
 
-/** Lists every tool, following `nextCursor` up to {@link MAX_TOOL_PAGES} pages; a name listed twice keeps its first entry. */
+// A descriptor is stored and sent to the model on every step: one that is too large is refused, naming the tool.
+function checkDescriptor(tool: ListedTool): void {
+  const bytes = jsonBytes(tool);
+  if (bytes > LIMITS.toolDescriptorBytes)
+    throw new McpProtocolError(
+      `tool ${String(tool.name).slice(0, 200)} has a descriptor of ${bytes} bytes: ` +
+        limitMessage('toolDescriptorBytes', 'bytes'),
+    );
+}
+
+/**
+ * Lists every tool, following `nextCursor` up to {@link MAX_TOOL_PAGES} pages; a name listed twice keeps its first
+ * entry. A server advertising more than the tools limit is refused as soon as it does (no further page is asked).
+ */
 export async function listAllTools(client: Client, timeoutMs: number): Promise<ListedTool[]> {
   const byName = new Map<string, ListedTool>();
   const seenCursors = new Set<string>();
   let cursor: string | undefined;
   for (let page = 0; page < MAX_TOOL_PAGES; page++) {
     const result = await client.listTools(cursor === undefined ? undefined : { cursor }, { timeout: timeoutMs });
-    for (const tool of result.tools) if (!byName.has(tool.name)) byName.set(tool.name, tool);
+    for (const tool of result.tools) {
+      checkDescriptor(tool);
+      if (!byName.has(tool.name)) byName.set(tool.name, tool);
+    }
+    if (byName.size > LIMITS.toolsPerMcpServer)
+      throw new McpProtocolError(
+        `tools/list advertised more than ${LIMITS.toolsPerMcpServer} tools: ${limitMessage('toolsPerMcpServer', 'items')}`,
+      );
     if (!result.nextCursor) return [...byName.values()];
     if (seenCursors.has(result.nextCursor)) throw new McpProtocolError('tools/list repeated a cursor');
     seenCursors.add(result.nextCursor);

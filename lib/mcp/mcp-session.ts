@@ -3,6 +3,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { EgressGuard } from '../egress/egress-guard';
+import { LIMITS } from '../../domain/limits';
+import { cappedFetch, McpResponseTooLargeError } from './capped-fetch';
 
 /** Where and how to reach a server, with secrets already resolved (lives only inside an activity). */
 export type McpTarget =
@@ -14,6 +16,8 @@ export interface McpSession {
   client: Client;
   /** The child's stderr so far (stdio only), bounded; callers scrub secrets before showing it. */
   stderr(): string;
+  /** The response that passed the byte limit, if one did (an SSE answer cut short otherwise surfaces as a timeout). */
+  overflow(): Error | undefined;
   close(): Promise<void>;
 }
 
@@ -40,19 +44,22 @@ export const requestTimeoutMs = (target: McpTarget): number =>
 
 function createTransport(
   target: McpTarget,
-  guard: EgressGuard,
+  fetch: FetchLike,
   onStderr: (chunk: string) => void,
 ): StreamableHTTPClientTransport | StdioClientTransport {
   if (target.transport === 'http') {
-    // Every request goes through the egress guard: connect-time address checks, no redirects followed.
-    return new StreamableHTTPClientTransport(new URL(target.url), {
-      fetch: guard.fetch as unknown as FetchLike,
-      requestInit: { headers: target.headers },
-    });
+    return new StreamableHTTPClientTransport(new URL(target.url), { fetch, requestInit: { headers: target.headers } });
   }
   const [command, ...args] = target.command;
   // No shell; the SDK adds only its minimal inherited set (PATH, HOME, USER, LOGNAME, SHELL, TERM) to `env`.
-  const transport = new StdioClientTransport({ command, args, env: target.env, stderr: 'pipe' });
+  // The SDK's own line buffer stops at this size (it reports the overflow and closes the transport).
+  const transport = new StdioClientTransport({
+    command,
+    args,
+    env: target.env,
+    stderr: 'pipe',
+    maxBufferSize: LIMITS.mcpResponseBytes,
+  });
   transport.stderr?.on('data', (chunk: Buffer) => onStderr(chunk.toString('utf8')));
   return transport;
 }
@@ -60,10 +67,19 @@ function createTransport(
 /** Connects and runs the MCP handshake (`initialize`, then `notifications/initialized`). */
 export async function openMcpSession(target: McpTarget, guard: EgressGuard): Promise<McpSession> {
   let stderr = '';
-  const transport = createTransport(target, guard, (chunk) => {
+  // Every request goes through the egress guard (connect-time address checks, no redirects) and the byte cap.
+  const capped = cappedFetch(guard.fetch as unknown as FetchLike, { onOverflow: () => void transport.close() });
+  const transport = createTransport(target, capped.fetch, (chunk) => {
     stderr = (stderr + chunk).slice(-STDERR_LIMIT);
   });
   const client = new Client({ name: 'assay', version: '0.1.0' }, { capabilities: {} });
+  let stdioOverflow: McpResponseTooLargeError | undefined;
+  // The SDK words a stdio line over its buffer size this way; pending requests then fail as "connection closed".
+  client.onerror = (error) => {
+    if (/^ReadBuffer exceeded maximum size/.test(error.message))
+      stdioOverflow ??= new McpResponseTooLargeError(`more than ${LIMITS.mcpResponseBytes}`);
+  };
+  const overflow = (): Error | undefined => capped.overflow() ?? stdioOverflow;
   const close = async (): Promise<void> => {
     if (transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
       await transport.terminateSession().catch(() => undefined);
@@ -74,9 +90,9 @@ export async function openMcpSession(target: McpTarget, guard: EgressGuard): Pro
     await client.connect(transport, { timeout: requestTimeoutMs(target) });
   } catch (error) {
     await close();
-    throw new McpSessionError(error, stderr);
+    throw new McpSessionError(overflow() ?? error, stderr);
   }
-  return { client, stderr: () => stderr, close };
+  return { client, stderr: () => stderr, overflow, close };
 }
 
 /** Opens a session, runs `use`, and always closes it (the stdio child is stopped after the call). */
@@ -89,7 +105,7 @@ export async function withMcpSession<T>(
   try {
     return await use(session);
   } catch (error) {
-    throw new McpSessionError(error, session.stderr());
+    throw new McpSessionError(session.overflow() ?? error, session.stderr());
   } finally {
     await session.close();
   }

@@ -1,7 +1,9 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import { findMcpServer } from '../../db/mcp-server.repository';
 import type { McpServer } from '../../db/tables/mcp.table';
 import { resolveHeaders } from '../../domain/mcp-headers';
+import { unpinnedCommandProblem } from '../../domain/package-pin';
 import type { CredentialVault } from '../vault/credential-vault';
 import type { McpTarget } from './mcp-session';
 
@@ -42,6 +44,9 @@ async function stdioTarget(db: Db, server: McpServer, secrets: Record<string, st
   if (!entry || entry.transport !== 'stdio_curated' || entry.workspace_id !== null || !Array.isArray(entry.command)) {
     throw new McpTargetError('the curated catalog entry of this stdio server is gone');
   }
+  // An entry stored before the pin rule (and since dropped from the operator file) does not run either.
+  const unpinned = unpinnedCommandProblem(entry.command);
+  if (unpinned) throw new McpTargetError(`the curated catalog entry's command ${unpinned}`);
   const mapping = entry.env ?? {};
   const env: Record<string, string> = {};
   for (const [variable, secretName] of Object.entries(mapping)) {
@@ -59,9 +64,14 @@ export async function resolveServerTarget(
   workspaceId: string,
   serverId: string,
 ): Promise<ResolvedServer> {
-  const server = await findMcpServer(db, workspaceId, serverId);
-  if (!server) throw new McpTargetError('MCP server not found');
-  const secrets = await readServerSecrets(vault, server);
+  // Both reads under a share lock of the row: an update holds it exclusively from its vault write to its commit, so
+  // the url and headers read here always belong with the secrets read here (never a new secret for the old host).
+  const { server, secrets } = await db.transaction().execute(async (trx) => {
+    await sql`SET LOCAL lock_timeout = '2s'`.execute(trx);
+    const row = await findMcpServer(trx, workspaceId, serverId, 'share');
+    if (!row) throw new McpTargetError('MCP server not found');
+    return { server: row, secrets: await readServerSecrets(vault, row) };
+  });
   const secretValues = Object.values(secrets);
   if (server.transport === 'stdio_curated')
     return { server, target: await stdioTarget(db, server, secrets), secretValues };

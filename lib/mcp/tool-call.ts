@@ -1,4 +1,6 @@
 import type { Db } from '../../db/database';
+import { limitMessage } from '../../domain/limit-checks';
+import { LIMITS } from '../../domain/limits';
 import type { EgressGuard } from '../egress/egress-guard';
 import type { CredentialVault } from '../vault/credential-vault';
 import { describeMcpFailure, scrubSecrets } from './mcp-failure';
@@ -18,6 +20,8 @@ export interface ServerToolCall {
   serverId: string;
   toolName: string;
   args: Record<string, unknown>;
+  /** Aborts the call (the activity was cancelled or timed out). */
+  signal?: AbortSignal;
 }
 
 /** The outcome: the tool's output (secret-free) or why it failed; never throws for a failed call. */
@@ -37,6 +41,7 @@ export async function callServerTool(call: ServerToolCall): Promise<ServerToolOu
     const result = await withMcpSession(resolved.target, call.guard, (session) =>
       session.client.callTool({ name: call.toolName, arguments: call.args }, undefined, {
         timeout: TOOL_CALL_TIMEOUT_MS,
+        signal: call.signal,
       }),
     );
     // A tool may echo what it was given (get-env prints its environment): secret values never reach Postgres.
@@ -45,6 +50,13 @@ export async function callServerTool(call: ServerToolCall): Promise<ServerToolOu
       structured_content: result.structuredContent ?? null,
       is_error: result.isError === true,
     });
+    // The result is stored with the conversation or flow run and sent back to the model: too large, it is refused.
+    const bytes = Buffer.byteLength(raw, 'utf8');
+    if (bytes > LIMITS.toolResultBytes)
+      return {
+        status: 'failed',
+        error: `tool ${call.toolName} returned ${bytes} bytes: ${limitMessage('toolResultBytes', 'bytes')}`,
+      };
     const output = JSON.parse(scrubSecrets(raw, resolved.secretValues)) as unknown;
     if (result.isError === true) return { status: 'failed', output, error: `tool ${call.toolName} returned an error` };
     return { status: 'completed', output };

@@ -4,6 +4,8 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { revokeApiToken } from '../../db/tenancy.repository';
 import { issueToken } from '../../lib/api-tokens';
+import { LIMITS } from '../../domain/limits';
+import { waitFor } from '../../lib/embedded/process-utils';
 import { evalApi, judgeReplies } from '../helpers/eval-api';
 import { harness } from '../helpers/harness';
 import { judgeGate, type JudgeGate } from '../helpers/judge-gate';
@@ -64,6 +66,12 @@ const SOME_WAITING_SOME_DONE = (): boolean => {
     (r: any) => r.dataset.state,
   );
   return all.includes('waiting') && (all.includes('passed') || all.includes('failed'));
+};
+const ROWS_DONE = ({ rows, done }: { rows: number; done: number }): boolean => {
+  const all: string[] = [...(globalThis as any).document.querySelectorAll('[data-case-id]')].map(
+    (r: any) => r.dataset.state,
+  );
+  return all.length === rows && all.filter((s) => s === 'passed' || s === 'failed').length === done;
 };
 const RUN_COMPLETED = (): boolean =>
   (globalThis as any).document.querySelector('#run-status')?.dataset.status === 'completed';
@@ -263,6 +271,39 @@ describe('builder eval page in headless Chromium', () => {
     // The token was kept for this tab: the run page opens without asking again.
     await page.waitForFunction(RUN_COMPLETED);
     assert.equal(await page.locator('#token-form').count(), 0);
+    await page.close();
+  });
+
+  it('shows every case of a run larger than one WebSocket snapshot, fetching the rest through the paged API', async () => {
+    gate = judgeGate();
+    const many = await api.evalSet('concierge', { name: 'many questions' });
+    const total = LIMITS.pageDefault + 5;
+    for (let i = 0; i < total; i++) {
+      const imported = await api.importRun('concierge', conversation(i));
+      await api.promote('concierge', imported.id, many.id, `many ${i}`);
+    }
+    // More results than a snapshot holds are stored before the page subscribes; the gate holds the last three.
+    const scoredFirst = LIMITS.pageDefault + 2;
+    const queued = await api.trigger('concierge', many.id, { judge_samples: 1 });
+    gate.release(scoredFirst);
+    await waitFor(`${scoredFirst} results`, async () => {
+      const run = (await api.send('get', `/api/ai-agents/${agent.id}/eval-runs/${queued.id}`, 200)).data;
+      return run.scored_cases === scoredFirst;
+    });
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    await page.goto(`${served.baseUrl}/builder/runs/${queued.id}?agent=${agent.id}`);
+    await page.locator('#token-input').fill(owner.token);
+    await page.locator('#token-input').press('Enter');
+    await page.waitForFunction(ROWS_DONE, { rows: total, done: scoredFirst });
+    assert.equal(await page.locator('#progress').textContent(), `${scoredFirst}/${total}`);
+
+    gate.release(Infinity);
+    await page.waitForFunction(RUN_COMPLETED, undefined, { timeout: 60_000 });
+    await page.waitForFunction(ROWS_DONE, { rows: total, done: total });
+    assert.equal(await page.locator('#progress').textContent(), `${total}/${total}`);
+    assert.deepEqual(problems, []);
     await page.close();
   });
 });

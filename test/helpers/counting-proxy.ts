@@ -8,6 +8,8 @@ export interface CountingProxy {
   requests(): number;
   /** JSON-RPC methods seen, in order (`initialize`, `tools/list`, `tools/call`…). */
   methods(): string[];
+  /** The headers of every request, in order (to prove which credentials reached this listener). */
+  headers(): http.IncomingHttpHeaders[];
   close(): Promise<void>;
 }
 
@@ -26,8 +28,10 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
   const upstream = new URL(target);
   let count = 0;
   const methods: string[] = [];
+  const seen: http.IncomingHttpHeaders[] = [];
   const server = http.createServer((req, res) => {
     count++;
+    seen.push({ ...req.headers });
     const chunks: Buffer[] = [];
     const forward = http.request(
       {
@@ -53,6 +57,7 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
     url: `http://127.0.0.1:${port}${upstream.pathname}`,
     requests: () => count,
     methods: () => [...methods],
+    headers: () => [...seen],
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -92,12 +92,12 @@ export function evalApi(app: Express, tenant: Tenant) {
     async results(agent: string, runId: string): Promise<any[]> {
       return (await send('get', `/api/ai-agents/${agent}/eval-runs/${runId}/results`, 200)).data;
     },
-    /** Polls the run until it is completed or failed, failing the test at the deadline. */
+    /** Polls the run until it is completed, failed or cancelled, failing the test at the deadline. */
     async settle(agent: string, runId: string, timeoutMs = 60_000): Promise<any> {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const run = (await send('get', `/api/ai-agents/${agent}/eval-runs/${runId}`, 200)).data;
-        if (run.status === 'completed' || run.status === 'failed') return run;
+        if (['completed', 'failed', 'cancelled'].includes(run.status)) return run;
         assert.ok(Date.now() < deadline, `run ${runId} still ${run.status} after ${timeoutMs} ms`);
         await new Promise((resolve) => setTimeout(resolve, 150));
       }

@@ -1,6 +1,6 @@
 import type request from 'supertest';
 
-/** Polls a flow run through `get` until it is completed or failed, answering the last response at the deadline. */
+/** Polls a flow run through `get` until it is completed, failed or cancelled, answering the last response at the deadline. */
 export async function settleFlowRun(
   get: (path: string) => Promise<request.Response>,
   runId: string,
@@ -9,7 +9,7 @@ export async function settleFlowRun(
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await get(`/api/v1/flow-runs/${runId}`);
-    if (['completed', 'failed'].includes(res.body.status) || Date.now() > deadline) return res;
+    if (['completed', 'failed', 'cancelled'].includes(res.body.status) || Date.now() > deadline) return res;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 /** A tool as this test server lists it. */
 export interface PagedTool {
@@ -11,12 +11,17 @@ export interface PagedTool {
   inputSchema: { type: 'object'; properties: Record<string, object>; required?: string[] };
 }
 
-/** A real MCP server (SDK `Server` over stateless streamable HTTP) whose tool list is paginated and editable. */
+/**
+ * A real MCP server (SDK `Server` over stateless streamable HTTP) whose tool list is paginated and editable; each
+ * tool's call echoes its `text` argument.
+ */
 export interface PagedMcpServer {
   url: string;
   tools: PagedTool[];
   /** How many `initialize` requests arrived (one per client session). */
   initializeCount(): number;
+  /** How many tools/list requests arrived (one per page asked). */
+  listCount(): number;
   /** Delay before answering tools/list, so concurrent syncs overlap deterministically. */
   setListDelay(ms: number): void;
   close(): Promise<void>;
@@ -40,14 +45,20 @@ export async function startPagedMcpServer(options: {
   token: string;
   pageSize: number;
   tools: PagedTool[];
+  /** Answer over SSE (`text/event-stream`) instead of a JSON body. */
+  sse?: boolean;
+  /** Answers `tools/call` (the server lists tools only without it). */
+  callTool?: (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
 }): Promise<PagedMcpServer> {
   let initializes = 0;
+  let lists = 0;
   let listDelay = 0;
   const state = { tools: options.tools };
 
   const newServer = (): Server => {
     const server = new Server({ name: 'paged-test-server', version: '1.0.0' }, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+      lists++;
       if (listDelay > 0) await new Promise((resolve) => setTimeout(resolve, listDelay));
       const start = request.params?.cursor ? Number(Buffer.from(request.params.cursor, 'base64url').toString()) : 0;
       const page = state.tools.slice(start, start + options.pageSize);
@@ -57,6 +68,13 @@ export async function startPagedMcpServer(options: {
         ...(next < state.tools.length ? { nextCursor: Buffer.from(String(next)).toString('base64url') } : {}),
       };
     });
+    const { callTool } = options;
+    // Without `callTool`, every tool echoes its `text` argument, so a test chooses the size of a tool result.
+    server.setRequestHandler(CallToolRequestSchema, async (request) =>
+      callTool
+        ? callTool(request.params.name, request.params.arguments ?? {})
+        : { content: [{ type: 'text', text: String(request.params.arguments?.text ?? '') }] },
+    );
     return server;
   };
 
@@ -72,7 +90,10 @@ export async function startPagedMcpServer(options: {
       if ((parsed as { method?: string } | undefined)?.method === 'initialize') initializes++;
       // Stateless: a fresh server and transport per request, closed when the response ends.
       const server = newServer();
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: !options.sse,
+      });
       res.on('close', () => {
         void transport.close();
         void server.close();
@@ -94,6 +115,7 @@ export async function startPagedMcpServer(options: {
       state.tools = tools;
     },
     initializeCount: () => initializes,
+    listCount: () => lists,
     setListDelay: (ms) => {
       listDelay = ms;
     },

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -159,6 +159,18 @@ describe('assay start (the whole platform as a child process)', function () {
       headers: { Authorization: `Bearer ${token}` },
     });
     assert.equal(res.status, 200);
+    // `assay token create` without DATABASE_URL reaches the embedded cluster with the password from the data dir.
+    const created = spawnSync(process.execPath, ['bin/assay.js', 'token', 'create', '--email', 'cli@example.test'], {
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    assert.equal(created.status, 0, created.stderr);
+    const { token: second } = JSON.parse(created.stdout) as { token: string };
+    const listed = await fetch(`http://127.0.0.1:${env.ASSAY_PORT}/api/ai-agents`, {
+      headers: { Authorization: `Bearer ${second}` },
+    });
+    assert.equal(listed.status, 200);
     await stopWithCtrlC(started);
   });
 });

@@ -149,6 +149,35 @@ describe('bad input over HTTP', () => {
     assert.match(nested.message, /^settings\.deep\.1: /);
   });
 
+  it('answers 422 naming the field for a lone UTF-16 surrogate in a value or a key', async () => {
+    const errors = await rejectsUnchanged(
+      (req) => req.set('Content-Type', 'application/json').send('{"name":"s","model":"m","instructions":"a\\ud800"}'),
+      422,
+      'validation_failed',
+    );
+    for (const error of errors) assert.match(error.message, /^instructions: must be well-formed Unicode/);
+    const [key] = await rejectsUnchanged(
+      (req) =>
+        req
+          .set('Content-Type', 'application/json')
+          .send('{"name":"s","model":"m","instructions":"","settings":{"\\udc00":1}}'),
+      422,
+      'validation_failed',
+    );
+    assert.match(key.message, /^settings\.\udc00: must be well-formed Unicode/);
+  });
+
+  it('answers 404 for a path holding an encoded NUL and 400 malformed_path for broken percent-encoding', async () => {
+    const before = await snapshot();
+    for (const id of ['%00', 'a%00b'])
+      assertErrorShape(await request(platform.app).get(`/api/ai-agents/${id}`).set(tenant.auth), 404, 'not_found');
+    for (const id of ['%E0%A4%A', '%ED%A0%80', '%zz']) {
+      const res = await request(platform.app).patch(`/api/ai-agents/${id}`).set(tenant.auth).send({ model: 'x' });
+      assertErrorShape(res, 400, 'malformed_path');
+    }
+    assert.deepEqual(await snapshot(), before);
+  });
+
   it('answers 422 naming the field for settings nested deeper than any handler should recurse', async () => {
     const depth = 150_000;
     const body = `{"name":"deep","model":"m","instructions":"","settings":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`;

@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import request from 'supertest';
 import { createApp } from '../../api/app';
 import { harness } from '../helpers/harness';
@@ -31,6 +35,43 @@ describe('assay command: configuration errors and tokens', function () {
       const result = assay(['api'], { [variable]: value });
       assert.equal(result.status, 2, `${variable}=${value}`);
       assert.match(String(result.stderr), new RegExp(`invalid configuration: ${variable}`));
+    }
+  });
+
+  it('refuses assay api and assay worker against external services without ASSAY_MASTER_KEY, generating none', () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-nokey-'));
+    try {
+      for (const command of ['api', 'worker']) {
+        const result = assay([command], {
+          DATABASE_URL: platform.config.DATABASE_URL,
+          TEMPORAL_ADDRESS: platform.config.TEMPORAL_ADDRESS,
+          ASSAY_MASTER_KEY: '',
+          ASSAY_DATA_DIR: dataDir,
+        });
+        assert.equal(result.status, 2, `assay ${command}: ${String(result.stderr)}`);
+        assert.match(
+          String(result.stderr),
+          new RegExp(`invalid configuration: ASSAY_MASTER_KEY is required by assay ${command}`),
+        );
+        assert.match(String(result.stderr), /two processes must never generate two keys/);
+      }
+      assert.deepEqual(fs.readdirSync(dataDir), [], 'no key file was generated');
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('stops assay start with exit code 2 naming the key file when it does not hold 32 bytes', () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-badkey-'));
+    const keyFile = path.join(dataDir, 'master.key');
+    fs.writeFileSync(keyFile, crypto.randomBytes(16).toString('base64'), { mode: 0o600 });
+    try {
+      const result = assay(['start'], { ASSAY_MASTER_KEY: '', ASSAY_DATA_DIR: dataDir });
+      assert.equal(result.status, 2, String(result.stderr));
+      assert.match(String(result.stderr), new RegExp(`invalid configuration: ${keyFile} must hold 32 bytes`));
+      assert.deepEqual(fs.readdirSync(dataDir), ['master.key'], 'nothing was started in the data dir');
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
 

@@ -24,7 +24,7 @@ describe('MCP servers: stdio_curated entries from the operator catalog file', ()
   let tenant: Tenant;
   let serverId: string;
 
-  const api = (method: 'get' | 'post', url: string, body?: object) =>
+  const api = (method: 'get' | 'post' | 'patch', url: string, body?: object) =>
     request(platform.app)[method](url).set(tenant.auth).send(body);
   const catalogId = async (name: string): Promise<string> =>
     (await api('get', '/api/v1/mcp-catalog')).body.find((e: { name: string }) => e.name === name).id;
@@ -93,6 +93,19 @@ describe('MCP servers: stdio_curated entries from the operator catalog file', ()
     assert.equal(tools.length, synced.body.tools_count);
     assert.ok(tools.includes('get-env') && tools.includes('get-sum'));
     assert.equal(await childRunning(), false, 'the stdio child is stopped after the call');
+  });
+
+  it("keeps a stdio server's command, args and env the operator's: a PATCH cannot point its secret elsewhere", async () => {
+    const before = (await api('get', `/api/v1/mcp-servers/${serverId}`)).body;
+    for (const config of [
+      { url: 'http://127.0.0.1:9/mcp' },
+      { headers: { Authorization: 'Bearer $EVERYTHING_API_KEY' } },
+    ]) {
+      const res = await api('patch', `/api/v1/mcp-servers/${serverId}`, { config });
+      assert.equal(res.status, 422, res.text);
+      assert.equal(res.body.error.details[0].field, 'config');
+    }
+    assert.deepEqual((await api('get', `/api/v1/mcp-servers/${serverId}`)).body, before);
   });
 
   it('gives the child only a minimal environment plus exactly the declared secret (shown by get-env)', async () => {

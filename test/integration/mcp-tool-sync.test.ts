@@ -47,7 +47,7 @@ describe('MCP tool sync: pagination, change report, shared runs and failures', (
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.tools_count, 250);
     assert.equal(res.body.changes.added.length, 250);
-    const tools = await request(platform.app).get(`/api/v1/mcp-servers/${serverId}/tools`).set(tenant.auth);
+    const tools = await request(platform.app).get(`/api/v1/mcp-servers/${serverId}/tools?limit=500`).set(tenant.auth);
     assert.equal(tools.body.length, 250);
     assert.deepEqual(tools.body[0].parameters, [
       { name: 'text', type: 'string', description: 'Some text', required: true },
@@ -62,7 +62,7 @@ describe('MCP tool sync: pagination, change report, shared runs and failures', (
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.tools_count, 250);
     assert.deepEqual(res.body.changes, { added: ['t250'], removed: ['t000'], changed: ['t001'] });
-    const stored = await request(platform.app).get(`/api/v1/mcp-servers/${serverId}/tools`).set(tenant.auth);
+    const stored = await request(platform.app).get(`/api/v1/mcp-servers/${serverId}/tools?limit=500`).set(tenant.auth);
     const names = stored.body.map((t: { name: string }) => t.name);
     assert.equal(names.includes('t000'), false);
     assert.equal(names.includes('t250'), true);
@@ -95,7 +95,7 @@ describe('MCP tool sync: pagination, change report, shared runs and failures', (
     assert.equal(server.body.status, 'error');
     assert.equal(server.body.last_error, 'HTTP 401: the server rejected the credentials');
     assert.equal(
-      (await request(platform.app).get(`/api/v1/mcp-servers/${serverId}/tools`).set(tenant.auth)).body.length,
+      (await request(platform.app).get(`/api/v1/mcp-servers/${serverId}/tools?limit=500`).set(tenant.auth)).body.length,
       250,
       'stored tools stay readable',
     );

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { API_ROUTES } from '../../api/app';
+import { routeErrorStatuses } from '../../api/error-responses';
+import { PLATFORM_PATHS } from '../../api/platform-paths';
 import { harness } from '../helpers/harness';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
 
@@ -31,10 +33,11 @@ describe('OpenAPI document', () => {
     assert.match(document.openapi, /^3\.1\.\d+$/);
   });
 
-  it('lists exactly the routes of API_ROUTES, each with its path parameters and bearer security', () => {
-    const expected = API_ROUTES.map(
-      (r) => `${r.method.toUpperCase()} ${r.path.replace(/:([A-Za-z_]+)/g, '{$1}')}`,
-    ).sort();
+  it('lists exactly the routes of API_ROUTES and the platform routes, API routes with path parameters and bearer security', () => {
+    const expected = [
+      ...API_ROUTES.map((r) => `${r.method.toUpperCase()} ${r.path.replace(/:([A-Za-z_]+)/g, '{$1}')}`),
+      ...PLATFORM_PATHS.map((p) => `${p.method.toUpperCase()} ${p.path}`),
+    ].sort();
     const listed = Object.entries(document.paths)
       .flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`))
       .sort();
@@ -61,6 +64,29 @@ describe('OpenAPI document', () => {
         requestBody?: { content?: Record<string, unknown> };
       };
       assert.ok(op.requestBody?.content?.['application/json'], `${spec.method} ${spec.path} documents its body`);
+    }
+  });
+
+  it('documents every error status of each API route with the one error body', () => {
+    const errorBody = (document as unknown as { components: { schemas: Record<string, unknown> } }).components.schemas
+      .ErrorBody as { properties: Record<string, unknown>; required: string[] };
+    assert.deepEqual(errorBody.required, ['error']);
+    for (const spec of API_ROUTES) {
+      const op = document.paths[spec.path.replace(/:([A-Za-z_]+)/g, '{$1}')][spec.method] as Operation & {
+        responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>;
+      };
+      const statuses = routeErrorStatuses(spec);
+      for (const status of [400, 401, 403, 500]) assert.ok(statuses.includes(status), `${spec.path} ${status}`);
+      if (spec.path.includes(':')) assert.ok(statuses.includes(404), `${spec.path} 404`);
+      if (spec.body)
+        for (const status of [413, 415, 422]) assert.ok(statuses.includes(status), `${spec.path} ${status}`);
+      for (const status of statuses) {
+        assert.equal(
+          op.responses[status]?.content?.['application/json']?.schema?.$ref,
+          '#/components/schemas/ErrorBody',
+          `${spec.method} ${spec.path} documents ${status}`,
+        );
+      }
     }
   });
 

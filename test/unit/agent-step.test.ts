@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { MAX_TOOL_CALLS_PER_STEP, recordModelReply } from '../../activities/agent-step';
+import { MAX_TOOL_CALLS_PER_STEP, recordModelReply, toolCallBudget } from '../../activities/agent-step';
 import type { AgentRun } from '../../db/tables/agent-run.table';
 import { runtimeSettings } from '../../domain/agent-settings';
+import { LIMITS } from '../../domain/limits';
 
 const run = (): AgentRun => ({
   id: 'run-1',
@@ -80,5 +81,38 @@ describe('recording a model step', () => {
       patch.guardrail_events?.map((e) => [e.guardrail, e.stage]),
       [['no_competitors', 'output']],
     );
+  });
+
+  const asked = (n: number): Array<{ id: string; name: string; arguments: string }> =>
+    Array.from({ length: n }, (_, i) => ({ id: `c${i}`, name: 'crm_update_contact', arguments: '{}' }));
+
+  it('drops the calls of a step that would take the conversation past its limits', () => {
+    const long = { ...run(), messages: Array.from({ length: 990 }, () => run().messages[0]) };
+    const { patch, value } = recordModelReply(
+      long,
+      0,
+      { content: null, toolCalls: asked(5000), usage },
+      runtimeSettings({}),
+    );
+    // 990 messages, the step's assistant message, 8 tool answers and room for the final answer: exactly the limit.
+    assert.deepEqual(value, { kind: 'tools', toolCalls: 8 });
+    const assistant = patch.messages?.[990];
+    assert.ok(assistant?.role === 'assistant' && assistant.tool_calls?.length === 8);
+    assert.equal((patch.messages?.length ?? 0) + 8 + 1, LIMITS.messagesPerConversation);
+    assert.deepEqual(patch.tool_calls, [], 'no skipped call is recorded past the limit');
+  });
+
+  it('ends the run with the reply as its answer once the conversation holds no more calls', () => {
+    const calls = Array.from({ length: LIMITS.toolCallsPerConversation }, (_, i) => ({
+      tool_name: 'crm_update_contact',
+      tool_args: { i },
+    }));
+    const full = { ...run(), tool_calls: calls };
+    assert.equal(toolCallBudget(full), 0);
+    const reply = { content: 'done as far as I can', toolCalls: asked(3), usage };
+    const { patch, value } = recordModelReply(full, 7, reply, runtimeSettings({}));
+    assert.deepEqual(value, { kind: 'final' });
+    assert.equal(patch.final_response, 'done as far as I can');
+    assert.equal(patch.tool_calls, undefined);
   });
 });

@@ -28,6 +28,7 @@ describe('configuration', () => {
     assert.equal(config.BODY_LIMIT, '1mb');
     assert.equal(config.LOG_LEVEL, 'info');
     assert.equal(config.EVAL_CONCURRENCY, 8);
+    assert.equal(config.WORKSPACE_EVAL_CONCURRENCY, 8);
     assert.equal(config.DATABASE_URL, undefined);
     assert.equal(config.TEMPORAL_ADDRESS, undefined);
     assert.equal(config.VAULT_ADDR, undefined);
@@ -60,12 +61,14 @@ describe('configuration', () => {
       VAULT_TOKEN: 'root',
       ASSAY_MASTER_KEY: key,
       EVAL_CONCURRENCY: '16',
+      WORKSPACE_EVAL_CONCURRENCY: '3',
       HOME: '/root',
     });
     assert.equal(config.ASSAY_PORT, 8080);
     assert.equal(config.TEMPORAL_ADDRESS, 'temporal:7233');
     assert.equal(config.ASSAY_MASTER_KEY, key);
     assert.equal(config.EVAL_CONCURRENCY, 16);
+    assert.equal(config.WORKSPACE_EVAL_CONCURRENCY, 3);
     assert.equal((config as Record<string, unknown>).HOME, undefined);
   });
 
@@ -89,6 +92,9 @@ describe('configuration', () => {
     ['LOG_LEVEL', 'verbose'],
     ['EVAL_CONCURRENCY', '0'],
     ['EVAL_CONCURRENCY', 'many'],
+    ['WORKSPACE_EVAL_CONCURRENCY', '0'],
+    ['WORKSPACE_EVAL_CONCURRENCY', '2.5'],
+    ['WORKSPACE_EVAL_CONCURRENCY', '257'],
   ] as const) {
     it(`rejects ${variable}=${JSON.stringify(value.length > 16 ? `${value.slice(0, 16)}…` : value)} naming the variable`, () => {
       rejects({ [variable]: value }, variable);

@@ -5,6 +5,7 @@ import {
   parsePath,
   referenceProblem,
   renderValue,
+  RESERVED_NAMES,
   resolvePath,
   type FlowScope,
 } from '../../domain/flow-expression';
@@ -61,5 +62,29 @@ describe('flow expressions', () => {
     assert.match(referenceProblem('{{ nodes.n2.output }}', ['n1']) ?? '', /not an earlier node/);
     assert.match(referenceProblem('{{ nodes.n1.input }}', ['n1']) ?? '', /must read nodes\.n1\.output/);
     assert.match(referenceProblem('{{ env.HOME }}', []) ?? '', /must start with variables or nodes/);
+  });
+
+  it('reads node ids and names such as toString or hasOwnProperty as own data only', () => {
+    const own: FlowScope = {
+      variables: { toString: 'mine', valueOf: 3 },
+      nodes: { toString: { output: { hasOwnProperty: 'kept' } } },
+    };
+    assert.equal(renderValue('{{ variables.toString }}', own), 'mine');
+    assert.equal(renderValue('{{ variables.valueOf }}', own), 3);
+    assert.equal(renderValue('{{ nodes.toString.output.hasOwnProperty }}', own), 'kept');
+    assert.throws(() => resolvePath(own, 'nodes.valueOf.output'), /nodes\.valueOf\.output }} is not defined/);
+    assert.throws(() => resolvePath(scope, 'variables.toString'), /is not defined/);
+    assert.throws(() => resolvePath(scope, 'variables.name.toString'), /is not defined/);
+    assert.equal(referenceProblem('{{ nodes.toString.output }}', ['toString']), undefined);
+    assert.match(referenceProblem('{{ nodes.hasOwnProperty.output }}', ['toString']) ?? '', /not an earlier node/);
+    assert.match(
+      referenceProblem('{{ nodes.constructor.output }}', ['constructor']) ?? '',
+      /reserved name constructor/,
+    );
+  });
+
+  it('names the reserved names that can never be a path segment', () => {
+    assert.deepEqual([...RESERVED_NAMES].sort(), ['__proto__', 'constructor', 'prototype']);
+    for (const name of RESERVED_NAMES) assert.throws(() => parsePath(`nodes.${name}.output`), /reserved name/);
   });
 });

@@ -1,0 +1,67 @@
+import type { OpenAPIRegistry, RouteConfig, ZodContentObject } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import { errorResponses } from './error-responses';
+import { jsonPayloads } from './routes/codec.routes';
+
+const json = (schema: z.ZodType): ZodContentObject => ({ 'application/json': { schema } });
+const check = z.enum(['ok', 'unreachable']);
+
+/** The routes outside API_ROUTES (health, the document, docs, codec), described as the API's routes are. */
+export const PLATFORM_PATHS: RouteConfig[] = [
+  {
+    method: 'get',
+    path: '/healthz',
+    summary: 'Liveness (no token)',
+    tags: ['platform'],
+    responses: { 200: { description: 'Alive', content: json(z.object({ status: z.literal('ok') })) } },
+  },
+  {
+    method: 'get',
+    path: '/readyz',
+    summary: 'Readiness: Postgres and Temporal reachable (no token)',
+    tags: ['platform'],
+    responses: {
+      200: {
+        description: 'Ready',
+        content: json(z.object({ status: z.literal('ready'), checks: z.object({ postgres: check, temporal: check }) })),
+      },
+      503: {
+        description: 'Not ready: a check names what is unreachable',
+        content: json(
+          z.object({ status: z.literal('not_ready'), checks: z.object({ postgres: check, temporal: check }) }),
+        ),
+      },
+    },
+  },
+  {
+    method: 'get',
+    path: '/openapi.json',
+    summary: 'This document (no token)',
+    tags: ['platform'],
+    responses: { 200: { description: 'OpenAPI 3.1', content: json(z.record(z.string(), z.unknown())) } },
+  },
+  {
+    method: 'get',
+    path: '/docs',
+    summary: 'This document as an HTML page (no token)',
+    tags: ['platform'],
+    responses: { 200: { description: 'HTML', content: { 'text/html': { schema: z.string() } } } },
+  },
+  ...(['encode', 'decode'] as const).map((direction): RouteConfig => ({
+    method: 'post',
+    path: `/codec/${direction}`,
+    summary: `Temporal Web UI remote codec: ${direction} payloads (404 while TEMPORAL_CODEC_ORIGINS is empty)`,
+    tags: ['platform'],
+    security: [{ bearerAuth: [] }],
+    request: { body: { content: json(jsonPayloads) } },
+    responses: {
+      200: { description: `The payloads, ${direction}d`, content: json(jsonPayloads) },
+      ...errorResponses([400, 401, 403, 404, 413, 415, 422, 500]),
+    },
+  })),
+];
+
+/** Registers PLATFORM_PATHS in the document. */
+export function registerPlatformPaths(registry: OpenAPIRegistry): void {
+  for (const path of PLATFORM_PATHS) registry.registerPath(path);
+}

@@ -1,0 +1,76 @@
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { sql } from 'kysely';
+import type { Db } from '../../db/database';
+import type { JsonSchema } from './fuzz-schema';
+
+/** One operation of /openapi.json, as far as the fuzz suite reads it. */
+export interface Operation {
+  parameters?: Array<{ in: string; name: string; schema?: JsonSchema }>;
+  requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
+  responses: Record<string, { content?: Record<string, { schema?: JsonSchema }> }>;
+}
+
+/** The document itself. */
+export interface OpenApiDocument {
+  paths: Record<string, Record<string, Operation>>;
+  components?: { schemas?: Record<string, JsonSchema> };
+}
+
+/** What a response must be, per the document: its status listed, and its JSON body of the listed schema. */
+export class ResponseOracle {
+  private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
+  private readonly validators = new Map<string, ValidateFunction>();
+
+  constructor(private readonly document: OpenApiDocument) {
+    addFormats(this.ajv);
+    this.ajv.addSchema({ $id: 'openapi', components: document.components ?? {} });
+  }
+
+  /** Looks up `#/components/schemas/...`. */
+  resolve = (ref: string): JsonSchema => {
+    const name = ref.replace('#/components/schemas/', '');
+    const schema = this.document.components?.schemas?.[name];
+    if (!schema) throw new Error(`unknown schema ${ref}`);
+    return schema;
+  };
+
+  /** Why a response breaks the document, or undefined when it keeps to it. */
+  problem(
+    path: string,
+    method: string,
+    res: { status: number; body: unknown; type: string; text?: string },
+  ): string | undefined {
+    const documented = this.document.paths[path]?.[method]?.responses[String(res.status)];
+    if (!documented) return `status ${res.status} is not documented for ${method.toUpperCase()} ${path}`;
+    const schema = documented.content?.['application/json']?.schema;
+    if (!schema) return undefined;
+    if (!/json/.test(res.type)) return `status ${res.status} documents JSON, got ${res.type || 'no body'}`;
+    const key = `${method} ${path} ${res.status}`;
+    let validate = this.validators.get(key);
+    if (!validate) {
+      validate = this.ajv.compile(this.rebased(schema));
+      this.validators.set(key, validate);
+    }
+    if (validate(res.body)) return undefined;
+    return `body of ${res.status} does not match its schema: ${this.ajv.errorsText(validate.errors)}`;
+  }
+
+  // Component references point into the document; they resolve against the schema registered as `openapi`.
+  private rebased(schema: JsonSchema): object {
+    return JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi#/components/'));
+  }
+}
+
+/** A function that fingerprints every row of every table: equal fingerprints mean nothing was written. */
+export async function databaseFingerprint(db: Db): Promise<() => Promise<string>> {
+  const tables = await sql<{ name: string }>`
+    SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename NOT LIKE 'kysely_%' ORDER BY 1
+  `.execute(db);
+  const parts = tables.rows.map(
+    ({ name }) =>
+      sql`SELECT ${name} AS t, count(*) AS n, md5(coalesce(string_agg(md5(x::text), '' ORDER BY md5(x::text)), '')) AS h FROM ${sql.table(name)} x`,
+  );
+  const query = sql<{ t: string; n: string; h: string }>`${sql.join(parts, sql` UNION ALL `)}`;
+  return async () => (await query.execute(db)).rows.map((row) => `${row.t}:${row.n}:${row.h}`).join(' ');
+}

@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { Client, Connection } from '@temporalio/client';
+import request from 'supertest';
+import { createApp } from '../../api/app';
+import { freePort } from '../../lib/embedded/process-utils';
+import { createEchoFlow } from '../helpers/fuzz-fixtures';
+import { harness } from '../helpers/harness';
+import { createTestPlatform, type TestPlatform } from '../helpers/platform';
+import { createTenant, type Tenant } from '../helpers/tenants';
+
+describe('starting a workflow while Temporal is unreachable', () => {
+  let platform: TestPlatform;
+  let tenant: Tenant;
+  let connection: Connection;
+  let broken: ReturnType<typeof createApp>;
+
+  before(async () => {
+    platform = await createTestPlatform(await harness());
+    tenant = await createTenant(platform.runtime.db);
+    connection = Connection.lazy({
+      address: `127.0.0.1:${await freePort()}`,
+      connectTimeout: '1s',
+      // No gRPC retries: the first refused call is the answer, rather than ten backed-off ones.
+      interceptors: [],
+    });
+    const temporal = new Client({ connection, namespace: platform.config.TEMPORAL_NAMESPACE });
+    const { config, runtime, logger } = platform;
+    broken = createApp({ config, db: runtime.db, vault: runtime.vault, temporal, logger });
+  });
+  after(async () => {
+    await connection?.close();
+    await platform?.close();
+  });
+
+  const api = (path: string, body: object): request.Test =>
+    request(platform.app).post(path).set(tenant.auth).send(body);
+
+  it('answers 503 unavailable for a flow run and leaves the run failed, not running', async () => {
+    const { flow } = await createEchoFlow(platform, () => request.agent(platform.app).set(tenant.auth), 'down');
+
+    const res = await request(broken).post(`/api/v1/flows/${flow.id}/runs`).set(tenant.auth).send({ variables: {} });
+
+    assert.equal(res.status, 503, JSON.stringify(res.body));
+    assert.equal(res.body.error.code, 'unavailable');
+    const runs = await platform.runtime.db.selectFrom('flow_runs').selectAll().where('flow_id', '=', flow.id).execute();
+    assert.deepEqual(
+      runs.map((run) => [run.id, run.status]),
+      [[res.body.error.details.run_id, 'failed']],
+    );
+  });
+
+  it('answers 503 unavailable for an eval run and leaves the run failed, not queued', async () => {
+    const agent = (await api('/api/ai-agents', { name: 'down', model: 'gpt-4o', instructions: '' }).expect(201)).body
+      .data;
+    const set = (await api(`/api/ai-agents/${agent.id}/eval-sets`, { name: 'down' }).expect(201)).body.data;
+    await api(`/api/ai-agents/${agent.id}/eval-sets/${set.id}/cases`, { name: 'c', session_input: { message: 'hi' } });
+
+    const res = await request(broken)
+      .post(`/api/ai-agents/${agent.id}/eval-sets/${set.id}/run`)
+      .set(tenant.auth)
+      .send({});
+
+    assert.equal(res.status, 503, JSON.stringify(res.body));
+    assert.equal(res.body.error.code, 'unavailable');
+    const runs = await platform.runtime.db
+      .selectFrom('eval_runs')
+      .selectAll()
+      .where('eval_set_id', '=', set.id)
+      .execute();
+    assert.deepEqual(
+      runs.map((run) => [run.id, run.status]),
+      [[res.body.error.details.run_id, 'failed']],
+    );
+  });
+});

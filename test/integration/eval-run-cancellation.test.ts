@@ -132,6 +132,10 @@ describe('eval runs cancelled or terminated in Temporal end cancelled', function
 
   it('ends a run whose workflow is cancelled as cancelled, summarising the cases scored before, with a final run_status', async () => {
     const run = await stopAfterOneResult((workflow) => workflow.cancel(), 'the run was cancelled');
+    // The row ends in the workflow's last activity, just before the workflow closes: wait for it to close.
+    await handle(run.id)
+      .result()
+      .catch(() => undefined);
     const described = await handle(run.id).describe();
     assert.equal(described.status.name, 'CANCELLED');
     assert.equal(described.typedSearchAttributes.get(EvalRunStatusKey), 'cancelled');

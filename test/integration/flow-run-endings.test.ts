@@ -159,6 +159,10 @@ describe('flow runs: own-property node ids and parameters, and a final state for
     assert.equal(run.body.status, 'cancelled', run.text);
     assert.equal(run.body.error, 'the run was cancelled');
     assert.deepEqual([run.body.nodes[0].status, run.body.nodes[0].error], ['failed', 'cancelled']);
+    // The row ends in the workflow's last activity, just before the workflow closes: wait for it to close.
+    await handle(runId)
+      .result()
+      .catch(() => undefined);
     assert.equal((await handle(runId).describe()).status.name, 'CANCELLED');
   });
 

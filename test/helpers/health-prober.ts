@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 
-/** One GET /healthz as the prober saw it: the status (0 when none came) and how long the answer took. */
+/** One GET /healthz as the prober saw it: when it was sent (epoch ms), the status (0 when none came) and how long the
+ * answer took. */
 export interface HealthProbe {
+  at: number;
   status: number;
   ms: number;
   error?: string;
@@ -18,14 +20,14 @@ const http = require('node:http');
 const [url, interval, timeout] = [process.argv[1], Number(process.argv[2]), Number(process.argv[3])];
 const report = (probe) => process.stdout.write(JSON.stringify(probe) + '\\n');
 setInterval(() => {
-  const started = performance.now();
+  const [at, started] = [Date.now(), performance.now()];
   const ms = () => Math.round(performance.now() - started);
   const req = http.get(url, { agent: false, timeout }, (res) => {
     res.resume();
-    res.on('end', () => report({ status: res.statusCode, ms: ms() }));
+    res.on('end', () => report({ at, status: res.statusCode, ms: ms() }));
   });
   req.on('timeout', () => req.destroy(new Error('no answer within ' + timeout + ' ms')));
-  req.on('error', (error) => report({ status: 0, ms: ms(), error: error.message }));
+  req.on('error', (error) => report({ at, status: 0, ms: ms(), error: error.message }));
 }, interval);
 `;
 

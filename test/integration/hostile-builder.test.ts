@@ -37,6 +37,8 @@ describe('a hostile builder cannot hurt the platform or another workspace', () =
   let api: ReturnType<typeof evalApi>;
   let honest: ReturnType<typeof evalApi>;
   let honestRunId: string;
+  // When each test began, so the worst probe can be told apart by the step it fell in.
+  const steps: Array<{ title: string; at: number }> = [{ title: 'setup', at: 0 }];
 
   // Agents of the hostile workspace echo the user; every judge approves equal responses.
   const script = async (req: ScriptedRequest) => {
@@ -70,6 +72,9 @@ describe('a hostile builder cannot hurt the platform or another workspace', () =
     await api.connect('openai', 'sk-hostile-workspace-key-0002', llm.baseUrl);
     honest = evalApi(platform.app, await createTenant(platform.runtime.db, 'owner'));
     await honest.connect('openai', HONEST_KEY, llm.baseUrl);
+  });
+  beforeEach(function () {
+    steps.push({ title: this.currentTest?.title ?? '', at: Date.now() });
   });
   after(async () => {
     honestGate.release(Infinity);
@@ -194,8 +199,9 @@ describe('a hostile builder cannot hurt the platform or another workspace', () =
     assert.equal((await honest.results('helper', run.id)).length, HONEST_CASES);
 
     const probes = await prober.stop();
-    const worst = Math.max(...probes.map((p) => p.ms));
-    console.log(`      /healthz: ${probes.length} probes, worst ${worst} ms`);
+    const worst = probes.reduce((a, b) => (b.ms > a.ms ? b : a));
+    const during = steps.filter((step) => step.at <= worst.at).at(-1)?.title;
+    console.log(`      /healthz: ${probes.length} probes, worst ${worst.ms} ms, during "${during}"`);
     assert.ok(probes.length >= 10, `only ${probes.length} probes`);
     assert.deepEqual(
       probes.filter((p) => p.status !== 200 || p.ms >= 1_000),

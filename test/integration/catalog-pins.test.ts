@@ -42,6 +42,12 @@ describe('operator catalog file: stdio commands must pin exact package versions'
     h = await harness();
   });
 
+  // The harness database is shared by every test file: the operator entries seeded here must not show up in others'
+  // catalog listings.
+  after(async () => {
+    await h.db.deleteFrom('mcp_catalog_entries').where('source', '=', 'operator').execute();
+  });
+
   it('refuses at seed an entry whose npx command names no version, saying which field and how to pin', async () => {
     const result = migrateWith([
       entry('pinned-ok', ['npx', '-y', 'pinned-mcp@1.4.0']),

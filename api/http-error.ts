@@ -1,15 +1,43 @@
+/** Every `error.code` the API answers with; the README's *Error codes* table lists each one. */
+export const HTTP_ERROR_CODES = [
+  'malformed_json',
+  'malformed_path',
+  'invalid_header',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'agent_not_published',
+  'agent_model_unresolvable',
+  'provider_not_connected',
+  'payload_too_large',
+  'unsupported_media_type',
+  'validation_failed',
+  'secret_required',
+  'codec_failed',
+  'internal',
+  'agent_run_failed',
+  'mcp_test_failed',
+  'mcp_sync_failed',
+  'unavailable',
+  'worker_timeout',
+] as const;
+
+/** One of `HTTP_ERROR_CODES`: a code outside the list (a typo) fails `tsc`. */
+export type HttpErrorCode = (typeof HTTP_ERROR_CODES)[number];
+
 /** The one error type of the HTTP layer; the error middleware turns it into `{ error: { code, message, details } }`. */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: HttpErrorCode,
     message: string,
     readonly details?: unknown,
   ) {
     super(message);
   }
 
-  toJSON(): { error: { code: string; message: string; details?: unknown } } {
+  toJSON(): { error: { code: HttpErrorCode; message: string; details?: unknown } } {
     return {
       error: {
         code: this.code,

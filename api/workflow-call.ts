@@ -1,6 +1,6 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { TimeoutFailure } from '@temporalio/common';
-import { HttpError } from './http-error';
+import { HttpError, type HttpErrorCode } from './http-error';
 
 function innermost(error: Error): Error {
   let current = error;
@@ -9,7 +9,7 @@ function innermost(error: Error): Error {
 }
 
 /** Awaits a workflow's result; a failed workflow becomes a 502 carrying its (secret-free) failure message. */
-export async function awaitWorkflow<T>(run: () => Promise<T>, code: string): Promise<T> {
+export async function awaitWorkflow<T>(run: () => Promise<T>, code: HttpErrorCode): Promise<T> {
   try {
     return await run();
   } catch (error) {

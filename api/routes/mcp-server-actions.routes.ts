@@ -4,6 +4,7 @@ import type { McpTool } from '../../db/tables/mcp.table';
 import type { mcpServerTestWorkflow } from '../../workflows/mcp-server-test.workflow';
 import type { mcpToolSyncWorkflow } from '../../workflows/mcp-tool-sync.workflow';
 import { McpServerIdKey, WorkspaceIdKey, workflowIds } from '../../workflows/temporal-names';
+import type { HttpErrorCode } from '../http-error';
 import { requireMcpServer } from '../lookups';
 import { route, type RouteContext, type RouteSpec } from '../route';
 import { linkedPage, pageQuery } from '../paging';
@@ -37,7 +38,11 @@ type ServerWorkflow = typeof mcpServerTestWorkflow | typeof mcpToolSyncWorkflow;
 type ServerWorkflowName = 'mcpServerTestWorkflow' | 'mcpToolSyncWorkflow';
 
 // Concurrent calls for one server share a single run (USE_EXISTING); the api only waits, the worker dials.
-function runOnWorker(workflow: ServerWorkflowName, workflowId: (serverId: string) => string, failureCode: string) {
+function runOnWorker(
+  workflow: ServerWorkflowName,
+  workflowId: (serverId: string) => string,
+  failureCode: HttpErrorCode,
+) {
   return async ({ params, auth, deps }: RouteContext<unknown>): Promise<unknown> => {
     const server = await requireMcpServer(deps.db, auth.workspaceId, params.id);
     const options = {

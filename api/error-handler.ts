@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import type { Logger } from '../lib/logger';
+import { logError, type Logger } from '../lib/logger';
 import { HttpError } from './http-error';
 
 interface BodyParserError {
@@ -31,10 +31,7 @@ export function errorHandler(logger: Logger) {
       res.status(known.status).json(known.toJSON());
       return;
     }
-    logger.error(
-      { err: { name: (error as Error)?.name, message: (error as Error)?.message }, request_id: req.requestId },
-      'unhandled error',
-    );
+    logger.error({ ...logError(error), request_id: req.requestId }, 'unhandled error');
     res
       .status(500)
       .json(new HttpError(500, 'internal', `internal error (request ${req.requestId ?? 'unknown'})`).toJSON());

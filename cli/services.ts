@@ -4,7 +4,7 @@ import { attachEvalRelay } from '../api/ws/eval-relay';
 import { migrateToLatest } from '../db/migrate';
 import { seedMcpCatalog } from '../lib/mcp/catalog-seed';
 import type { Config } from '../lib/config';
-import type { Logger } from '../lib/logger';
+import { logError, type Logger } from '../lib/logger';
 import type { Runtime } from '../lib/runtime';
 import { createAssayWorker } from '../worker/worker';
 import { loadWorkflowBundle } from '../worker/workflow-bundle';
@@ -88,7 +88,7 @@ export function stopOnSignal(
       logger.info({ component: service.name }, 'stopping');
       await service
         .stop()
-        .catch((error: unknown) => logger.error({ component: service.name, err: String(error) }, 'stop failed'));
+        .catch((error: unknown) => logger.error({ component: service.name, ...logError(error) }, 'stop failed'));
     }
     await after();
     process.exit(0);

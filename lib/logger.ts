@@ -46,6 +46,19 @@ export function redactSecrets(value: unknown, depth = 0, ancestors = new Set<obj
   return copy;
 }
 
+/** How every logged error reads: its class name and message, never its stack or its own fields (they may hold secrets). */
+export interface LoggedError {
+  name?: string;
+  message: string;
+}
+
+/** The `err` field for a caught value, to spread into a log call: `logger.warn({ ...logError(error), run_id }, '…')`. */
+export function logError(error: unknown): { err: LoggedError } {
+  if (error instanceof Error) return { err: { name: error.name, message: error.message } };
+  const message = (error as { message?: unknown } | null)?.message;
+  return { err: { message: typeof message === 'string' ? message : String(error) } };
+}
+
 /** Creates the process logger; tests pass their own destination to read what was logged. */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   // Not pino's `redact`: its paths stop at fixed depths and its wildcards throw on Buffers and URLs. Every logged

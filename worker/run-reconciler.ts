@@ -10,7 +10,7 @@ import {
   type UnfinishedRun,
 } from '../db/unfinished-run.repository';
 import { settlementFor, type Settlement, type WorkflowState } from '../domain/run-settlement';
-import type { Logger } from '../lib/logger';
+import { logError, type Logger } from '../lib/logger';
 import { workflowIds } from '../workflows/temporal-names';
 
 /** Rows looked at per kind and sweep: a sweep stays cheap however many runs are in flight (the cursor moves on). */
@@ -86,7 +86,7 @@ export function startRunReconciler(deps: RunReconcilerDeps): RunReconciler {
     if (stopped) return;
     timer = setTimeout(() => {
       pass = sweep()
-        .catch((error: unknown) => deps.logger.warn({ err: String(error) }, 'run sweep failed; retrying next time'))
+        .catch((error: unknown) => deps.logger.warn(logError(error), 'run sweep failed; retrying next time'))
         .finally(schedule);
     }, deps.intervalMs);
     // The sweep never keeps a process alive on its own.

@@ -1,6 +1,7 @@
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { logError } from '../../lib/logger';
 import type { AppDeps } from '../app-deps';
 import { authenticate, type AuthContext } from '../auth';
 import { HttpError } from '../http-error';
@@ -74,7 +75,7 @@ export function attachEvalRelay(
     alive.set(socket, true);
     socket.on('pong', () => alive.set(socket, true));
     socket.on('close', () => alive.delete(socket));
-    socket.on('error', (error) => logger.debug({ err: { message: error.message } }, 'eval relay socket error'));
+    socket.on('error', (error) => logger.debug(logError(error), 'eval relay socket error'));
     // Counted and tracked in the same tick as the upgrade completes, so two upgrades cannot both take the last place.
     if (tokens.count(auth.tokenId) >= settings.maxSocketsPerToken) {
       logger.info(
@@ -105,8 +106,7 @@ export function attachEvalRelay(
     authenticate(deps.db, credentialsOf(req), typeof workspace === 'string' ? workspace : undefined).then(
       (auth) => wss.handleUpgrade(req, socket, head, (ws) => accept(ws, auth)),
       (error: unknown) => {
-        if (!(error instanceof HttpError))
-          logger.error({ err: { message: (error as Error)?.message } }, 'eval relay authentication failed');
+        if (!(error instanceof HttpError)) logger.error(logError(error), 'eval relay authentication failed');
         const refusal = error instanceof HttpError ? error : new HttpError(500, 'internal', 'internal error');
         rejectUpgrade(socket, refusal.status, refusal.toJSON());
       },

@@ -4,7 +4,7 @@ import { findEvalRunById } from '../../db/eval-run.repository';
 import { findRole } from '../../db/tenancy.repository';
 import type { Db } from '../../db/database';
 import { roleAllows } from '../../domain/permissions';
-import type { Logger } from '../../lib/logger';
+import { logError, type Logger } from '../../lib/logger';
 import type { AuthContext } from '../auth';
 import { clientMessage, type ServerMessage } from './relay-messages';
 import type { RunFeed } from './run-feed';
@@ -153,7 +153,7 @@ export function serveRelayConnection(
     follow(runId, subscription).catch((error: unknown) => {
       if (subscriptions.get(runId) !== subscription) return;
       unsubscribe(runId);
-      deps.logger.error({ run_id: runId, err: { message: (error as Error).message } }, 'eval relay subscribe failed');
+      deps.logger.error({ run_id: runId, ...logError(error) }, 'eval relay subscribe failed');
       refuse('internal', 'the run could not be read; try again', runId);
     });
   });

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database';
-import type { Logger } from '../../lib/logger';
+import { logError, type Logger } from '../../lib/logger';
 import { isRunStatusEvent, type CaseResultJson, type EvalRunJson, type RelayEvent } from './relay-messages';
 import { readCaseResults, readRun, readRunWithAllResults } from './run-snapshot';
 
@@ -76,10 +76,7 @@ export function createRunFeed(db: Db, logger: Logger): RunFeed {
       try {
         sink.deliver(item);
       } catch (error) {
-        logger.warn(
-          { run_id: runId, err: { message: (error as Error).message } },
-          'eval relay could not deliver to a subscriber',
-        );
+        logger.warn({ run_id: runId, ...logError(error) }, 'eval relay could not deliver to a subscriber');
       }
     }
   };
@@ -97,10 +94,7 @@ export function createRunFeed(db: Db, logger: Logger): RunFeed {
           delay = RETRY_MS.initial;
           for (const { runId, item } of items) deliver(runId, item);
         } catch (error) {
-          logger.warn(
-            { err: { message: (error as Error).message }, retry_ms: delay },
-            'eval relay could not read recorded results; retrying',
-          );
+          logger.warn({ ...logError(error), retry_ms: delay }, 'eval relay could not read recorded results; retrying');
           await new Promise((resume) => setTimeout(resume, delay));
           delay = Math.min(delay * 2, RETRY_MS.max);
         }

@@ -1,7 +1,7 @@
 import type { WebSocket } from 'ws';
 import type { Db } from '../../db/database';
 import { findActiveTokenIds } from '../../db/tenancy.repository';
-import type { Logger } from '../../lib/logger';
+import { logError, type Logger } from '../../lib/logger';
 
 /** Close code for a socket whose token was revoked or expired (found by the periodic re-check or at a subscribe). */
 export const TOKEN_REVOKED_CLOSE = 4401;
@@ -48,7 +48,7 @@ export function watchTokens(db: Db, logger: Logger, intervalMs: number): TokenWa
       const active = await findActiveTokenIds(db, ids);
       for (const id of ids) if (!active.has(id)) closeAll(id);
     } catch (error) {
-      logger.warn({ err: { message: (error as Error).message } }, 'eval relay could not re-check tokens; will retry');
+      logger.warn(logError(error), 'eval relay could not re-check tokens; will retry');
     } finally {
       checking = false;
     }

@@ -3,7 +3,7 @@ import type { Db } from '../db/database';
 import type { McpCallToolNode } from '../db/tables/flow.table';
 import { findServerTools } from '../db/mcp-tool.repository';
 import { RESERVED_NAMES, referenceProblem } from '../domain/flow-expression';
-import { invalidField } from './eval-schemas';
+import { invalidField } from './field-errors';
 import { requireMcpServer } from './lookups';
 
 /** A node of kind `mcp.call_tool`: a server of the workspace, one of its stored tools, and `{{ }}` parameters. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { McpCatalogEntry, McpServerConfig } from '../db/tables/mcp.table';
 import { headerIssues, SECRET_NAME } from '../domain/mcp-headers';
 import { secretMove } from '../domain/secret-reentry';
-import { invalidField } from './eval-schemas';
+import { invalidField } from './field-errors';
 import { secretRequired } from './secret-required';
 
 /** The secret name a custom server's `secret_value` is stored (and referenced in headers) under. */

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { InvalidCursorError, type Page, type PageParams } from '../db/keyset-page';
 import { LIMITS } from '../domain/limits';
-import { invalidField } from './eval-schemas';
+import { invalidField } from './field-errors';
 import { parseOr422 } from './route';
 
 /** `?limit=&cursor=` of every list endpoint: its RouteSpec `query`, so it is checked and documented alike. */

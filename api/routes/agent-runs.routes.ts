@@ -8,7 +8,7 @@ import { providerForModel } from '../../domain/model-provider';
 import type { agentRunWorkflow } from '../../workflows/agent-run.workflow';
 import { AgentIdKey, WorkspaceIdKey, workflowIds } from '../../workflows/temporal-names';
 import { agentNotPublished } from '../agent-run-errors';
-import { nonBlank } from '../eval-schemas';
+import { nonBlank } from '../input-fields';
 import { HttpError } from '../http-error';
 import { requireAgent } from '../lookups';
 import { route, type RouteSpec } from '../route';

@@ -4,7 +4,7 @@ import type { Conversation } from '../../db/tables/conversation.table';
 import { boundedArray, boundedJson, boundedString } from '../../domain/bounded-schemas';
 import { toolCallSchema } from '../../domain/trajectory';
 import { requireConversation } from '../eval-lookups';
-import { sessionInputSchema } from '../eval-schemas';
+import { sessionInputSchema } from '../input-fields';
 import { requireAgent } from '../lookups';
 import { dataPage, dataPageJson, pageQuery } from '../paging';
 import { route, type RouteSpec } from '../route';

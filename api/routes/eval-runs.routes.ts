@@ -21,7 +21,7 @@ import { HttpError } from '../http-error';
 import { agentNotPublished } from '../agent-run-errors';
 import { requireAgentEvalRun, requireAgentEvalSet } from '../eval-lookups';
 import { requireAgent } from '../lookups';
-import { invalidField } from '../eval-schemas';
+import { invalidField } from '../field-errors';
 import { dataPage, dataPageJson, pageQuery } from '../paging';
 import { route, type RouteSpec } from '../route';
 import { caseResultJson, evalRunJson, toCaseResultJson, toEvalRunJson } from '../eval-run.json';

@@ -5,7 +5,7 @@ import type { EvalSet } from '../../db/tables/eval-set.table';
 import { minScoresOverrideSchema, resolveMinScores } from '../../domain/criteria';
 import { HttpError } from '../http-error';
 import { requireAgentEvalSet } from '../eval-lookups';
-import { evalName } from '../eval-schemas';
+import { evalName } from '../input-fields';
 import { requireAgent } from '../lookups';
 import { route, type RouteSpec } from '../route';
 import { dataPage, dataPageJson, pageQuery } from '../paging';

@@ -11,7 +11,7 @@ import type { Integration } from '../../db/tables/workspace-settings.table';
 import { PROVIDERS, type Provider } from '../../domain/model-provider';
 import { baseUrlMoves } from '../../domain/secret-reentry';
 import { changeInProgress, notFound } from '../http-error';
-import { invalidField } from '../eval-schemas';
+import { invalidField } from '../field-errors';
 import { secretRequired } from '../secret-required';
 import { route, type RouteSpec } from '../route';
 import { dataPage, dataPageJson, pageQuery } from '../paging';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { findJudgeModel, saveJudgeModel } from '../../db/workspace-settings.repository';
 import { providerForModel } from '../../domain/model-provider';
-import { invalidField } from '../eval-schemas';
+import { invalidField } from '../field-errors';
 import { route, type RouteSpec } from '../route';
 
 const workspaceHeader = z.object({ 'x-workspace-id': z.string().uuid().optional() });

@@ -3,7 +3,7 @@ import { insertWorkspaceCatalogEntry, listVisibleCatalogEntries } from '../../db
 import { isUniqueViolation } from '../../db/pg-errors';
 import type { McpCatalogEntry } from '../../db/tables/mcp.table';
 import { workspaceCatalogEntrySchema } from '../../domain/mcp-catalog-entry';
-import { invalidField } from '../eval-schemas';
+import { invalidField } from '../field-errors';
 import { HttpError } from '../http-error';
 import { route, type RouteSpec } from '../route';
 import { linkedPage, pageQuery } from '../paging';

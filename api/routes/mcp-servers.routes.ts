@@ -10,7 +10,7 @@ import { isLockNotAvailable, isUniqueViolation } from '../../db/pg-errors';
 import type { McpServer } from '../../db/tables/mcp.table';
 import { MCP_TRANSPORTS, SLUG } from '../../domain/mcp-catalog-entry';
 import type { CredentialVault } from '../../lib/vault/credential-vault';
-import { invalidField } from '../eval-schemas';
+import { invalidField } from '../field-errors';
 import { changeInProgress, HttpError } from '../http-error';
 import { requireMcpServer } from '../lookups';
 import { serverConfigBody, serverSecretsBody, validateServerInput } from '../mcp-server-input';

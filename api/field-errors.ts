@@ -1,17 +1,6 @@
-import { z } from 'zod';
-import { boundedString } from '../domain/bounded-schemas';
 import { limitMessage, type LimitUnit } from '../domain/limit-checks';
 import { LIMITS, type LimitName } from '../domain/limits';
 import { HttpError } from './http-error';
-
-/** A string with at least one non-whitespace character. */
-export const nonBlank = boundedString('textChars').regex(/\S/, 'must not be empty');
-
-/** The input given to the agent: `message` is required and non-empty; other fields are kept as given. */
-export const sessionInputSchema = z.looseObject({ message: nonBlank });
-
-/** A name of an eval set or case. */
-export const evalName = z.string().trim().min(1, 'must not be empty').max(200);
 
 /** A 422 naming one field, shaped like the ones zod validation produces. */
 export function invalidField(field: string, message: string): HttpError {

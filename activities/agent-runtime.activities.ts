@@ -21,7 +21,7 @@ import { EVAL_FAILURE } from '../domain/judge-failures';
 import { overLimit, storedCaseProblem } from '../domain/limit-checks';
 import { createEgressGuard } from '../lib/egress/egress-guard';
 import { createProviderClient } from '../lib/llm/provider-client';
-import { connectAgentProvider, resolveRunnableAgent } from './agent-model';
+import { connectAgentProvider, loadRunnableAgent, pinLiveRunAgent, resolveRunnableAgent } from './agent-model';
 import { recordModelReply, stepResultOf, type AgentStepResult } from './agent-step';
 import { conversationOf } from './agent-conversation';
 import { loadAgentTools } from './agent-toolset';
@@ -65,6 +65,8 @@ interface RunTarget {
   replay: RecordedToolCall[];
   evalRunId: string | null;
   evalCaseId: string | null;
+  /** A sandbox case runs the version its eval run pinned; a production run, the published one. */
+  pinnedVersion?: number;
 }
 
 const prepared = (run: AgentRun): PreparedAgentRun => ({
@@ -102,6 +104,8 @@ export function createAgentRuntimeActivities(deps: ActivityDeps) {
     const replayProblem =
       source && overLimit('the source conversation tool_calls', source.tool_calls.length, 'toolCallsPerConversation');
     if (replayProblem) throw ApplicationFailure.nonRetryable(replayProblem, 'LimitExceeded');
+    // A run preflighted before runs pinned their agent pins it now, once, for all its cases.
+    const pinned = run.agent ?? (await pinLiveRunAgent(deps, guard, run));
     return {
       workspaceId: run.workspace_id,
       agentId: run.agent_id,
@@ -110,21 +114,23 @@ export function createAgentRuntimeActivities(deps: ActivityDeps) {
       replay: evalCase.snapshot?.tool_calls ?? source?.tool_calls ?? [],
       evalRunId: run.id,
       evalCaseId: evalCase.id,
+      pinnedVersion: pinned.version,
     };
   }
 
   return {
-    /** Creates the run once per workflow: published version, tools, input guardrails (a block answers at once). */
+    /**
+     * Creates the run once per workflow: its version (a sandbox case the one its eval run pinned and checked at
+     * preflight, a production run the published one, checked now), tools, input guardrails (a block answers at once).
+     */
     async prepareAgentRun(input: AgentRunRequest & { key: string }): Promise<PreparedAgentRun> {
       const existing = await findAgentRunByKey(deps.db, input.key);
       if (existing) return prepared(existing);
       const target = await targetOf(input);
-      const { agent, version, provider, settings } = await resolveRunnableAgent(
-        deps,
-        guard,
-        target.workspaceId,
-        target.agentId,
-      );
+      const { agent, version, provider, settings } =
+        target.pinnedVersion === undefined
+          ? await resolveRunnableAgent(deps, guard, target.workspaceId, target.agentId)
+          : await loadRunnableAgent(deps, target.workspaceId, target.agentId, target.pinnedVersion);
       const tools = await loadAgentTools(deps.db, target.workspaceId, agent.id, settings.builtinTools);
       const message = target.sessionInput.message;
       const guarded = applyGuardrails(message, 'input', settings.guardrails);

@@ -1,6 +1,5 @@
 import { setMaxListeners } from 'node:events';
 import { ApplicationFailure } from '@temporalio/common';
-import { findAgent, findPublishedVersion } from '../db/agent.repository';
 import type { JudgeUsage, RunJudge } from '../db/tables/eval-run.table';
 import { findJudgeModel } from '../db/workspace-settings.repository';
 import { EVAL_FAILURE, providerNotConnectedMessage } from '../domain/judge-failures';
@@ -53,7 +52,8 @@ export interface JudgedRun {
 
 /** The judge as activities use it: resolved once per run at preflight, then opened per case. */
 export interface Judge {
-  resolveForRun(run: JudgedRun): Promise<RunJudge>;
+  /** Resolves the run's judge; `agentModel` is the model preflight resolved for the agent (a live run's pinned one). */
+  resolveForRun(run: JudgedRun, agentModel: string): Promise<RunJudge>;
   open(run: JudgedRun, judged: JudgedCase, signal?: AbortSignal): Promise<JudgeSession>;
 }
 
@@ -66,10 +66,7 @@ export function createJudge(deps: ActivityDeps): Judge {
     connectProvider(deps, workspaceId, judge.provider, providerNotConnectedMessage(judge.provider, judge.model));
 
   return {
-    async resolveForRun(run) {
-      const agent = await findAgent(deps.db, run.workspace_id, run.agent_id);
-      if (!agent) throw ApplicationFailure.nonRetryable('the agent no longer exists', EVAL_FAILURE.runNotFound);
-      const agentModel = (await findPublishedVersion(deps.db, agent))?.model ?? agent.model;
+    async resolveForRun(run, agentModel) {
       const resolved = resolveJudge({
         agentModel,
         workspaceJudgeModel: await findJudgeModel(deps.db, run.workspace_id),

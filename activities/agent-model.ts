@@ -5,7 +5,7 @@ import type { Agent, AgentVersion } from '../db/tables/agent.table';
 import type { RunAgent } from '../db/tables/eval-run.table';
 import type { AgentRuntimeSettings } from '../domain/agent-settings';
 import { agentRunnability, type AgentNotRunnableReason } from '../domain/agent-runnability';
-import { EVAL_FAILURE, providerNotConnectedMessage } from '../domain/judge-failures';
+import { RUN_FAILURE, providerNotConnectedMessage, type RunFailureType } from '../domain/judge-failures';
 import type { Provider } from '../domain/model-provider';
 import type { EgressGuard } from '../lib/egress/egress-guard';
 import type { ActivityDeps } from './index';
@@ -20,10 +20,10 @@ export interface RunnableAgent {
 }
 
 // Every reason ends the whole run: no other case could run the same version either.
-const NOT_RUNNABLE_FAILURE: Readonly<Record<AgentNotRunnableReason, string>> = {
-  not_published: EVAL_FAILURE.agentNotPublished,
-  model_unresolvable: EVAL_FAILURE.agentUnresolvable,
-  settings_invalid: EVAL_FAILURE.agentUnresolvable,
+const NOT_RUNNABLE_FAILURE: Readonly<Record<AgentNotRunnableReason, RunFailureType>> = {
+  not_published: RUN_FAILURE.agentNotPublished,
+  model_unresolvable: RUN_FAILURE.agentUnresolvable,
+  settings_invalid: RUN_FAILURE.agentUnresolvable,
 };
 
 /** Connects to the agent's provider with the workspace's key; not connected → the failure names the provider. */
@@ -47,7 +47,7 @@ export async function loadRunnableAgent(
   pinnedVersion?: number,
 ): Promise<RunnableAgent> {
   const agent = await findAgent(deps.db, workspaceId, agentId);
-  if (!agent) throw ApplicationFailure.nonRetryable('the agent no longer exists', EVAL_FAILURE.runNotFound);
+  if (!agent) throw ApplicationFailure.nonRetryable('the agent no longer exists', RUN_FAILURE.evalRunNotFound);
   const version =
     pinnedVersion === undefined
       ? await findPublishedVersion(deps.db, agent)
@@ -75,7 +75,7 @@ export async function resolveRunnableAgent(
   if (!verdict.allowed)
     throw ApplicationFailure.nonRetryable(
       `the ${provider} endpoint is blocked: ${verdict.reason}`,
-      EVAL_FAILURE.egressBlocked,
+      RUN_FAILURE.egressBlocked,
     );
   return runnable;
 }
@@ -98,6 +98,6 @@ export async function pinLiveRunAgent(deps: ActivityDeps, guard: EgressGuard, ru
 /** The agent model an offline run's judge derives its provider from: the published version's, else the draft's. */
 export async function judgedAgentModel(deps: ActivityDeps, workspaceId: string, agentId: string): Promise<string> {
   const agent = await findAgent(deps.db, workspaceId, agentId);
-  if (!agent) throw ApplicationFailure.nonRetryable('the agent no longer exists', EVAL_FAILURE.runNotFound);
+  if (!agent) throw ApplicationFailure.nonRetryable('the agent no longer exists', RUN_FAILURE.evalRunNotFound);
   return (await findPublishedVersion(deps.db, agent))?.model ?? agent.model;
 }

@@ -17,7 +17,7 @@ import type { RecordedToolCall } from '../db/tables/conversation.table';
 import type { AgentMessage, AgentStopReason } from '../domain/agent-messages';
 import { runtimeSettings } from '../domain/agent-settings';
 import { applyGuardrails } from '../domain/guardrails/apply-guardrails';
-import { EVAL_FAILURE } from '../domain/judge-failures';
+import { RUN_FAILURE } from '../domain/judge-failures';
 import { overLimit, storedCaseProblem } from '../domain/limit-checks';
 import { createEgressGuard } from '../lib/egress/egress-guard';
 import { createProviderClient } from '../lib/llm/provider-client';
@@ -81,7 +81,8 @@ export function createAgentRuntimeActivities(deps: ActivityDeps) {
 
   async function requireRun(runId: string): Promise<AgentRun> {
     const run = await findAgentRun(deps.db, runId);
-    if (!run) throw ApplicationFailure.nonRetryable(`agent run ${runId} no longer exists`, 'AgentRunNotFound');
+    if (!run)
+      throw ApplicationFailure.nonRetryable(`agent run ${runId} no longer exists`, RUN_FAILURE.agentRunNotFound);
     return run;
   }
 
@@ -92,18 +93,22 @@ export function createAgentRuntimeActivities(deps: ActivityDeps) {
     }
     const run = await findScoringRun(deps.db, request.evalRunId);
     if (!run)
-      throw ApplicationFailure.nonRetryable(`eval run ${request.evalRunId} no longer exists`, EVAL_FAILURE.runNotFound);
+      throw ApplicationFailure.nonRetryable(
+        `eval run ${request.evalRunId} no longer exists`,
+        RUN_FAILURE.evalRunNotFound,
+      );
     const evalCase = await findEvalCaseById(deps.db, request.evalCaseId);
-    if (!evalCase) throw ApplicationFailure.nonRetryable('the case was deleted before it was run', 'EvalCaseNotFound');
+    if (!evalCase)
+      throw ApplicationFailure.nonRetryable('the case was deleted before it was run', RUN_FAILURE.evalCaseNotFound);
     const caseProblem = storedCaseProblem(evalCase);
-    if (caseProblem) throw ApplicationFailure.nonRetryable(caseProblem, 'LimitExceeded');
+    if (caseProblem) throw ApplicationFailure.nonRetryable(caseProblem, RUN_FAILURE.limitExceeded);
     const source =
       !evalCase.snapshot && evalCase.source_run_id
         ? await findConversation(deps.db, run.agent_id, evalCase.source_run_id)
         : undefined;
     const replayProblem =
       source && overLimit('the source conversation tool_calls', source.tool_calls.length, 'toolCallsPerConversation');
-    if (replayProblem) throw ApplicationFailure.nonRetryable(replayProblem, 'LimitExceeded');
+    if (replayProblem) throw ApplicationFailure.nonRetryable(replayProblem, RUN_FAILURE.limitExceeded);
     // A run preflighted before runs pinned their agent pins it now, once, for all its cases.
     const pinned = run.agent ?? (await pinLiveRunAgent(deps, guard, run));
     return {
@@ -171,7 +176,7 @@ export function createAgentRuntimeActivities(deps: ActivityDeps) {
       if (run.steps.length !== input.step)
         throw ApplicationFailure.nonRetryable(
           `step ${input.step} asked after step ${run.steps.length - 1}`,
-          'AgentStepOutOfOrder',
+          RUN_FAILURE.agentStepOutOfOrder,
         );
       const settings = runtimeSettings(run.settings);
       const { baseUrl, apiKey } = await connectAgentProvider(deps, run.workspace_id, run.provider, run.model);

@@ -16,7 +16,7 @@ import {
 } from '../db/eval-run.repository';
 import { countRunCases, runCaseIdPage, someRunCaseNeedsJudge, type RunCaseScope } from '../db/run-cases.repository';
 import type { CaseStatus } from '../domain/case-outcome';
-import { EVAL_FAILURE } from '../domain/judge-failures';
+import { RUN_FAILURE } from '../domain/judge-failures';
 import { storedCaseProblem, storedConversationProblem } from '../domain/limit-checks';
 import type { RunSummary } from '../domain/run-summary';
 import { caseNeedsJudge, criteriaByKey, scoreCaseAgainst } from './case-scoring';
@@ -35,7 +35,7 @@ function scopeOf(run: ScoringRun): RunCaseScope {
 
 async function requireRun(deps: ActivityDeps, runId: string): Promise<ScoringRun> {
   const run = await findScoringRun(deps.db, runId);
-  if (!run) throw ApplicationFailure.nonRetryable(`eval run ${runId} no longer exists`, EVAL_FAILURE.runNotFound);
+  if (!run) throw ApplicationFailure.nonRetryable(`eval run ${runId} no longer exists`, RUN_FAILURE.evalRunNotFound);
   return run;
 }
 

@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { ApplicationFailure } from '@temporalio/common';
 import type { JudgeUsage, RunJudge } from '../db/tables/eval-run.table';
 import { findJudgeModel } from '../db/workspace-settings.repository';
-import { EVAL_FAILURE, providerNotConnectedMessage } from '../domain/judge-failures';
+import { RUN_FAILURE, providerNotConnectedMessage } from '../domain/judge-failures';
 import {
   parseMatchVerdict,
   parseRubricVerdicts,
@@ -71,21 +71,20 @@ export function createJudge(deps: ActivityDeps): Judge {
         agentModel,
         workspaceJudgeModel: await findJudgeModel(deps.db, run.workspace_id),
       });
-      if ('error' in resolved) throw ApplicationFailure.nonRetryable(resolved.error, EVAL_FAILURE.judgeUnresolvable);
+      if ('error' in resolved) throw ApplicationFailure.nonRetryable(resolved.error, RUN_FAILURE.judgeUnresolvable);
       const { baseUrl } = await connect(run.workspace_id, resolved);
       const verdict = await guard.check(baseUrl);
       if (!verdict.allowed) {
         throw ApplicationFailure.nonRetryable(
           `the ${resolved.provider} endpoint is blocked: ${verdict.reason}`,
-          EVAL_FAILURE.egressBlocked,
+          RUN_FAILURE.egressBlocked,
         );
       }
       return { provider: resolved.provider, model: resolved.model, source: resolved.source };
     },
 
     async open(run, judged, signal) {
-      if (!run.judge)
-        throw ApplicationFailure.nonRetryable('the run resolved no judge', EVAL_FAILURE.judgeUnresolvable);
+      if (!run.judge) throw ApplicationFailure.nonRetryable('the run resolved no judge', RUN_FAILURE.judgeUnresolvable);
       const judge = run.judge;
       const { baseUrl, apiKey } = await connect(run.workspace_id, judge);
       // Aborted by the activity's cancellation, or by the budget once the case's calls are spent.

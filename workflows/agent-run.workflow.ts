@@ -41,8 +41,9 @@ function failureOf(error: unknown): ApplicationFailure {
 }
 
 /**
- * Runs an agent's published version on one message: one activity per model step and one per tool call, up to the
- * agent's step limit, then records the conversation. The workflow id keys the run, so a retried activity resumes it.
+ * Runs an agent version on one message (production: the published one; a live eval case: the one its run pinned):
+ * one activity per model step and one per tool call, up to the agent's step limit, then records the conversation.
+ * The workflow id keys the run, so a retried activity resumes it.
  */
 export async function agentRunWorkflow(input: AgentRunRequest): Promise<AgentRunResult> {
   let runId: string | undefined;

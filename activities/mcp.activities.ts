@@ -2,6 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { markMcpServerError, recordMcpServerTest } from '../db/mcp-server.repository';
 import { saveToolSync } from '../db/mcp-tool.repository';
 import type { ToolChanges } from '../domain/tool-changes';
+import { RUN_FAILURE } from '../domain/judge-failures';
 import { createEgressGuard } from '../lib/egress/egress-guard';
 import { listAllTools, toToolDescriptor } from '../lib/mcp/list-tools';
 import { describeMcpFailure } from '../lib/mcp/mcp-failure';
@@ -89,8 +90,8 @@ export function createMcpActivities(deps: ActivityDeps) {
         await markMcpServerError(deps.db, input.serverId, failure.message);
         deps.logger.warn({ mcp_server_id: input.serverId, error: failure.message }, 'mcp tool sync failed');
         throw failure.retryable
-          ? ApplicationFailure.retryable(failure.message, 'McpToolSyncFailed')
-          : ApplicationFailure.nonRetryable(failure.message, 'McpToolSyncFailed');
+          ? ApplicationFailure.retryable(failure.message, RUN_FAILURE.mcpToolSyncFailed)
+          : ApplicationFailure.nonRetryable(failure.message, RUN_FAILURE.mcpToolSyncFailed);
       }
       const syncedAt = new Date();
       const changes = await saveToolSync(deps.db, input.serverId, tools, syncedAt);

@@ -6,7 +6,7 @@ import { jsonOrNull } from './column-values';
 import type { CriterionKey, MinScores } from '../domain/criteria';
 import type { Settlement } from '../domain/run-settlement';
 import { summarizeRun, type RunSummary } from '../domain/run-summary';
-import type { EvalRun, EvalRunTable, RunJudge } from './tables/eval-run.table';
+import type { EvalRun, EvalRunTable, RunAgent, RunJudge } from './tables/eval-run.table';
 
 /** What a triggered run is created with. */
 export interface EvalRunInput {
@@ -39,6 +39,7 @@ export async function insertEvalRun(
       min_scores: JSON.stringify(input.min_scores),
       judge_samples: input.judge_samples,
       judge: null,
+      agent: null,
       total_cases: null,
       summary: null,
       error: null,
@@ -75,6 +76,7 @@ export async function findScoringRun(db: Db, id: string): Promise<ScoringRun | u
       'min_scores',
       'judge_samples',
       'judge',
+      'agent',
       'total_cases',
       'scored_cases',
       'error',
@@ -94,6 +96,17 @@ export async function explicitConversationFor(db: Db, runId: string, caseId: str
     .where('id', '=', runId)
     .executeTakeFirst();
   return row?.conversation_id ?? null;
+}
+
+/** Pins the agent a live run runs on, unless one is pinned already; answers the pin the run keeps. */
+export async function pinRunAgent(db: Db, id: string, pin: RunAgent): Promise<RunAgent> {
+  const row = await db
+    .updateTable('eval_runs')
+    .set({ agent: sql<string>`coalesce(agent, ${JSON.stringify(pin)}::jsonb)` })
+    .where('id', '=', id)
+    .returning('agent')
+    .executeTakeFirstOrThrow();
+  return row.agent ?? pin;
 }
 
 /** Moves a queued (or restarted) run to `running` with its judge and case count. */

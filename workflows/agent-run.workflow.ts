@@ -6,6 +6,7 @@ import {
   proxyActivities,
   workflowInfo,
 } from '@temporalio/workflow';
+import { RUN_FAILURE } from '../domain/judge-failures';
 import type { AgentRunRequest, AgentRunResult, AgentRuntimeActivities } from '../activities/agent-runtime.activities';
 import type { AgentToolCallActivities } from '../activities/agent-tool-call.activities';
 import type { AgentStopReason } from '../domain/agent-messages';
@@ -32,13 +33,17 @@ const toolCalls = proxyActivities<AgentToolCallActivities>({
 function failureOf(error: unknown): ApplicationFailure {
   const cause = error instanceof ActivityFailure ? error.cause : error;
   if (cause instanceof ApplicationFailure)
-    return ApplicationFailure.nonRetryable(cause.message, cause.type ?? 'AgentRunFailed');
-  return ApplicationFailure.nonRetryable(cause instanceof Error ? cause.message : String(cause), 'AgentRunFailed');
+    return ApplicationFailure.nonRetryable(cause.message, cause.type ?? RUN_FAILURE.agentRunFailed);
+  return ApplicationFailure.nonRetryable(
+    cause instanceof Error ? cause.message : String(cause),
+    RUN_FAILURE.agentRunFailed,
+  );
 }
 
 /**
- * Runs an agent's published version on one message: one activity per model step and one per tool call, up to the
- * agent's step limit, then records the conversation. The workflow id keys the run, so a retried activity resumes it.
+ * Runs an agent version on one message (production: the published one; a live eval case: the one its run pinned):
+ * one activity per model step and one per tool call, up to the agent's step limit, then records the conversation.
+ * The workflow id keys the run, so a retried activity resumes it.
  */
 export async function agentRunWorkflow(input: AgentRunRequest): Promise<AgentRunResult> {
   let runId: string | undefined;

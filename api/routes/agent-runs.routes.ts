@@ -3,11 +3,11 @@ import { z } from 'zod';
 import { findPublishedVersion } from '../../db/agent.repository';
 import { findConversation } from '../../db/conversation.repository';
 import { findIntegration } from '../../db/integration.repository';
+import { agentRunnability } from '../../domain/agent-runnability';
 import { providerNotConnectedMessage } from '../../domain/judge-failures';
-import { providerForModel } from '../../domain/model-provider';
 import type { agentRunWorkflow } from '../../workflows/agent-run.workflow';
 import { AgentIdKey, WorkspaceIdKey, workflowIds } from '../../workflows/temporal-names';
-import { agentNotPublished } from '../agent-run-errors';
+import { agentNotRunnable } from '../agent-run-errors';
 import { nonBlank } from '../eval-schemas';
 import { HttpError } from '../http-error';
 import { requireAgent } from '../lookups';
@@ -40,15 +40,9 @@ export const agentRunRoutes: RouteSpec[] = [
     response: z.object({ data: conversationJson }),
     handler: async ({ body, params, auth, deps }) => {
       const agent = await requireAgent(deps.db, auth.workspaceId, params.agent);
-      const version = await findPublishedVersion(deps.db, agent);
-      if (!version) throw agentNotPublished();
-      const provider = providerForModel(version.model);
-      if (!provider)
-        throw new HttpError(
-          409,
-          'agent_model_unresolvable',
-          `cannot derive a provider from the agent model "${version.model}"`,
-        );
+      const verdict = agentRunnability(await findPublishedVersion(deps.db, agent));
+      if (!verdict.runnable) throw agentNotRunnable(verdict);
+      const { provider, version } = verdict;
       if (!(await findIntegration(deps.db, auth.workspaceId, provider))) {
         throw new HttpError(
           409,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { findPublishedVersion } from '../../db/agent.repository';
 import { listCaseResults } from '../../db/case-result.repository';
 import { isUuid } from '../../db/column-values';
 import { existingConversationIds } from '../../db/conversation.repository';
@@ -6,6 +7,7 @@ import { existingCaseIds } from '../../db/eval-case.repository';
 import { failRun, insertEvalRun, listEvalRuns } from '../../db/eval-run.repository';
 import type { EvalRun } from '../../db/tables/eval-run.table';
 import type { EvalSet } from '../../db/tables/eval-set.table';
+import { agentRunnability } from '../../domain/agent-runnability';
 import { boundedRecord } from '../../domain/bounded-schemas';
 import { minScoresOverrideSchema, resolveMinScores } from '../../domain/criteria';
 import type { evalRunWorkflow } from '../../workflows/eval-run.workflow';
@@ -18,7 +20,7 @@ import {
 } from '../../workflows/temporal-names';
 import type { AppDeps } from '../app-deps';
 import { HttpError } from '../http-error';
-import { agentNotPublished } from '../agent-run-errors';
+import { agentNotRunnable } from '../agent-run-errors';
 import { requireAgentEvalRun, requireAgentEvalSet } from '../eval-lookups';
 import { requireAgent } from '../lookups';
 import { invalidField } from '../eval-schemas';
@@ -64,7 +66,7 @@ async function validateSelection(
   return chosen;
 }
 
-// Live runs the agent's published version on each case's message, so there is no conversation to choose.
+// Live runs the agent's published version (pinned at preflight) on each case's message: no conversation to choose.
 async function checkLiveTrigger(
   deps: AppDeps,
   workspaceId: string,
@@ -74,7 +76,8 @@ async function checkLiveTrigger(
   if (body.run_selection === 'explicit')
     throw invalidField('run_selection', 'live mode runs the agent for each case: use "source" (the default)');
   const agent = await requireAgent(deps.db, workspaceId, agentRef);
-  if (agent.published_version === null) throw agentNotPublished();
+  const verdict = agentRunnability(await findPublishedVersion(deps.db, agent));
+  if (!verdict.runnable) throw agentNotRunnable(verdict);
 }
 
 async function startRunWorkflow(deps: AppDeps, run: EvalRun): Promise<void> {

@@ -10,8 +10,8 @@ import { CASE_SLOT_RENEW_MS } from '../domain/case-slots';
 import { CASE_SLOT_QUICK_ACTIVITY, CASE_SLOT_RENEW_ACTIVITY, CASE_SLOT_WAIT_ACTIVITY } from './activity-options';
 
 const quick = proxyLocalActivities<CaseSlotActivities>(CASE_SLOT_QUICK_ACTIVITY);
-const waiting = proxyActivities<CaseSlotActivities>(CASE_SLOT_WAIT_ACTIVITY);
-const renewing = proxyActivities<CaseSlotActivities>(CASE_SLOT_RENEW_ACTIVITY);
+const { acquireCaseSlot } = proxyActivities<CaseSlotActivities>(CASE_SLOT_WAIT_ACTIVITY);
+const { renewCaseSlot } = proxyActivities<CaseSlotActivities>(CASE_SLOT_RENEW_ACTIVITY);
 
 /** What the scoring activity answers: the case's status, or that every slot of its workspace is held. */
 export type SlotScoring = { status: string } | { waitingForSlot: true };
@@ -25,7 +25,7 @@ export type SlotScoring = { status: string } | { waitingForSlot: true };
 export async function scoreInCaseSlot(holder: CaseSlotHolder, score: () => Promise<SlotScoring>): Promise<void> {
   let scored = false;
   try {
-    while ('waitingForSlot' in (await score())) await waiting.acquireCaseSlot(holder);
+    while ('waitingForSlot' in (await score())) await acquireCaseSlot(holder);
     scored = true;
   } finally {
     if (!scored) await CancellationScope.nonCancellable(() => quick.releaseCaseSlot(holder));
@@ -42,7 +42,7 @@ async function renewingWhile<T>(holder: CaseSlotHolder, work: Promise<T>): Promi
   watched.catch(() => undefined);
   while (!(await condition(() => settled, CASE_SLOT_RENEW_MS))) {
     try {
-      await renewing.renewCaseSlot(holder);
+      await renewCaseSlot(holder);
     } catch (error) {
       if (isCancellation(error)) throw error;
     }
@@ -57,7 +57,7 @@ async function renewingWhile<T>(holder: CaseSlotHolder, work: Promise<T>): Promi
  */
 export async function inCaseSlot<T>(holder: CaseSlotHolder, work: () => Promise<T>): Promise<T> {
   try {
-    if (!(await quick.tryCaseSlot(holder)).acquired) await waiting.acquireCaseSlot(holder);
+    if (!(await quick.tryCaseSlot(holder)).acquired) await acquireCaseSlot(holder);
     return await renewingWhile(holder, work());
   } finally {
     await CancellationScope.nonCancellable(() => quick.releaseCaseSlot(holder));

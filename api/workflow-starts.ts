@@ -37,7 +37,7 @@ interface StartFailure {
   runId: string;
 }
 
-// A start refused for any reason other than a bug in the options means the workflow service cannot take work now.
+// Ids are fresh per run (or shared on purpose with USE_EXISTING), so a failed start means Temporal cannot take work.
 async function startOnQueue<W extends Workflow>(
   deps: AppDeps,
   workflowType: string,

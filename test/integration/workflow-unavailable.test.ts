@@ -105,11 +105,7 @@ describe('starting a workflow while Temporal is unreachable', () => {
 
     assert.equal(res.status, 503, JSON.stringify(res.body));
     assert.equal(res.body.error.code, 'unavailable');
-    const conversations = await platform.runtime.db
-      .selectFrom('conversations')
-      .select('id')
-      .where('agent_id', '=', agent.id)
-      .execute();
-    assert.deepEqual(conversations, []);
+    const listed = await request(platform.app).get(`/api/ai-agents/${agent.id}/runs`).set(tenant.auth).expect(200);
+    assert.deepEqual(listed.body.data, []);
   });
 });

@@ -19,14 +19,13 @@ import { runtimeSettings } from '../domain/agent-settings';
 import { applyGuardrails } from '../domain/guardrails/apply-guardrails';
 import { RUN_FAILURE } from '../domain/judge-failures';
 import { overLimit, storedCaseProblem } from '../domain/limit-checks';
-import { createEgressGuard } from '../lib/egress/egress-guard';
 import { createProviderClient } from '../lib/llm/provider-client';
 import { connectAgentProvider, loadRunnableAgent, pinLiveRunAgent, resolveRunnableAgent } from './agent-model';
 import { recordModelReply, stepResultOf, type AgentStepResult } from './agent-step';
 import { conversationOf } from './agent-conversation';
 import { loadAgentTools } from './agent-toolset';
 import { withHeartbeat } from './heartbeat';
-import type { ActivityDeps } from './index';
+import type { ActivityDeps } from './activity-deps';
 import { toActivityFailure } from './provider-connection';
 
 /** What to run: a production message of an agent, or a case of a live eval run in the sandbox. */
@@ -77,7 +76,7 @@ const prepared = (run: AgentRun): PreparedAgentRun => ({
 
 /** Agent runtime activities: prepare a run, one model step, finish or fail it (tool calls live in their own group). */
 export function createAgentRuntimeActivities(deps: ActivityDeps) {
-  const guard = createEgressGuard({ allowlist: deps.config.EGRESS_ALLOWLIST });
+  const guard = deps.egress;
 
   async function requireRun(runId: string): Promise<AgentRun> {
     const run = await findAgentRun(deps.db, runId);

@@ -4,12 +4,11 @@ import type { AgentRun } from '../db/tables/agent-run.table';
 import type { RequestedToolCall } from '../domain/agent-messages';
 import { parseToolArguments, type AgentToolSource, type BuiltinToolName } from '../domain/agent-tools';
 import { RUN_FAILURE } from '../domain/judge-failures';
-import { createEgressGuard } from '../lib/egress/egress-guard';
 import { callServerTool } from '../lib/mcp/tool-call';
 import { callKey } from './agent-step';
 import { runBuiltinTool } from './builtin-tools';
 import { withHeartbeat } from './heartbeat';
-import type { ActivityDeps } from './index';
+import type { ActivityDeps } from './activity-deps';
 import { answerMcpInSandbox, simulateBuiltinTool } from './sandbox-tools';
 import { toolMessageContent, type ToolExecution } from './tool-execution';
 
@@ -53,7 +52,7 @@ function recordExecution(
 
 /** The tool-call activity of the agent runtime: production executes, the sandbox simulates, replays or opts in. */
 export function createAgentToolCallActivities(deps: ActivityDeps) {
-  const guard = createEgressGuard({ allowlist: deps.config.EGRESS_ALLOWLIST });
+  const guard = deps.egress;
 
   // A real MCP call in production is made at most once: a retry after a lost worker records it as interrupted.
   async function callMcp(

@@ -3,7 +3,7 @@ import { releaseCaseSlot, renewCaseSlot, type CaseSlotHolder } from '../db/case-
 import { CASE_SLOT_LEASE_MS } from '../domain/case-slots';
 import { RUN_FAILURE } from '../domain/judge-failures';
 import { takeCaseSlot } from './case-slot-lease';
-import type { ActivityDeps } from './index';
+import type { ActivityDeps } from './activity-deps';
 
 export type { CaseSlotHolder };
 

@@ -21,13 +21,12 @@ import { storedCaseProblem, storedConversationProblem } from '../domain/limit-ch
 import type { RunSummary } from '../domain/run-summary';
 import { caseNeedsJudge, criteriaByKey, scoreCaseAgainst } from './case-scoring';
 import { inFreeCaseSlot, NO_FREE_SLOT } from './case-slot-lease';
-import { createEgressGuard } from '../lib/egress/egress-guard';
 import { judgedAgentModel, pinLiveRunAgent } from './agent-model';
 import { withHeartbeat } from './heartbeat';
 import { createJudge, type Judge } from './judge.activities';
 import { JudgeCallBoundReached } from './judge-call-budget';
 import { toActivityFailure } from './provider-connection';
-import type { ActivityDeps } from './index';
+import type { ActivityDeps } from './activity-deps';
 
 function scopeOf(run: ScoringRun): RunCaseScope {
   return { evalSetId: run.eval_set_id, asOf: run.created_at };
@@ -52,7 +51,7 @@ interface ScoreCaseInput {
 
 /** Activities of the eval-run workflow: preflight, case pages, one scoring per case, and the run's end. */
 export function createEvalRunActivities(deps: ActivityDeps, judge: Judge = createJudge(deps)) {
-  const guard = createEgressGuard({ allowlist: deps.config.EGRESS_ALLOWLIST });
+  const guard = deps.egress;
   const storeError = async (
     run: ScoringRun,
     caseId: string,

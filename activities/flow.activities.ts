@@ -8,10 +8,9 @@ import { FlowExpressionError, renderValue, type FlowScope } from '../domain/flow
 import { RUN_FAILURE } from '../domain/judge-failures';
 import { overLimit } from '../domain/limit-checks';
 import { coerceArgument } from '../domain/tool-parameters';
-import { createEgressGuard } from '../lib/egress/egress-guard';
 import { callServerTool } from '../lib/mcp/tool-call';
 import { withHeartbeat } from './heartbeat';
-import type { ActivityDeps } from './index';
+import type { ActivityDeps } from './activity-deps';
 
 /** Which run of which workspace. */
 export interface FlowRunRef {
@@ -27,7 +26,7 @@ export interface FlowNodeOutcome {
 
 /** Flow activities: start a run, run one `mcp.call_tool` node, finish the run. */
 export function createFlowActivities(deps: ActivityDeps) {
-  const guard = createEgressGuard({ allowlist: deps.config.EGRESS_ALLOWLIST });
+  const guard = deps.egress;
 
   async function load(ref: FlowRunRef): Promise<{ run: FlowRun; flow: Flow; nodes: McpCallToolNode[] }> {
     const run = await findFlowRun(deps.db, ref.workspaceId, ref.flowRunId);

@@ -12,14 +12,13 @@ import {
 import { finalResponsePrompt, rubricsPrompt, type JudgeMessage } from '../domain/judge-prompts';
 import { LIMITS } from '../domain/limits';
 import { resolveJudge } from '../domain/model-provider';
-import { createEgressGuard } from '../lib/egress/egress-guard';
 import {
   createProviderClient,
   ProviderCallError,
   type JsonChatReply,
   type ProviderClient,
 } from '../lib/llm/provider-client';
-import type { ActivityDeps } from './index';
+import type { ActivityDeps } from './activity-deps';
 import { budgetedFetch, JudgeCallBoundReached, type BudgetedFetch, type JudgedCase } from './judge-call-budget';
 import { connectProvider, type ProviderConnection } from './provider-connection';
 
@@ -59,7 +58,7 @@ export interface Judge {
 
 /** Builds the judge on the worker's dependencies; every call goes through the egress guard with the workspace's key. */
 export function createJudge(deps: ActivityDeps): Judge {
-  const guard = createEgressGuard({ allowlist: deps.config.EGRESS_ALLOWLIST });
+  const guard = deps.egress;
 
   // Reads the key inside the activity: it never travels through workflow arguments or history.
   const connect = (workspaceId: string, judge: RunJudge): Promise<ProviderConnection> =>

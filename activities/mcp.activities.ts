@@ -3,13 +3,12 @@ import { markMcpServerError, recordMcpServerTest } from '../db/mcp-server.reposi
 import { saveToolSync } from '../db/mcp-tool.repository';
 import type { ToolChanges } from '../domain/tool-changes';
 import { RUN_FAILURE } from '../domain/judge-failures';
-import { createEgressGuard } from '../lib/egress/egress-guard';
 import { listAllTools, toToolDescriptor } from '../lib/mcp/list-tools';
 import { describeMcpFailure } from '../lib/mcp/mcp-failure';
 import { requestTimeoutMs, withMcpSession } from '../lib/mcp/mcp-session';
 import { preflightRefusal } from '../lib/mcp/preflight';
 import { McpTargetError, resolveServerTarget, type ResolvedServer } from '../lib/mcp/server-target';
-import type { ActivityDeps } from './index';
+import type { ActivityDeps } from './activity-deps';
 
 /** Which server of which workspace; secrets travel as the server's credential id, never as values. */
 export interface McpServerRef {
@@ -30,7 +29,7 @@ export interface McpToolSyncResult {
 
 /** MCP activities: the connection test and the tool sync, both through the egress guard. */
 export function createMcpActivities(deps: ActivityDeps) {
-  const guard = createEgressGuard({ allowlist: deps.config.EGRESS_ALLOWLIST });
+  const guard = deps.egress;
 
   const resolve = (input: McpServerRef): Promise<ResolvedServer> =>
     resolveServerTarget(deps.db, deps.vault, input.workspaceId, input.serverId);

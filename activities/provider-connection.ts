@@ -3,7 +3,7 @@ import { findIntegration, shareIntegrationLock } from '../db/integration.reposit
 import { RUN_FAILURE } from '../domain/judge-failures';
 import { PROVIDER_BASE_URLS, type Provider } from '../domain/model-provider';
 import { ProviderCallError } from '../lib/llm/provider-client';
-import type { ActivityDeps } from './index';
+import type { ActivityDeps } from './activity-deps';
 
 /** How to reach a provider with the workspace's own key (read inside the activity, never passed around). */
 export interface ProviderConnection {

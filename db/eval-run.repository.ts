@@ -1,8 +1,9 @@
 import { sql, type Updateable } from 'kysely';
 import type { Db } from './database';
 import { NEWEST_FIRST, keysetPage, type Page, type PageParams } from './keyset-page';
-import { EVAL_PROGRESS_CHANNEL, listResultOutcomes } from './case-result.repository';
+import { listResultOutcomes } from './case-result.repository';
 import { jsonOrNull } from './column-values';
+import { notifyEvalProgress, type EvalRunStatusEvent } from './eval-progress';
 import type { CriterionKey, MinScores } from '../domain/criteria';
 import type { Settlement } from '../domain/run-settlement';
 import { summarizeRun, type RunSummary } from '../domain/run-summary';
@@ -146,7 +147,7 @@ async function endRun(
       .set({ ...(await values(trx)), status, completed_at: new Date() })
       .where('id', '=', id)
       .execute();
-    await notifyRunStatus(trx, { run_id: id, workspace_id: current.workspace_id, type: 'run_status', status });
+    await notifyEvalProgress(trx, { run_id: id, workspace_id: current.workspace_id, type: 'run_status', status });
     return true;
   });
 }
@@ -189,18 +190,6 @@ export async function settleEvalRun(db: Db, id: string, settlement: Settlement):
     summary: JSON.stringify(await summarizeStoredResults(trx, id)),
   });
   return endRun(db, id, settlement.status, values, true);
-}
-
-/** The payload announcing that a run ended, on the same channel as its case results (so it arrives after them). */
-export interface EvalRunStatusEvent {
-  run_id: string;
-  workspace_id: string;
-  type: 'run_status';
-  status: 'completed' | 'failed' | 'cancelled';
-}
-
-async function notifyRunStatus(db: Db, event: EvalRunStatusEvent): Promise<void> {
-  await sql`SELECT pg_notify(${EVAL_PROGRESS_CHANNEL}, ${JSON.stringify(event)})`.execute(db);
 }
 
 /** One run by id alone (the WebSocket relay checks its workspace against the caller's membership). */

@@ -4,22 +4,12 @@ import { listCaseResults } from '../../db/case-result.repository';
 import { isUuid } from '../../db/column-values';
 import { existingConversationIds } from '../../db/conversation.repository';
 import { existingCaseIds } from '../../db/eval-case.repository';
-import { failRun, insertEvalRun, listEvalRuns } from '../../db/eval-run.repository';
-import type { EvalRun } from '../../db/tables/eval-run.table';
+import { insertEvalRun, listEvalRuns } from '../../db/eval-run.repository';
 import type { EvalSet } from '../../db/tables/eval-set.table';
 import { agentRunnability } from '../../domain/agent-runnability';
 import { boundedRecord } from '../../domain/bounded-schemas';
 import { minScoresOverrideSchema, resolveMinScores } from '../../domain/criteria';
-import type { evalRunWorkflow } from '../../workflows/eval-run.workflow';
-import {
-  AgentIdKey,
-  EvalRunStatusKey,
-  EvalSetIdKey,
-  WorkspaceIdKey,
-  workflowIds,
-} from '../../workflows/temporal-names';
 import type { AppDeps } from '../app-deps';
-import { HttpError } from '../http-error';
 import { agentNotRunnable } from '../agent-run-errors';
 import { requireAgentEvalRun, requireAgentEvalSet } from '../eval-lookups';
 import { requireAgent } from '../lookups';
@@ -27,6 +17,7 @@ import { invalidField } from '../eval-schemas';
 import { dataPage, dataPageJson, pageQuery } from '../paging';
 import { route, type RouteSpec } from '../route';
 import { caseResultJson, evalRunJson, toCaseResultJson, toEvalRunJson } from '../eval-run.json';
+import { startEvalRun } from '../workflow-starts';
 
 const triggerBody = z
   .object({
@@ -80,20 +71,6 @@ async function checkLiveTrigger(
   if (!verdict.runnable) throw agentNotRunnable(verdict);
 }
 
-async function startRunWorkflow(deps: AppDeps, run: EvalRun): Promise<void> {
-  await deps.temporal.workflow.start<typeof evalRunWorkflow>('evalRunWorkflow', {
-    taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
-    workflowId: workflowIds.evalRun(run.id),
-    args: [{ runId: run.id, concurrency: deps.config.EVAL_CONCURRENCY }],
-    typedSearchAttributes: [
-      { key: WorkspaceIdKey, value: run.workspace_id },
-      { key: AgentIdKey, value: run.agent_id },
-      { key: EvalSetIdKey, value: run.eval_set_id },
-      { key: EvalRunStatusKey, value: run.status },
-    ],
-  });
-}
-
 /** Eval runs: trigger a run of a set, read it and its case results, list a set's runs. */
 export const evalRunRoutes: RouteSpec[] = [
   route({
@@ -118,18 +95,7 @@ export const evalRunRoutes: RouteSpec[] = [
         min_scores: resolveMinScores(set.min_scores, body.min_scores),
         judge_samples: body.judge_samples ?? set.judge_samples,
       });
-      try {
-        await startRunWorkflow(deps, run);
-      } catch (error) {
-        deps.logger.error(
-          { err: { name: (error as Error)?.name, message: (error as Error)?.message }, run_id: run.id },
-          'eval run not started',
-        );
-        await failRun(deps.db, run.id, 'the run could not be started: the workflow service is unavailable');
-        throw new HttpError(503, 'unavailable', 'the workflow service is unavailable; the run was marked failed', {
-          run_id: run.id,
-        });
-      }
+      await startEvalRun(deps, run);
       return { data: toEvalRunJson(run) };
     },
   }),

@@ -17,16 +17,15 @@ import type { RecordedToolCall } from '../db/tables/conversation.table';
 import type { AgentMessage, AgentStopReason } from '../domain/agent-messages';
 import { runtimeSettings } from '../domain/agent-settings';
 import { applyGuardrails } from '../domain/guardrails/apply-guardrails';
-import { EVAL_FAILURE } from '../domain/judge-failures';
+import { RUN_FAILURE } from '../domain/judge-failures';
 import { overLimit, storedCaseProblem } from '../domain/limit-checks';
-import { createEgressGuard } from '../lib/egress/egress-guard';
 import { createProviderClient } from '../lib/llm/provider-client';
-import { connectAgentProvider, resolveRunnableAgent } from './agent-model';
+import { connectAgentProvider, loadRunnableAgent, pinLiveRunAgent, resolveRunnableAgent } from './agent-model';
 import { recordModelReply, stepResultOf, type AgentStepResult } from './agent-step';
 import { conversationOf } from './agent-conversation';
 import { loadAgentTools } from './agent-toolset';
 import { withHeartbeat } from './heartbeat';
-import type { ActivityDeps } from './index';
+import type { ActivityDeps } from './activity-deps';
 import { toActivityFailure } from './provider-connection';
 
 /** What to run: a production message of an agent, or a case of a live eval run in the sandbox. */
@@ -65,6 +64,8 @@ interface RunTarget {
   replay: RecordedToolCall[];
   evalRunId: string | null;
   evalCaseId: string | null;
+  /** A sandbox case runs the version its eval run pinned; a production run, the published one. */
+  pinnedVersion?: number;
 }
 
 const prepared = (run: AgentRun): PreparedAgentRun => ({
@@ -75,11 +76,12 @@ const prepared = (run: AgentRun): PreparedAgentRun => ({
 
 /** Agent runtime activities: prepare a run, one model step, finish or fail it (tool calls live in their own group). */
 export function createAgentRuntimeActivities(deps: ActivityDeps) {
-  const guard = createEgressGuard({ allowlist: deps.config.EGRESS_ALLOWLIST });
+  const guard = deps.egress;
 
   async function requireRun(runId: string): Promise<AgentRun> {
     const run = await findAgentRun(deps.db, runId);
-    if (!run) throw ApplicationFailure.nonRetryable(`agent run ${runId} no longer exists`, 'AgentRunNotFound');
+    if (!run)
+      throw ApplicationFailure.nonRetryable(`agent run ${runId} no longer exists`, RUN_FAILURE.agentRunNotFound);
     return run;
   }
 
@@ -90,18 +92,24 @@ export function createAgentRuntimeActivities(deps: ActivityDeps) {
     }
     const run = await findScoringRun(deps.db, request.evalRunId);
     if (!run)
-      throw ApplicationFailure.nonRetryable(`eval run ${request.evalRunId} no longer exists`, EVAL_FAILURE.runNotFound);
+      throw ApplicationFailure.nonRetryable(
+        `eval run ${request.evalRunId} no longer exists`,
+        RUN_FAILURE.evalRunNotFound,
+      );
     const evalCase = await findEvalCaseById(deps.db, request.evalCaseId);
-    if (!evalCase) throw ApplicationFailure.nonRetryable('the case was deleted before it was run', 'EvalCaseNotFound');
+    if (!evalCase)
+      throw ApplicationFailure.nonRetryable('the case was deleted before it was run', RUN_FAILURE.evalCaseNotFound);
     const caseProblem = storedCaseProblem(evalCase);
-    if (caseProblem) throw ApplicationFailure.nonRetryable(caseProblem, 'LimitExceeded');
+    if (caseProblem) throw ApplicationFailure.nonRetryable(caseProblem, RUN_FAILURE.limitExceeded);
     const source =
       !evalCase.snapshot && evalCase.source_run_id
         ? await findConversation(deps.db, run.agent_id, evalCase.source_run_id)
         : undefined;
     const replayProblem =
       source && overLimit('the source conversation tool_calls', source.tool_calls.length, 'toolCallsPerConversation');
-    if (replayProblem) throw ApplicationFailure.nonRetryable(replayProblem, 'LimitExceeded');
+    if (replayProblem) throw ApplicationFailure.nonRetryable(replayProblem, RUN_FAILURE.limitExceeded);
+    // A run preflighted before runs pinned their agent pins it now, once, for all its cases.
+    const pinned = run.agent ?? (await pinLiveRunAgent(deps, guard, run));
     return {
       workspaceId: run.workspace_id,
       agentId: run.agent_id,
@@ -110,21 +118,23 @@ export function createAgentRuntimeActivities(deps: ActivityDeps) {
       replay: evalCase.snapshot?.tool_calls ?? source?.tool_calls ?? [],
       evalRunId: run.id,
       evalCaseId: evalCase.id,
+      pinnedVersion: pinned.version,
     };
   }
 
   return {
-    /** Creates the run once per workflow: published version, tools, input guardrails (a block answers at once). */
+    /**
+     * Creates the run once per workflow: its version (a sandbox case the one its eval run pinned and checked at
+     * preflight, a production run the published one, checked now), tools, input guardrails (a block answers at once).
+     */
     async prepareAgentRun(input: AgentRunRequest & { key: string }): Promise<PreparedAgentRun> {
       const existing = await findAgentRunByKey(deps.db, input.key);
       if (existing) return prepared(existing);
       const target = await targetOf(input);
-      const { agent, version, provider, settings } = await resolveRunnableAgent(
-        deps,
-        guard,
-        target.workspaceId,
-        target.agentId,
-      );
+      const { agent, version, provider, settings } =
+        target.pinnedVersion === undefined
+          ? await resolveRunnableAgent(deps, guard, target.workspaceId, target.agentId)
+          : await loadRunnableAgent(deps, target.workspaceId, target.agentId, target.pinnedVersion);
       const tools = await loadAgentTools(deps.db, target.workspaceId, agent.id, settings.builtinTools);
       const message = target.sessionInput.message;
       const guarded = applyGuardrails(message, 'input', settings.guardrails);
@@ -165,7 +175,7 @@ export function createAgentRuntimeActivities(deps: ActivityDeps) {
       if (run.steps.length !== input.step)
         throw ApplicationFailure.nonRetryable(
           `step ${input.step} asked after step ${run.steps.length - 1}`,
-          'AgentStepOutOfOrder',
+          RUN_FAILURE.agentStepOutOfOrder,
         );
       const settings = runtimeSettings(run.settings);
       const { baseUrl, apiKey } = await connectAgentProvider(deps, run.workspace_id, run.provider, run.model);

@@ -3,12 +3,12 @@ import { findAgentRun, updateAgentRun, type AgentRunState } from '../db/agent-ru
 import type { AgentRun } from '../db/tables/agent-run.table';
 import type { RequestedToolCall } from '../domain/agent-messages';
 import { parseToolArguments, type AgentToolSource, type BuiltinToolName } from '../domain/agent-tools';
-import { createEgressGuard } from '../lib/egress/egress-guard';
+import { RUN_FAILURE } from '../domain/judge-failures';
 import { callServerTool } from '../lib/mcp/tool-call';
 import { callKey } from './agent-step';
 import { runBuiltinTool } from './builtin-tools';
 import { withHeartbeat } from './heartbeat';
-import type { ActivityDeps } from './index';
+import type { ActivityDeps } from './activity-deps';
 import { answerMcpInSandbox, simulateBuiltinTool } from './sandbox-tools';
 import { toolMessageContent, type ToolExecution } from './tool-execution';
 
@@ -52,7 +52,7 @@ function recordExecution(
 
 /** The tool-call activity of the agent runtime: production executes, the sandbox simulates, replays or opts in. */
 export function createAgentToolCallActivities(deps: ActivityDeps) {
-  const guard = createEgressGuard({ allowlist: deps.config.EGRESS_ALLOWLIST });
+  const guard = deps.egress;
 
   // A real MCP call in production is made at most once: a retry after a lost worker records it as interrupted.
   async function callMcp(
@@ -108,7 +108,8 @@ export function createAgentToolCallActivities(deps: ActivityDeps) {
     /** Runs one tool call the model asked for and records its result once (heartbeats while the tool works). */
     async runAgentToolCall(ref: AgentToolCallRef): Promise<{ status: 'completed' | 'failed' }> {
       const run = await findAgentRun(deps.db, ref.runId);
-      if (!run) throw ApplicationFailure.nonRetryable(`agent run ${ref.runId} no longer exists`, 'AgentRunNotFound');
+      if (!run)
+        throw ApplicationFailure.nonRetryable(`agent run ${ref.runId} no longer exists`, RUN_FAILURE.agentRunNotFound);
       const key = callKey(ref.step, ref.index);
       const done = run.tool_calls.find((recorded) => recorded.call_key === key);
       if (done) return { status: done.error === undefined ? 'completed' : 'failed' };
@@ -117,7 +118,7 @@ export function createAgentToolCallActivities(deps: ActivityDeps) {
       if (!call)
         throw ApplicationFailure.nonRetryable(
           `agent run ${ref.runId} has no tool call ${key}`,
-          'AgentToolCallNotFound',
+          RUN_FAILURE.agentToolCallNotFound,
         );
       const execution = await withHeartbeat(() => execute(run, call, key));
       return updateAgentRun(deps.db, run.id, (current) => recordExecution(current, key, call, execution));

@@ -1,9 +1,9 @@
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import { releaseCaseSlot, renewCaseSlot, type CaseSlotHolder } from '../db/case-slot.repository';
 import { CASE_SLOT_LEASE_MS } from '../domain/case-slots';
-import { EVAL_FAILURE } from '../domain/judge-failures';
+import { RUN_FAILURE } from '../domain/judge-failures';
 import { takeCaseSlot } from './case-slot-lease';
-import type { ActivityDeps } from './index';
+import type { ActivityDeps } from './activity-deps';
 
 export type { CaseSlotHolder };
 
@@ -25,7 +25,7 @@ export function createCaseSlotActivities(deps: ActivityDeps) {
       if (acquired) return;
       throw ApplicationFailure.create({
         message: `the workspace has ${held} cases in flight, its cap (WORKSPACE_EVAL_CONCURRENCY=${deps.config.WORKSPACE_EVAL_CONCURRENCY})`,
-        type: EVAL_FAILURE.workspaceSlotsBusy,
+        type: RUN_FAILURE.workspaceSlotsBusy,
         category: ApplicationFailureCategory.BENIGN,
       });
     },

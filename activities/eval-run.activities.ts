@@ -16,18 +16,17 @@ import {
 } from '../db/eval-run.repository';
 import { countRunCases, runCaseIdPage, someRunCaseNeedsJudge, type RunCaseScope } from '../db/run-cases.repository';
 import type { CaseStatus } from '../domain/case-outcome';
-import { EVAL_FAILURE } from '../domain/judge-failures';
+import { RUN_FAILURE } from '../domain/judge-failures';
 import { storedCaseProblem, storedConversationProblem } from '../domain/limit-checks';
 import type { RunSummary } from '../domain/run-summary';
 import { caseNeedsJudge, criteriaByKey, scoreCaseAgainst } from './case-scoring';
 import { inFreeCaseSlot, NO_FREE_SLOT } from './case-slot-lease';
-import { createEgressGuard } from '../lib/egress/egress-guard';
-import { resolveRunnableAgent } from './agent-model';
+import { judgedAgentModel, pinLiveRunAgent } from './agent-model';
 import { withHeartbeat } from './heartbeat';
 import { createJudge, type Judge } from './judge.activities';
 import { JudgeCallBoundReached } from './judge-call-budget';
 import { toActivityFailure } from './provider-connection';
-import type { ActivityDeps } from './index';
+import type { ActivityDeps } from './activity-deps';
 
 function scopeOf(run: ScoringRun): RunCaseScope {
   return { evalSetId: run.eval_set_id, asOf: run.created_at };
@@ -35,7 +34,7 @@ function scopeOf(run: ScoringRun): RunCaseScope {
 
 async function requireRun(deps: ActivityDeps, runId: string): Promise<ScoringRun> {
   const run = await findScoringRun(deps.db, runId);
-  if (!run) throw ApplicationFailure.nonRetryable(`eval run ${runId} no longer exists`, EVAL_FAILURE.runNotFound);
+  if (!run) throw ApplicationFailure.nonRetryable(`eval run ${runId} no longer exists`, RUN_FAILURE.evalRunNotFound);
   return run;
 }
 
@@ -52,7 +51,7 @@ interface ScoreCaseInput {
 
 /** Activities of the eval-run workflow: preflight, case pages, one scoring per case, and the run's end. */
 export function createEvalRunActivities(deps: ActivityDeps, judge: Judge = createJudge(deps)) {
-  const guard = createEgressGuard({ allowlist: deps.config.EGRESS_ALLOWLIST });
+  const guard = deps.egress;
   const storeError = async (
     run: ScoringRun,
     caseId: string,
@@ -124,15 +123,22 @@ export function createEvalRunActivities(deps: ActivityDeps, judge: Judge = creat
 
   return {
     /**
-     * Marks the run running with its resolved judge (only when a case needs one) and the number of cases to score;
-     * a live run first checks its agent can run (published, provider connected), else the run fails saying why.
+     * Marks the run running with its resolved judge (only when a case needs one) and the number of cases to score.
+     * A live run first resolves its runnable agent (published, provider connected, else the run fails saying why) and
+     * pins that version on the run: every case runs it, whatever is published meanwhile. A retried preflight keeps
+     * the pin it made.
      */
     async preflightEvalRun(input: { runId: string }): Promise<{ total: number; live: boolean }> {
       const run = await requireRun(deps, input.runId);
       const live = run.mode === 'live';
-      if (live) await resolveRunnableAgent(deps, guard, run.workspace_id, run.agent_id);
+      const pinned = live ? await pinLiveRunAgent(deps, guard, run) : null;
       const scope = scopeOf(run);
-      const judged = (await someRunCaseNeedsJudge(deps.db, scope)) ? await judge.resolveForRun(run) : null;
+      const judged = (await someRunCaseNeedsJudge(deps.db, scope))
+        ? await judge.resolveForRun(
+            run,
+            pinned?.model ?? (await judgedAgentModel(deps, run.workspace_id, run.agent_id)),
+          )
+        : null;
       const total = await countRunCases(deps.db, scope);
       await markRunRunning(deps.db, run.id, judged, total);
       return { total, live };

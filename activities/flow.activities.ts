@@ -5,12 +5,12 @@ import { finishFlowRun, findFlowRun, markFlowRunStarted, recordFlowNodeResult } 
 import { findServerTools } from '../db/mcp-tool.repository';
 import type { Flow, FlowNodeResult, FlowRun, McpCallToolNode } from '../db/tables/flow.table';
 import { FlowExpressionError, renderValue, type FlowScope } from '../domain/flow-expression';
+import { RUN_FAILURE } from '../domain/judge-failures';
 import { overLimit } from '../domain/limit-checks';
 import { coerceArgument } from '../domain/tool-parameters';
-import { createEgressGuard } from '../lib/egress/egress-guard';
 import { callServerTool } from '../lib/mcp/tool-call';
 import { withHeartbeat } from './heartbeat';
-import type { ActivityDeps } from './index';
+import type { ActivityDeps } from './activity-deps';
 
 /** Which run of which workspace. */
 export interface FlowRunRef {
@@ -26,12 +26,12 @@ export interface FlowNodeOutcome {
 
 /** Flow activities: start a run, run one `mcp.call_tool` node, finish the run. */
 export function createFlowActivities(deps: ActivityDeps) {
-  const guard = createEgressGuard({ allowlist: deps.config.EGRESS_ALLOWLIST });
+  const guard = deps.egress;
 
   async function load(ref: FlowRunRef): Promise<{ run: FlowRun; flow: Flow; nodes: McpCallToolNode[] }> {
     const run = await findFlowRun(deps.db, ref.workspaceId, ref.flowRunId);
     const flow = run && (await findFlow(deps.db, ref.workspaceId, run.flow_id));
-    if (!run || !flow) throw ApplicationFailure.nonRetryable('flow run not found', 'FlowRunNotFound');
+    if (!run || !flow) throw ApplicationFailure.nonRetryable('flow run not found', RUN_FAILURE.flowRunNotFound);
     return { run, flow, nodes: flow.nodes };
   }
 
@@ -91,7 +91,7 @@ export function createFlowActivities(deps: ActivityDeps) {
       const tooMany = overLimit('the flow nodes', nodes.length, 'flowNodes');
       if (tooMany) {
         await finishFlowRun(deps.db, ref.flowRunId, 'failed', tooMany);
-        throw ApplicationFailure.nonRetryable(tooMany, 'LimitExceeded');
+        throw ApplicationFailure.nonRetryable(tooMany, RUN_FAILURE.limitExceeded);
       }
       await markFlowRunStarted(deps.db, ref.flowRunId);
       return { nodeIds: nodes.map((node) => node.id), nodeTimeoutMs: deps.config.FLOW_NODE_TIMEOUT_SECONDS * 1000 };
@@ -101,7 +101,7 @@ export function createFlowActivities(deps: ActivityDeps) {
     async runFlowNode(ref: FlowRunRef & { nodeId: string }): Promise<FlowNodeOutcome> {
       const { run, nodes } = await load(ref);
       const node = nodes.find((n) => n.id === ref.nodeId);
-      if (!node) throw ApplicationFailure.nonRetryable(`node ${ref.nodeId} not found`, 'FlowNodeNotFound');
+      if (!node) throw ApplicationFailure.nonRetryable(`node ${ref.nodeId} not found`, RUN_FAILURE.flowNodeNotFound);
       let result: FlowNodeResult;
       try {
         const args = await renderArguments(run, node, nodes);

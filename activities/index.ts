@@ -1,7 +1,4 @@
-import type { Db } from '../db/database';
-import type { Config } from '../lib/config';
-import type { Logger } from '../lib/logger';
-import type { CredentialVault } from '../lib/vault/credential-vault';
+import type { ActivityDeps } from './activity-deps';
 import { createAgentRuntimeActivities } from './agent-runtime.activities';
 import { createAgentToolCallActivities } from './agent-tool-call.activities';
 import { createCaseSlotActivities } from './case-slot.activities';
@@ -10,13 +7,8 @@ import { createFlowActivities } from './flow.activities';
 import { createMcpActivities } from './mcp.activities';
 import { createPlatformActivities } from './platform.activities';
 
-/** What activities are built from: real connections, never fakes. */
-export interface ActivityDeps {
-  db: Db;
-  vault: CredentialVault;
-  logger: Logger;
-  config: Config;
-}
+// Kept until agent-model.ts (being changed on the agent-pinning branch) imports it from './activity-deps'.
+export type { ActivityDeps } from './activity-deps';
 
 /** Every activity the worker registers, each group built from the same dependencies. */
 export function createActivities(deps: ActivityDeps): object {

@@ -1,7 +1,7 @@
 import { reserveJudgeCall } from '../db/judge-call.repository';
 import { LIMITS } from '../domain/limits';
 import type { EgressGuard } from '../lib/egress/egress-guard';
-import type { ActivityDeps } from './index';
+import type { ActivityDeps } from './activity-deps';
 
 /** The case whose judge calls are counted: one budget per case of a run, kept in Postgres across attempts. */
 export interface JudgedCase {

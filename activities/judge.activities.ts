@@ -1,9 +1,8 @@
 import { setMaxListeners } from 'node:events';
 import { ApplicationFailure } from '@temporalio/common';
-import { findAgent, findPublishedVersion } from '../db/agent.repository';
 import type { JudgeUsage, RunJudge } from '../db/tables/eval-run.table';
 import { findJudgeModel } from '../db/workspace-settings.repository';
-import { EVAL_FAILURE, providerNotConnectedMessage } from '../domain/judge-failures';
+import { RUN_FAILURE, providerNotConnectedMessage } from '../domain/judge-failures';
 import {
   parseMatchVerdict,
   parseRubricVerdicts,
@@ -13,14 +12,13 @@ import {
 import { finalResponsePrompt, rubricsPrompt, type JudgeMessage } from '../domain/judge-prompts';
 import { LIMITS } from '../domain/limits';
 import { resolveJudge } from '../domain/model-provider';
-import { createEgressGuard } from '../lib/egress/egress-guard';
 import {
   createProviderClient,
   ProviderCallError,
   type JsonChatReply,
   type ProviderClient,
 } from '../lib/llm/provider-client';
-import type { ActivityDeps } from './index';
+import type { ActivityDeps } from './activity-deps';
 import { budgetedFetch, JudgeCallBoundReached, type BudgetedFetch, type JudgedCase } from './judge-call-budget';
 import { connectProvider, type ProviderConnection } from './provider-connection';
 
@@ -53,42 +51,39 @@ export interface JudgedRun {
 
 /** The judge as activities use it: resolved once per run at preflight, then opened per case. */
 export interface Judge {
-  resolveForRun(run: JudgedRun): Promise<RunJudge>;
+  /** Resolves the run's judge; `agentModel` is the model preflight resolved for the agent (a live run's pinned one). */
+  resolveForRun(run: JudgedRun, agentModel: string): Promise<RunJudge>;
   open(run: JudgedRun, judged: JudgedCase, signal?: AbortSignal): Promise<JudgeSession>;
 }
 
 /** Builds the judge on the worker's dependencies; every call goes through the egress guard with the workspace's key. */
 export function createJudge(deps: ActivityDeps): Judge {
-  const guard = createEgressGuard({ allowlist: deps.config.EGRESS_ALLOWLIST });
+  const guard = deps.egress;
 
   // Reads the key inside the activity: it never travels through workflow arguments or history.
   const connect = (workspaceId: string, judge: RunJudge): Promise<ProviderConnection> =>
     connectProvider(deps, workspaceId, judge.provider, providerNotConnectedMessage(judge.provider, judge.model));
 
   return {
-    async resolveForRun(run) {
-      const agent = await findAgent(deps.db, run.workspace_id, run.agent_id);
-      if (!agent) throw ApplicationFailure.nonRetryable('the agent no longer exists', EVAL_FAILURE.runNotFound);
-      const agentModel = (await findPublishedVersion(deps.db, agent))?.model ?? agent.model;
+    async resolveForRun(run, agentModel) {
       const resolved = resolveJudge({
         agentModel,
         workspaceJudgeModel: await findJudgeModel(deps.db, run.workspace_id),
       });
-      if ('error' in resolved) throw ApplicationFailure.nonRetryable(resolved.error, EVAL_FAILURE.judgeUnresolvable);
+      if ('error' in resolved) throw ApplicationFailure.nonRetryable(resolved.error, RUN_FAILURE.judgeUnresolvable);
       const { baseUrl } = await connect(run.workspace_id, resolved);
       const verdict = await guard.check(baseUrl);
       if (!verdict.allowed) {
         throw ApplicationFailure.nonRetryable(
           `the ${resolved.provider} endpoint is blocked: ${verdict.reason}`,
-          EVAL_FAILURE.egressBlocked,
+          RUN_FAILURE.egressBlocked,
         );
       }
       return { provider: resolved.provider, model: resolved.model, source: resolved.source };
     },
 
     async open(run, judged, signal) {
-      if (!run.judge)
-        throw ApplicationFailure.nonRetryable('the run resolved no judge', EVAL_FAILURE.judgeUnresolvable);
+      if (!run.judge) throw ApplicationFailure.nonRetryable('the run resolved no judge', RUN_FAILURE.judgeUnresolvable);
       const judge = run.judge;
       const { baseUrl, apiKey } = await connect(run.workspace_id, judge);
       // Aborted by the activity's cancellation, or by the budget once the case's calls are spent.

@@ -2,13 +2,13 @@ import { ApplicationFailure } from '@temporalio/common';
 import { markMcpServerError, recordMcpServerTest } from '../db/mcp-server.repository';
 import { saveToolSync } from '../db/mcp-tool.repository';
 import type { ToolChanges } from '../domain/tool-changes';
-import { createEgressGuard } from '../lib/egress/egress-guard';
+import { RUN_FAILURE } from '../domain/judge-failures';
 import { listAllTools, toToolDescriptor } from '../lib/mcp/list-tools';
 import { describeMcpFailure } from '../lib/mcp/mcp-failure';
 import { requestTimeoutMs, withMcpSession } from '../lib/mcp/mcp-session';
 import { preflightRefusal } from '../lib/mcp/preflight';
 import { McpTargetError, resolveServerTarget, type ResolvedServer } from '../lib/mcp/server-target';
-import type { ActivityDeps } from './index';
+import type { ActivityDeps } from './activity-deps';
 
 /** Which server of which workspace; secrets travel as the server's credential id, never as values. */
 export interface McpServerRef {
@@ -29,7 +29,7 @@ export interface McpToolSyncResult {
 
 /** MCP activities: the connection test and the tool sync, both through the egress guard. */
 export function createMcpActivities(deps: ActivityDeps) {
-  const guard = createEgressGuard({ allowlist: deps.config.EGRESS_ALLOWLIST });
+  const guard = deps.egress;
 
   const resolve = (input: McpServerRef): Promise<ResolvedServer> =>
     resolveServerTarget(deps.db, deps.vault, input.workspaceId, input.serverId);
@@ -89,8 +89,8 @@ export function createMcpActivities(deps: ActivityDeps) {
         await markMcpServerError(deps.db, input.serverId, failure.message);
         deps.logger.warn({ mcp_server_id: input.serverId, error: failure.message }, 'mcp tool sync failed');
         throw failure.retryable
-          ? ApplicationFailure.retryable(failure.message, 'McpToolSyncFailed')
-          : ApplicationFailure.nonRetryable(failure.message, 'McpToolSyncFailed');
+          ? ApplicationFailure.retryable(failure.message, RUN_FAILURE.mcpToolSyncFailed)
+          : ApplicationFailure.nonRetryable(failure.message, RUN_FAILURE.mcpToolSyncFailed);
       }
       const syncedAt = new Date();
       const changes = await saveToolSync(deps.db, input.serverId, tools, syncedAt);

@@ -1,9 +1,9 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { findIntegration, shareIntegrationLock } from '../db/integration.repository';
-import { EVAL_FAILURE } from '../domain/judge-failures';
+import { RUN_FAILURE } from '../domain/judge-failures';
 import { PROVIDER_BASE_URLS, type Provider } from '../domain/model-provider';
 import { ProviderCallError } from '../lib/llm/provider-client';
-import type { ActivityDeps } from './index';
+import type { ActivityDeps } from './activity-deps';
 
 /** How to reach a provider with the workspace's own key (read inside the activity, never passed around). */
 export interface ProviderConnection {
@@ -28,7 +28,7 @@ export async function connectProvider(
       apiKey: row ? await deps.vault.get({ workspaceId, credentialId: row.credential_id }) : null,
     };
   });
-  if (!integration || !apiKey) throw ApplicationFailure.nonRetryable(notConnected, EVAL_FAILURE.providerNotConnected);
+  if (!integration || !apiKey) throw ApplicationFailure.nonRetryable(notConnected, RUN_FAILURE.providerNotConnected);
   return { baseUrl: integration.base_url ?? PROVIDER_BASE_URLS[provider], apiKey };
 }
 
@@ -37,14 +37,14 @@ export function toActivityFailure(error: unknown): unknown {
   if (!(error instanceof ProviderCallError)) return error;
   switch (error.kind) {
     case 'auth':
-      return ApplicationFailure.nonRetryable(error.message, EVAL_FAILURE.providerAuthRejected);
+      return ApplicationFailure.nonRetryable(error.message, RUN_FAILURE.providerAuthRejected);
     case 'model_not_found':
-      return ApplicationFailure.nonRetryable(error.message, EVAL_FAILURE.modelNotFound);
+      return ApplicationFailure.nonRetryable(error.message, RUN_FAILURE.modelNotFound);
     case 'blocked':
-      return ApplicationFailure.nonRetryable(error.message, EVAL_FAILURE.egressBlocked);
+      return ApplicationFailure.nonRetryable(error.message, RUN_FAILURE.egressBlocked);
     case 'rejected':
-      return ApplicationFailure.nonRetryable(error.message, EVAL_FAILURE.providerRequestRejected);
+      return ApplicationFailure.nonRetryable(error.message, RUN_FAILURE.providerRequestRejected);
     default:
-      return ApplicationFailure.retryable(error.message, EVAL_FAILURE.providerUnavailable);
+      return ApplicationFailure.retryable(error.message, RUN_FAILURE.providerUnavailable);
   }
 }

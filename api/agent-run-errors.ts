@@ -1,7 +1,13 @@
-import { AGENT_NOT_PUBLISHED } from '../domain/judge-failures';
-import { HttpError } from './http-error';
+import type { AgentNotRunnableReason } from '../domain/agent-runnability';
+import { HttpError, type HttpErrorCode } from './http-error';
 
-/** 409: the agent must be published before it can run (production or live evaluation). */
-export function agentNotPublished(): HttpError {
-  return new HttpError(409, 'agent_not_published', AGENT_NOT_PUBLISHED);
+const NOT_RUNNABLE_CODE: Readonly<Record<AgentNotRunnableReason, HttpErrorCode>> = {
+  not_published: 'agent_not_published',
+  model_unresolvable: 'agent_model_unresolvable',
+  settings_invalid: 'agent_settings_invalid',
+};
+
+/** 409: the agent cannot run (production or live evaluation) until it is published with a usable model and settings. */
+export function agentNotRunnable(verdict: { reason: AgentNotRunnableReason; message: string }): HttpError {
+  return new HttpError(409, NOT_RUNNABLE_CODE[verdict.reason], verdict.message);
 }

@@ -24,6 +24,7 @@ export const evalRunJson = z.object({
   min_scores: z.record(z.string(), z.number()),
   judge_samples: z.number(),
   judge: z.object({ provider: z.string(), model: z.string(), source: z.string() }).nullable(),
+  agent: z.object({ version: z.number(), model: z.string(), provider: z.string() }).nullable(),
   total_cases: z.number().nullable(),
   scored_cases: z.number(),
   summary: z
@@ -74,6 +75,7 @@ export function toEvalRunJson(row: EvalRun): z.infer<typeof evalRunJson> {
     min_scores: row.min_scores,
     judge_samples: row.judge_samples,
     judge: row.judge,
+    agent: row.agent,
     total_cases: row.total_cases,
     scored_cases: row.scored_cases,
     summary: row.summary,

@@ -9,6 +9,7 @@ export const HTTP_ERROR_CODES = [
   'conflict',
   'agent_not_published',
   'agent_model_unresolvable',
+  'agent_settings_invalid',
   'provider_not_connected',
   'payload_too_large',
   'unsupported_media_type',

@@ -94,10 +94,15 @@ export async function publishAgent(db: Db, agentId: string): Promise<AgentVersio
 /** The published version an agent runs on, if any. */
 export async function findPublishedVersion(db: Db, agent: Agent): Promise<AgentVersion | undefined> {
   if (agent.published_version === null) return undefined;
+  return findAgentVersion(db, agent.id, agent.published_version);
+}
+
+/** One version of an agent, published or superseded (a live eval run keeps running the version it pinned). */
+export async function findAgentVersion(db: Db, agentId: string, version: number): Promise<AgentVersion | undefined> {
   return db
     .selectFrom('agent_versions')
     .selectAll()
-    .where('agent_id', '=', agent.id)
-    .where('version', '=', agent.published_version)
+    .where('agent_id', '=', agentId)
+    .where('version', '=', version)
     .executeTakeFirst();
 }

@@ -1,23 +1,11 @@
 import { sql } from 'kysely';
 import type { Db } from './database';
 import { jsonOrNull } from './column-values';
+import { notifyEvalProgress } from './eval-progress';
 import { keysetPage, type KeysetOrder, type Page, type PageParams } from './keyset-page';
 import type { CaseStatus } from '../domain/case-outcome';
 import type { CaseResult, JudgeUsage, StoredCriterion } from './tables/eval-run.table';
 import type { CriterionKey } from '../domain/criteria';
-
-/** The Postgres channel on which every stored case result is announced (the WebSocket relay LISTENs on it). */
-export const EVAL_PROGRESS_CHANNEL = 'assay_eval_progress';
-
-/** The payload of one progress notification (kept far below Postgres's 8000-byte NOTIFY limit). */
-export interface EvalProgressEvent {
-  run_id: string;
-  workspace_id: string;
-  scored: number;
-  total: number | null;
-  case_id: string;
-  status: CaseStatus;
-}
 
 /** A case result to store. */
 export interface CaseResultInput {
@@ -80,15 +68,14 @@ export async function recordCaseResult(db: Db, result: CaseResultInput): Promise
       .where('id', '=', result.run_id)
       .returning(['workspace_id', 'scored_cases', 'total_cases'])
       .executeTakeFirstOrThrow();
-    const event: EvalProgressEvent = {
+    await notifyEvalProgress(trx, {
       run_id: result.run_id,
       workspace_id: run.workspace_id,
       scored: run.scored_cases,
       total: run.total_cases,
       case_id: result.case_id,
       status: result.status,
-    };
-    await sql`SELECT pg_notify(${EVAL_PROGRESS_CHANNEL}, ${JSON.stringify(event)})`.execute(trx);
+    });
     return { inserted: true };
   });
 }

@@ -1,12 +1,13 @@
 import { sql, type Updateable } from 'kysely';
 import type { Db } from './database';
 import { NEWEST_FIRST, keysetPage, type Page, type PageParams } from './keyset-page';
-import { EVAL_PROGRESS_CHANNEL, listResultOutcomes } from './case-result.repository';
+import { listResultOutcomes } from './case-result.repository';
 import { jsonOrNull } from './column-values';
+import { notifyEvalProgress, type EvalRunStatusEvent } from './eval-progress';
 import type { CriterionKey, MinScores } from '../domain/criteria';
 import type { Settlement } from '../domain/run-settlement';
 import { summarizeRun, type RunSummary } from '../domain/run-summary';
-import type { EvalRun, EvalRunTable, RunJudge } from './tables/eval-run.table';
+import type { EvalRun, EvalRunTable, RunAgent, RunJudge } from './tables/eval-run.table';
 
 /** What a triggered run is created with. */
 export interface EvalRunInput {
@@ -39,6 +40,7 @@ export async function insertEvalRun(
       min_scores: JSON.stringify(input.min_scores),
       judge_samples: input.judge_samples,
       judge: null,
+      agent: null,
       total_cases: null,
       summary: null,
       error: null,
@@ -75,6 +77,7 @@ export async function findScoringRun(db: Db, id: string): Promise<ScoringRun | u
       'min_scores',
       'judge_samples',
       'judge',
+      'agent',
       'total_cases',
       'scored_cases',
       'error',
@@ -94,6 +97,17 @@ export async function explicitConversationFor(db: Db, runId: string, caseId: str
     .where('id', '=', runId)
     .executeTakeFirst();
   return row?.conversation_id ?? null;
+}
+
+/** Pins the agent a live run runs on, unless one is pinned already; answers the pin the run keeps. */
+export async function pinRunAgent(db: Db, id: string, pin: RunAgent): Promise<RunAgent> {
+  const row = await db
+    .updateTable('eval_runs')
+    .set({ agent: sql<string>`coalesce(agent, ${JSON.stringify(pin)}::jsonb)` })
+    .where('id', '=', id)
+    .returning('agent')
+    .executeTakeFirstOrThrow();
+  return row.agent ?? pin;
 }
 
 /** Moves a queued (or restarted) run to `running` with its judge and case count. */
@@ -133,7 +147,7 @@ async function endRun(
       .set({ ...(await values(trx)), status, completed_at: new Date() })
       .where('id', '=', id)
       .execute();
-    await notifyRunStatus(trx, { run_id: id, workspace_id: current.workspace_id, type: 'run_status', status });
+    await notifyEvalProgress(trx, { run_id: id, workspace_id: current.workspace_id, type: 'run_status', status });
     return true;
   });
 }
@@ -176,18 +190,6 @@ export async function settleEvalRun(db: Db, id: string, settlement: Settlement):
     summary: JSON.stringify(await summarizeStoredResults(trx, id)),
   });
   return endRun(db, id, settlement.status, values, true);
-}
-
-/** The payload announcing that a run ended, on the same channel as its case results (so it arrives after them). */
-export interface EvalRunStatusEvent {
-  run_id: string;
-  workspace_id: string;
-  type: 'run_status';
-  status: 'completed' | 'failed' | 'cancelled';
-}
-
-async function notifyRunStatus(db: Db, event: EvalRunStatusEvent): Promise<void> {
-  await sql`SELECT pg_notify(${EVAL_PROGRESS_CHANNEL}, ${JSON.stringify(event)})`.execute(db);
 }
 
 /** One run by id alone (the WebSocket relay checks its workspace against the caller's membership). */

@@ -8,6 +8,7 @@ import * as operators from './migrations/0005-operators';
 import * as runCancellation from './migrations/0006-run-cancellation';
 import * as fairShare from './migrations/0007-fair-share';
 import * as keysetIndexes from './migrations/0008-keyset-indexes';
+import * as runAgentPin from './migrations/0009-run-agent-pin';
 
 // A static list rather than a folder scan: works the same under tsx, a bundle or a compiled build.
 const migrations: Record<string, Migration> = {
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '0006-run-cancellation': runCancellation,
   '0007-fair-share': fairShare,
   '0008-keyset-indexes': keysetIndexes,
+  '0009-run-agent-pin': runAgentPin,
 };
 
 /** Brings the schema up to date; safe to call on every start. */

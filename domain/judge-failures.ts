@@ -1,28 +1,50 @@
-/** Failure types of eval-run and agent activities, shared by the activities that raise them and the workflow that reads them. */
-export const EVAL_FAILURE = {
+/**
+ * The type of every failure a run's activities and workflows raise (eval runs, agent runs, flow runs, MCP actions),
+ * shared by the code that raises them and the workflows that read them: one place to look up what a type means.
+ */
+export const RUN_FAILURE = {
+  // Providers (judge and agent model calls).
   providerNotConnected: 'ProviderNotConnected',
   providerAuthRejected: 'ProviderAuthRejected',
   modelNotFound: 'ModelNotFound',
-  judgeUnresolvable: 'JudgeUnresolvable',
-  egressBlocked: 'EgressBlocked',
-  runNotFound: 'EvalRunNotFound',
   providerRequestRejected: 'ProviderRequestRejected',
   providerUnavailable: 'ProviderUnavailable',
+  egressBlocked: 'EgressBlocked',
+  // Eval runs.
+  judgeUnresolvable: 'JudgeUnresolvable',
+  evalRunNotFound: 'EvalRunNotFound',
+  evalCaseNotFound: 'EvalCaseNotFound',
+  workspaceSlotsBusy: 'WorkspaceSlotsBusy',
+  // Agent runs (production, or a live eval case in the sandbox).
   agentNotPublished: 'AgentNotPublished',
   agentUnresolvable: 'AgentUnresolvable',
-  workspaceSlotsBusy: 'WorkspaceSlotsBusy',
+  agentRunNotFound: 'AgentRunNotFound',
+  agentStepOutOfOrder: 'AgentStepOutOfOrder',
+  agentToolCallNotFound: 'AgentToolCallNotFound',
+  agentRunFailed: 'AgentRunFailed',
+  // Flow runs.
+  flowRunNotFound: 'FlowRunNotFound',
+  flowNodeNotFound: 'FlowNodeNotFound',
+  // MCP actions and the platform check.
+  mcpToolSyncFailed: 'McpToolSyncFailed',
+  pingFailed: 'PingFailure',
+  // Any run: a stored row or an input over a bound of `domain/limits.ts`.
+  limitExceeded: 'LimitExceeded',
 } as const;
+
+/** One failure type of `RUN_FAILURE`. */
+export type RunFailureType = (typeof RUN_FAILURE)[keyof typeof RUN_FAILURE];
 
 /** Failures that no other case could escape either, so the whole run fails with the message instead. */
 export const RUN_FATAL_FAILURES: readonly string[] = [
-  EVAL_FAILURE.providerNotConnected,
-  EVAL_FAILURE.providerAuthRejected,
-  EVAL_FAILURE.modelNotFound,
-  EVAL_FAILURE.judgeUnresolvable,
-  EVAL_FAILURE.egressBlocked,
-  EVAL_FAILURE.runNotFound,
-  EVAL_FAILURE.agentNotPublished,
-  EVAL_FAILURE.agentUnresolvable,
+  RUN_FAILURE.providerNotConnected,
+  RUN_FAILURE.providerAuthRejected,
+  RUN_FAILURE.modelNotFound,
+  RUN_FAILURE.judgeUnresolvable,
+  RUN_FAILURE.egressBlocked,
+  RUN_FAILURE.evalRunNotFound,
+  RUN_FAILURE.agentNotPublished,
+  RUN_FAILURE.agentUnresolvable,
 ];
 
 /** The message of a run that needs a provider integration the workspace has not connected (to judge, or to run the agent). */

@@ -3,10 +3,11 @@ import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio
 import type { DataConverter } from '@temporalio/common';
 import { startRunReconciler } from './run-reconciler';
 import { installTemporalRuntime } from './temporal-runtime';
-import { createActivities, type ActivityDeps } from '../activities';
+import { createActivities } from '../activities';
+import { createActivityDeps, type WorkerConnections } from '../activities/activity-deps';
 
 /** What the activities need from the outside world. */
-export type WorkerDeps = ActivityDeps;
+export type WorkerDeps = WorkerConnections;
 
 export interface WorkerOptions {
   address: string;
@@ -27,13 +28,14 @@ export interface AssayWorker {
 export async function createAssayWorker(options: WorkerOptions): Promise<AssayWorker> {
   installTemporalRuntime(options.deps.logger);
   const connection = await NativeConnection.connect({ address: options.address });
+  const deps = createActivityDeps(options.deps);
   const worker = await Worker.create({
     connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     workflowBundle: options.workflowBundle,
     dataConverter: options.dataConverter,
-    activities: createActivities(options.deps),
+    activities: createActivities(deps),
     shutdownGraceTime: '10 seconds',
   });
   const reconciler = startRunReconciler({
@@ -47,6 +49,7 @@ export async function createAssayWorker(options: WorkerOptions): Promise<AssayWo
     async close() {
       await reconciler.stop();
       await connection.close();
+      await deps.egress.close();
     },
   };
 }

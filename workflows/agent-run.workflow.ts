@@ -6,39 +6,30 @@ import {
   proxyActivities,
   workflowInfo,
 } from '@temporalio/workflow';
+import { RUN_FAILURE } from '../domain/judge-failures';
 import type { AgentRunRequest, AgentRunResult, AgentRuntimeActivities } from '../activities/agent-runtime.activities';
 import type { AgentToolCallActivities } from '../activities/agent-tool-call.activities';
 import type { AgentStopReason } from '../domain/agent-messages';
+import { AGENT_TOOL_CALL_ACTIVITY, BOOKKEEPING_ACTIVITY, MODEL_STEP_ACTIVITY } from './activity-options';
 
-const setup = proxyActivities<AgentRuntimeActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 8 },
-});
-
-// A model step may take minutes: no short limit, but heartbeats let a dead worker's step move to another within 20 s.
-const modelSteps = proxyActivities<AgentRuntimeActivities>({
-  startToCloseTimeout: '30 minutes',
-  heartbeatTimeout: '20 seconds',
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 },
-});
-
-// Retrying a tool call is safe: built-in effects are keyed by call, and a real MCP call in production is made once.
-const toolCalls = proxyActivities<AgentToolCallActivities>({
-  startToCloseTimeout: '10 minutes',
-  heartbeatTimeout: '20 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 3 },
-});
+const setup = proxyActivities<AgentRuntimeActivities>(BOOKKEEPING_ACTIVITY);
+const modelSteps = proxyActivities<AgentRuntimeActivities>(MODEL_STEP_ACTIVITY);
+const toolCalls = proxyActivities<AgentToolCallActivities>(AGENT_TOOL_CALL_ACTIVITY);
 
 function failureOf(error: unknown): ApplicationFailure {
   const cause = error instanceof ActivityFailure ? error.cause : error;
   if (cause instanceof ApplicationFailure)
-    return ApplicationFailure.nonRetryable(cause.message, cause.type ?? 'AgentRunFailed');
-  return ApplicationFailure.nonRetryable(cause instanceof Error ? cause.message : String(cause), 'AgentRunFailed');
+    return ApplicationFailure.nonRetryable(cause.message, cause.type ?? RUN_FAILURE.agentRunFailed);
+  return ApplicationFailure.nonRetryable(
+    cause instanceof Error ? cause.message : String(cause),
+    RUN_FAILURE.agentRunFailed,
+  );
 }
 
 /**
- * Runs an agent's published version on one message: one activity per model step and one per tool call, up to the
- * agent's step limit, then records the conversation. The workflow id keys the run, so a retried activity resumes it.
+ * Runs an agent version on one message (production: the published one; a live eval case: the one its run pinned):
+ * one activity per model step and one per tool call, up to the agent's step limit, then records the conversation.
+ * The workflow id keys the run, so a retried activity resumes it.
  */
 export async function agentRunWorkflow(input: AgentRunRequest): Promise<AgentRunResult> {
   let runId: string | undefined;

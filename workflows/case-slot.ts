@@ -7,31 +7,11 @@ import {
 } from '@temporalio/workflow';
 import type { CaseSlotActivities, CaseSlotHolder } from '../activities/case-slot.activities';
 import { CASE_SLOT_RENEW_MS } from '../domain/case-slots';
+import { CASE_SLOT_QUICK_ACTIVITY, CASE_SLOT_RENEW_ACTIVITY, CASE_SLOT_WAIT_ACTIVITY } from './activity-options';
 
-// Taking a free slot and giving one back run as local activities: inside the current workflow task, one marker
-// event each and no round trip through the server.
-const quick = proxyLocalActivities<CaseSlotActivities>({
-  startToCloseTimeout: '10 seconds',
-  retry: {
-    initialInterval: '200 milliseconds',
-    backoffCoefficient: 2,
-    maximumInterval: '2 seconds',
-    maximumAttempts: 5,
-  },
-});
-
-// Waiting for a slot is this activity's retries: the server re-runs it after a backoff capped at a few seconds, which
-// records no history event, holds no worker slot and uses no attempt of the case. No attempt limit: while the
-// workspace is full its other cases are progressing, and every lease ends.
-const waiting = proxyActivities<CaseSlotActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 1.5, maximumInterval: '5 seconds' },
-});
-
-const renewing = proxyActivities<CaseSlotActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 5 },
-});
+const quick = proxyLocalActivities<CaseSlotActivities>(CASE_SLOT_QUICK_ACTIVITY);
+const { acquireCaseSlot } = proxyActivities<CaseSlotActivities>(CASE_SLOT_WAIT_ACTIVITY);
+const { renewCaseSlot } = proxyActivities<CaseSlotActivities>(CASE_SLOT_RENEW_ACTIVITY);
 
 /** What the scoring activity answers: the case's status, or that every slot of its workspace is held. */
 export type SlotScoring = { status: string } | { waitingForSlot: true };
@@ -45,7 +25,7 @@ export type SlotScoring = { status: string } | { waitingForSlot: true };
 export async function scoreInCaseSlot(holder: CaseSlotHolder, score: () => Promise<SlotScoring>): Promise<void> {
   let scored = false;
   try {
-    while ('waitingForSlot' in (await score())) await waiting.acquireCaseSlot(holder);
+    while ('waitingForSlot' in (await score())) await acquireCaseSlot(holder);
     scored = true;
   } finally {
     if (!scored) await CancellationScope.nonCancellable(() => quick.releaseCaseSlot(holder));
@@ -62,7 +42,7 @@ async function renewingWhile<T>(holder: CaseSlotHolder, work: Promise<T>): Promi
   watched.catch(() => undefined);
   while (!(await condition(() => settled, CASE_SLOT_RENEW_MS))) {
     try {
-      await renewing.renewCaseSlot(holder);
+      await renewCaseSlot(holder);
     } catch (error) {
       if (isCancellation(error)) throw error;
     }
@@ -77,7 +57,7 @@ async function renewingWhile<T>(holder: CaseSlotHolder, work: Promise<T>): Promi
  */
 export async function inCaseSlot<T>(holder: CaseSlotHolder, work: () => Promise<T>): Promise<T> {
   try {
-    if (!(await quick.tryCaseSlot(holder)).acquired) await waiting.acquireCaseSlot(holder);
+    if (!(await quick.tryCaseSlot(holder)).acquired) await acquireCaseSlot(holder);
     return await renewingWhile(holder, work());
   } finally {
     await CancellationScope.nonCancellable(() => quick.releaseCaseSlot(holder));

@@ -13,6 +13,7 @@ import {
 import type { SearchAttributePair } from '@temporalio/common';
 import type { EvalRunActivities } from '../activities/eval-run.activities';
 import { RUN_FATAL_FAILURES } from '../domain/judge-failures';
+import { BOOKKEEPING_ACTIVITY, SCORING_ACTIVITY } from './activity-options';
 import { agentRunWorkflow } from './agent-run.workflow';
 import { inCaseSlot, scoreInCaseSlot } from './case-slot';
 import { AgentIdKey, EvalRunStatusKey, workflowIds, WorkspaceIdKey } from './temporal-names';
@@ -20,18 +21,8 @@ import { AgentIdKey, EvalRunStatusKey, workflowIds, WorkspaceIdKey } from './tem
 /** Cases scored per workflow run before continuing as new: keeps every history far below Temporal's limits. */
 export const EVAL_PAGE_SIZE = 100;
 
-const bookkeeping = proxyActivities<EvalRunActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 8 },
-});
-
-// Judge calls retry inside the activity (SDK backoff honouring retry-after); a few activity attempts cover the rest,
-// and the heartbeat timeout hands the case to another worker soon after its worker dies.
-const scoring = proxyActivities<EvalRunActivities>({
-  startToCloseTimeout: '15 minutes',
-  heartbeatTimeout: '20 seconds',
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 3 },
-});
+const bookkeeping = proxyActivities<EvalRunActivities>(BOOKKEEPING_ACTIVITY);
+const scoring = proxyActivities<EvalRunActivities>(SCORING_ACTIVITY);
 
 /** Input of `evalRunWorkflow`; `cursor`, `preflightDone` and `live` are carried across continue-as-new only. */
 export interface EvalRunWorkflowInput {

@@ -1,11 +1,9 @@
 import { ActivityFailure, CancellationScope, proxyActivities, TimeoutFailure } from '@temporalio/workflow';
 import { TimeoutType } from '@temporalio/common';
 import type { FlowActivities, FlowNodeOutcome, FlowRunRef } from '../activities/flow.activities';
+import { FLOW_BOOKKEEPING_ACTIVITY, flowNodeActivity } from './activity-options';
 
-const { startFlowRun, completeFlowRun } = proxyActivities<FlowActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 5, initialInterval: '1 second' },
-});
+const { startFlowRun, completeFlowRun } = proxyActivities<FlowActivities>(FLOW_BOOKKEEPING_ACTIVITY);
 
 // Before the worker reported its node timeout (histories started then), a node had three minutes.
 const DEFAULT_NODE_TIMEOUT_MS = 180_000;
@@ -28,12 +26,7 @@ export async function flowRunWorkflow(input: FlowRunRef): Promise<{ status: stri
   let current: string | undefined;
   try {
     const { nodeIds, nodeTimeoutMs = DEFAULT_NODE_TIMEOUT_MS } = await startFlowRun(input);
-    // Tool calls have effects outside Assay (an e-mail sent, a payment made): never repeated automatically.
-    const { runFlowNode } = proxyActivities<FlowActivities>({
-      startToCloseTimeout: nodeTimeoutMs,
-      heartbeatTimeout: '30 seconds',
-      retry: { maximumAttempts: 1 },
-    });
+    const { runFlowNode } = proxyActivities<FlowActivities>(flowNodeActivity(nodeTimeoutMs));
     for (const nodeId of nodeIds) {
       current = nodeId;
       let outcome: FlowNodeOutcome;

@@ -1,7 +1,8 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { PlatformActivities } from '../activities/platform.activities';
+import { PING_ACTIVITY } from './activity-options';
 
-const { ping } = proxyActivities<PlatformActivities>({ startToCloseTimeout: '10 seconds' });
+const { ping } = proxyActivities<PlatformActivities>(PING_ACTIVITY);
 
 export interface PingInput {
   message: string;

@@ -1,18 +1,15 @@
-import crypto from 'node:crypto';
 import { z } from 'zod';
 import { findPublishedVersion } from '../../db/agent.repository';
 import { findConversation } from '../../db/conversation.repository';
 import { findIntegration } from '../../db/integration.repository';
+import { agentRunnability } from '../../domain/agent-runnability';
 import { providerNotConnectedMessage } from '../../domain/judge-failures';
-import { providerForModel } from '../../domain/model-provider';
-import type { agentRunWorkflow } from '../../workflows/agent-run.workflow';
-import { AgentIdKey, WorkspaceIdKey, workflowIds } from '../../workflows/temporal-names';
-import { agentNotPublished } from '../agent-run-errors';
+import { agentNotRunnable } from '../agent-run-errors';
 import { nonBlank } from '../input-fields';
 import { HttpError } from '../http-error';
 import { requireAgent } from '../lookups';
 import { route, type RouteSpec } from '../route';
-import { awaitWorkflow } from '../workflow-call';
+import { runAgent } from '../workflow-starts';
 import { conversationJson, toConversationJson } from './conversations.routes';
 
 const runBody = z
@@ -32,7 +29,7 @@ export const agentRunRoutes: RouteSpec[] = [
     method: 'post',
     path: '/api/ai-agents/:agent/runs',
     summary: 'Run the published agent on a message (real effects); answers the conversation',
-    errors: [409, 502, 504],
+    errors: [409, 502, 503, 504],
     tag: 'agents',
     permission: 'agents:manage',
     body: runBody,
@@ -40,15 +37,9 @@ export const agentRunRoutes: RouteSpec[] = [
     response: z.object({ data: conversationJson }),
     handler: async ({ body, params, auth, deps }) => {
       const agent = await requireAgent(deps.db, auth.workspaceId, params.agent);
-      const version = await findPublishedVersion(deps.db, agent);
-      if (!version) throw agentNotPublished();
-      const provider = providerForModel(version.model);
-      if (!provider)
-        throw new HttpError(
-          409,
-          'agent_model_unresolvable',
-          `cannot derive a provider from the agent model "${version.model}"`,
-        );
+      const verdict = agentRunnability(await findPublishedVersion(deps.db, agent));
+      if (!verdict.runnable) throw agentNotRunnable(verdict);
+      const { provider, version } = verdict;
       if (!(await findIntegration(deps.db, auth.workspaceId, provider))) {
         throw new HttpError(
           409,
@@ -57,26 +48,11 @@ export const agentRunRoutes: RouteSpec[] = [
           { provider },
         );
       }
-      const result = await awaitWorkflow(
-        () =>
-          deps.temporal.workflow.execute<typeof agentRunWorkflow>('agentRunWorkflow', {
-            taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
-            workflowId: workflowIds.agentRun(crypto.randomUUID()),
-            args: [
-              {
-                mode: 'production',
-                workspaceId: auth.workspaceId,
-                agentId: agent.id,
-                sessionInput: { ...body.session_input, message: body.message },
-              },
-            ],
-            typedSearchAttributes: [
-              { key: WorkspaceIdKey, value: auth.workspaceId },
-              { key: AgentIdKey, value: agent.id },
-            ],
-          }),
-        'agent_run_failed',
-      );
+      const result = await runAgent(deps, {
+        workspaceId: auth.workspaceId,
+        agentId: agent.id,
+        sessionInput: { ...body.session_input, message: body.message },
+      });
       const conversation = await findConversation(deps.db, agent.id, result.conversationId);
       if (!conversation) throw new HttpError(502, 'agent_run_failed', 'the run finished but its conversation is gone');
       return { data: toConversationJson(conversation) };

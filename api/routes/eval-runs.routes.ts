@@ -1,30 +1,23 @@
 import { z } from 'zod';
+import { findPublishedVersion } from '../../db/agent.repository';
 import { listCaseResults } from '../../db/case-result.repository';
 import { isUuid } from '../../db/column-values';
 import { existingConversationIds } from '../../db/conversation.repository';
 import { existingCaseIds } from '../../db/eval-case.repository';
-import { failRun, insertEvalRun, listEvalRuns } from '../../db/eval-run.repository';
-import type { EvalRun } from '../../db/tables/eval-run.table';
+import { insertEvalRun, listEvalRuns } from '../../db/eval-run.repository';
 import type { EvalSet } from '../../db/tables/eval-set.table';
+import { agentRunnability } from '../../domain/agent-runnability';
 import { boundedRecord } from '../../domain/bounded-schemas';
 import { minScoresOverrideSchema, resolveMinScores } from '../../domain/criteria';
-import type { evalRunWorkflow } from '../../workflows/eval-run.workflow';
-import {
-  AgentIdKey,
-  EvalRunStatusKey,
-  EvalSetIdKey,
-  WorkspaceIdKey,
-  workflowIds,
-} from '../../workflows/temporal-names';
 import type { AppDeps } from '../app-deps';
-import { HttpError } from '../http-error';
-import { agentNotPublished } from '../agent-run-errors';
+import { agentNotRunnable } from '../agent-run-errors';
 import { requireAgentEvalRun, requireAgentEvalSet } from '../eval-lookups';
 import { requireAgent } from '../lookups';
 import { invalidField } from '../field-errors';
 import { dataPage, dataPageJson, pageQuery } from '../paging';
 import { route, type RouteSpec } from '../route';
 import { caseResultJson, evalRunJson, toCaseResultJson, toEvalRunJson } from '../eval-run.json';
+import { startEvalRun } from '../workflow-starts';
 
 const triggerBody = z
   .object({
@@ -64,7 +57,7 @@ async function validateSelection(
   return chosen;
 }
 
-// Live runs the agent's published version on each case's message, so there is no conversation to choose.
+// Live runs the agent's published version (pinned at preflight) on each case's message: no conversation to choose.
 async function checkLiveTrigger(
   deps: AppDeps,
   workspaceId: string,
@@ -74,21 +67,8 @@ async function checkLiveTrigger(
   if (body.run_selection === 'explicit')
     throw invalidField('run_selection', 'live mode runs the agent for each case: use "source" (the default)');
   const agent = await requireAgent(deps.db, workspaceId, agentRef);
-  if (agent.published_version === null) throw agentNotPublished();
-}
-
-async function startRunWorkflow(deps: AppDeps, run: EvalRun): Promise<void> {
-  await deps.temporal.workflow.start<typeof evalRunWorkflow>('evalRunWorkflow', {
-    taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
-    workflowId: workflowIds.evalRun(run.id),
-    args: [{ runId: run.id, concurrency: deps.config.EVAL_CONCURRENCY }],
-    typedSearchAttributes: [
-      { key: WorkspaceIdKey, value: run.workspace_id },
-      { key: AgentIdKey, value: run.agent_id },
-      { key: EvalSetIdKey, value: run.eval_set_id },
-      { key: EvalRunStatusKey, value: run.status },
-    ],
-  });
+  const verdict = agentRunnability(await findPublishedVersion(deps.db, agent));
+  if (!verdict.runnable) throw agentNotRunnable(verdict);
 }
 
 /** Eval runs: trigger a run of a set, read it and its case results, list a set's runs. */
@@ -115,18 +95,7 @@ export const evalRunRoutes: RouteSpec[] = [
         min_scores: resolveMinScores(set.min_scores, body.min_scores),
         judge_samples: body.judge_samples ?? set.judge_samples,
       });
-      try {
-        await startRunWorkflow(deps, run);
-      } catch (error) {
-        deps.logger.error(
-          { err: { name: (error as Error)?.name, message: (error as Error)?.message }, run_id: run.id },
-          'eval run not started',
-        );
-        await failRun(deps.db, run.id, 'the run could not be started: the workflow service is unavailable');
-        throw new HttpError(503, 'unavailable', 'the workflow service is unavailable; the run was marked failed', {
-          run_id: run.id,
-        });
-      }
+      await startEvalRun(deps, run);
       return { data: toEvalRunJson(run) };
     },
   }),

@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import { findFlowRun, finishFlowRun, insertFlowRun } from '../../db/flow-run.repository';
+import { findFlowRun, insertFlowRun } from '../../db/flow-run.repository';
 import type { FlowRun, McpCallToolNode } from '../../db/tables/flow.table';
 import { isUuid } from '../../db/column-values';
-import type { flowRunWorkflow } from '../../workflows/flow-run.workflow';
-import { WorkspaceIdKey, workflowIds } from '../../workflows/temporal-names';
-import { HttpError, notFound } from '../http-error';
+import { notFound } from '../http-error';
 import { requireFlow } from '../lookups';
 import { route, type RouteSpec } from '../route';
+import { startFlowRun } from '../workflow-starts';
 
 const startRunBody = z.object({ variables: z.record(z.string(), z.unknown()).default({}) });
 const nodeResultJson = z.object({
@@ -70,23 +69,7 @@ export const flowRunRoutes: RouteSpec[] = [
     handler: async ({ body, params, auth, deps }) => {
       const flow = await requireFlow(deps.db, auth.workspaceId, params.id);
       const run = await insertFlowRun(deps.db, auth.workspaceId, flow.id, body.variables);
-      await deps.temporal.workflow
-        .start<typeof flowRunWorkflow>('flowRunWorkflow', {
-          taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
-          workflowId: workflowIds.flowRun(run.id),
-          args: [{ workspaceId: auth.workspaceId, flowRunId: run.id }],
-          typedSearchAttributes: [{ key: WorkspaceIdKey, value: auth.workspaceId }],
-        })
-        .catch(async (error: unknown) => {
-          deps.logger.error(
-            { err: { name: (error as Error)?.name, message: (error as Error)?.message }, flow_run_id: run.id },
-            'flow run not started',
-          );
-          await finishFlowRun(deps.db, run.id, 'failed', 'the run could not be started');
-          throw new HttpError(503, 'unavailable', 'the workflow service is unavailable; the run was marked failed', {
-            run_id: run.id,
-          });
-        });
+      await startFlowRun(deps, run);
       return toFlowRunJson(run, flow.nodes);
     },
   }),

@@ -1,14 +1,10 @@
 import { z } from 'zod';
 import { pageServerTools } from '../../db/mcp-tool.repository';
 import type { McpTool } from '../../db/tables/mcp.table';
-import type { mcpServerTestWorkflow } from '../../workflows/mcp-server-test.workflow';
-import type { mcpToolSyncWorkflow } from '../../workflows/mcp-tool-sync.workflow';
-import { McpServerIdKey, WorkspaceIdKey, workflowIds } from '../../workflows/temporal-names';
-import type { HttpErrorCode } from '../http-error';
 import { requireMcpServer } from '../lookups';
 import { route, type RouteContext, type RouteSpec } from '../route';
 import { linkedPage, pageQuery } from '../paging';
-import { awaitWorkflow } from '../workflow-call';
+import { runMcpAction, type McpActionResults } from '../workflow-starts';
 
 const parameterJson = z.object({ name: z.string(), type: z.string(), description: z.string(), required: z.boolean() });
 const toolJson = z.object({
@@ -33,30 +29,11 @@ export function toToolJson(row: McpTool): z.infer<typeof toolJson> {
   return { name: row.name, description: row.description, parameters: row.parameters, input_schema: row.input_schema };
 }
 
-// By name, with `import type`: the api never loads workflow code.
-type ServerWorkflow = typeof mcpServerTestWorkflow | typeof mcpToolSyncWorkflow;
-type ServerWorkflowName = 'mcpServerTestWorkflow' | 'mcpToolSyncWorkflow';
-
-// Concurrent calls for one server share a single run (USE_EXISTING); the api only waits, the worker dials.
-function runOnWorker(
-  workflow: ServerWorkflowName,
-  workflowId: (serverId: string) => string,
-  failureCode: HttpErrorCode,
-) {
+// The api only waits; the worker dials the server.
+function runOnWorker(action: keyof McpActionResults) {
   return async ({ params, auth, deps }: RouteContext<unknown>): Promise<unknown> => {
     const server = await requireMcpServer(deps.db, auth.workspaceId, params.id);
-    const options = {
-      taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
-      workflowId: workflowId(server.id),
-      args: [{ workspaceId: auth.workspaceId, serverId: server.id }] as [{ workspaceId: string; serverId: string }],
-      workflowIdConflictPolicy: 'USE_EXISTING' as const,
-      workflowExecutionTimeout: '5 minutes',
-      typedSearchAttributes: [
-        { key: WorkspaceIdKey, value: auth.workspaceId },
-        { key: McpServerIdKey, value: server.id },
-      ],
-    };
-    return awaitWorkflow(() => deps.temporal.workflow.execute<ServerWorkflow>(workflow, options), failureCode);
+    return runMcpAction(deps, action, { workspaceId: auth.workspaceId, serverId: server.id });
   };
 }
 
@@ -66,21 +43,21 @@ export const mcpServerActionRoutes: RouteSpec[] = [
     method: 'post',
     path: '/api/v1/mcp-servers/:id/test',
     summary: 'Test the connection (always 200; status error with a message on failure)',
-    errors: [502, 504],
+    errors: [502, 503, 504],
     tag: 'mcp',
     permission: 'mcp:manage',
     response: testJson,
-    handler: runOnWorker('mcpServerTestWorkflow', workflowIds.mcpServerTest, 'mcp_test_failed'),
+    handler: runOnWorker('test'),
   }),
   route({
     method: 'post',
     path: '/api/v1/mcp-servers/:id/refresh-tools',
     summary: 'Synchronise tool descriptors from the server',
-    errors: [502, 504],
+    errors: [502, 503, 504],
     tag: 'mcp',
     permission: 'mcp:manage',
     response: syncJson,
-    handler: runOnWorker('mcpToolSyncWorkflow', workflowIds.mcpToolSync, 'mcp_sync_failed'),
+    handler: runOnWorker('sync'),
   }),
   route({
     method: 'get',

@@ -1,11 +1,11 @@
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { listenForEvalProgress } from '../../db/eval-progress';
 import { logError } from '../../lib/logger';
 import type { AppDeps } from '../app-deps';
 import { authenticate, type AuthContext } from '../auth';
 import { HttpError } from '../http-error';
-import { listenForEvalProgress } from './progress-listener';
 import { serveRelayConnection, type ConnectionLimits } from './relay-connection';
 import { chooseProtocol, credentialsOf, rejectUpgrade } from './relay-auth';
 import { createRunFeed } from './run-feed';

@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import type { EvalProgressEvent } from '../../db/case-result.repository';
-import type { EvalRunStatusEvent } from '../../db/eval-run.repository';
 import type { caseResultJson, evalRunJson } from '../eval-run.json';
 
 /** What a client may send: follow a run, or stop following it. */
@@ -26,39 +24,3 @@ export type ServerMessage =
     }
   | { type: 'unsubscribed'; run_id: string }
   | { type: 'error'; code: string; message: string; run_id?: string };
-
-/** A notification read from the progress channel. */
-export type RelayEvent = EvalProgressEvent | EvalRunStatusEvent;
-
-const progressEvent = z.object({
-  run_id: z.string(),
-  workspace_id: z.string(),
-  scored: z.number(),
-  total: z.number().nullable(),
-  case_id: z.string(),
-  status: z.enum(['passed', 'failed', 'error']),
-});
-const runStatusEvent = z.object({
-  run_id: z.string(),
-  workspace_id: z.string(),
-  type: z.literal('run_status'),
-  status: z.enum(['completed', 'failed', 'cancelled']),
-});
-
-/** Parses a NOTIFY payload; undefined for anything the relay does not understand. */
-export function parseRelayEvent(payload: string | undefined): RelayEvent | undefined {
-  try {
-    const value: unknown = JSON.parse(payload ?? '');
-    const parsed = runStatusEvent.safeParse(value);
-    if (parsed.success) return parsed.data;
-    const progress = progressEvent.safeParse(value);
-    return progress.success ? progress.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** True for an event announcing the end of a run. */
-export function isRunStatusEvent(event: RelayEvent): event is EvalRunStatusEvent {
-  return 'type' in event && event.type === 'run_status';
-}

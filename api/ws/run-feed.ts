@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database';
 import { logError, type Logger } from '../../lib/logger';
-import { isRunStatusEvent, type CaseResultJson, type EvalRunJson, type RelayEvent } from './relay-messages';
+import { isRunStatusEvent, type EvalProgressNotification } from '../../db/eval-progress';
+import type { CaseResultJson, EvalRunJson } from './relay-messages';
 import { readCaseResults, readRun, readRunWithAllResults } from './run-snapshot';
 
 /** What a subscriber receives, in commit order: a recorded case, the run's end, or a re-read after a LISTEN gap. */
@@ -18,13 +19,13 @@ export interface FeedSink {
 export interface RunFeed {
   add(runId: string, sink: FeedSink): void;
   remove(runId: string, sink: FeedSink): void;
-  push(event: RelayEvent): void;
+  push(event: EvalProgressNotification): void;
   /** Re-reads every followed run (after LISTEN was re-established, events may have been missed). */
   resyncAll(): void;
   close(): void;
 }
 
-type Pending = { event: RelayEvent } | { resync: string };
+type Pending = { event: EvalProgressNotification } | { resync: string };
 
 const MAX_BATCH = 1_000;
 const RETRY_MS = { initial: 200, max: 5_000 };

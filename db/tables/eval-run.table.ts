@@ -18,6 +18,13 @@ export interface RunJudge {
   source: 'workspace' | 'agent_provider_default';
 }
 
+/** The agent version a live run pinned at preflight: every case of the run runs this one. */
+export interface RunAgent {
+  version: number;
+  model: string;
+  provider: Provider;
+}
+
 /** One execution of a whole eval set. */
 export interface EvalRunTable {
   id: Generated<string>;
@@ -31,6 +38,7 @@ export interface EvalRunTable {
   min_scores: Json<MinScores>;
   judge_samples: number;
   judge: NullableJson<RunJudge>;
+  agent: NullableJson<RunAgent>;
   total_cases: number | null;
   scored_cases: ColumnType<number, never, number>;
   summary: NullableJson<RunSummary>;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { createApp } from '../../api/app';
-import { RELAY_APPLICATION_NAME } from '../../api/ws/progress-listener';
+import { RELAY_APPLICATION_NAME } from '../../db/eval-progress';
 import { createDb, type Db } from '../../db/database';
 import { upsertMembership } from '../../db/tenancy.repository';
 import { evalApi, judgeReplies } from '../helpers/eval-api';

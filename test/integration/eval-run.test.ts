@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { Client } from 'pg';
-import { EVAL_PROGRESS_CHANNEL, type EvalProgressEvent } from '../../db/case-result.repository';
+import { EVAL_PROGRESS_CHANNEL, type EvalProgressEvent } from '../../db/eval-progress';
 import { AgentIdKey, EvalRunStatusKey, EvalSetIdKey, WorkspaceIdKey } from '../../workflows/temporal-names';
 import { evalApi, judgeAsk, judgeReplies } from '../helpers/eval-api';
 import { harness } from '../helpers/harness';

@@ -72,4 +72,40 @@ describe('starting a workflow while Temporal is unreachable', () => {
       [[res.body.error.details.run_id, 'failed']],
     );
   });
+
+  it('answers 503 unavailable for an MCP server test and tool refresh, and leaves the server as it was', async () => {
+    const { server } = await createEchoFlow(platform, () => request.agent(platform.app).set(tenant.auth), 'down-mcp');
+    const serverRow = () =>
+      platform.runtime.db
+        .selectFrom('mcp_servers')
+        .select(['status', 'last_test', 'last_error', 'synced_at'])
+        .where('id', '=', server.id)
+        .executeTakeFirstOrThrow();
+    const before = await serverRow();
+
+    for (const action of ['test', 'refresh-tools']) {
+      const res = await request(broken).post(`/api/v1/mcp-servers/${server.id}/${action}`).set(tenant.auth).send();
+      assert.equal(res.status, 503, `${action}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.error.code, 'unavailable');
+    }
+    assert.deepEqual(await serverRow(), before);
+  });
+
+  it('answers 503 unavailable for a production agent run and records no conversation', async () => {
+    const agent = (await api('/api/ai-agents', { name: 'down-run', model: 'gpt-4o', instructions: '' }).expect(201))
+      .body.data;
+    await api(`/api/ai-agents/${agent.id}/publish`, {}).expect(200);
+    await request(platform.app)
+      .put('/api/workspaces/current/integrations/openai')
+      .set(tenant.auth)
+      .send({ api_key: 'sk-down-0123456789abcdef' })
+      .expect(200);
+
+    const res = await request(broken).post(`/api/ai-agents/${agent.id}/runs`).set(tenant.auth).send({ message: 'hi' });
+
+    assert.equal(res.status, 503, JSON.stringify(res.body));
+    assert.equal(res.body.error.code, 'unavailable');
+    const listed = await request(platform.app).get(`/api/ai-agents/${agent.id}/runs`).set(tenant.auth).expect(200);
+    assert.deepEqual(listed.body.data, []);
+  });
 });

@@ -1,0 +1,177 @@
+import crypto from 'node:crypto';
+import { WorkflowFailedError, type WorkflowStartOptions } from '@temporalio/client';
+import { TimeoutFailure, type Workflow } from '@temporalio/common';
+import { failRun } from '../db/eval-run.repository';
+import { finishFlowRun } from '../db/flow-run.repository';
+import type { EvalRun } from '../db/tables/eval-run.table';
+import type { FlowRun } from '../db/tables/flow.table';
+import type { agentRunWorkflow } from '../workflows/agent-run.workflow';
+import type { evalRunWorkflow } from '../workflows/eval-run.workflow';
+import type { flowRunWorkflow } from '../workflows/flow-run.workflow';
+import type { mcpServerTestWorkflow } from '../workflows/mcp-server-test.workflow';
+import type { mcpToolSyncWorkflow } from '../workflows/mcp-tool-sync.workflow';
+import {
+  AgentIdKey,
+  EvalRunStatusKey,
+  EvalSetIdKey,
+  McpServerIdKey,
+  WorkspaceIdKey,
+  workflowIds,
+} from '../workflows/temporal-names';
+import type { AppDeps } from './app-deps';
+import { HttpError, type HttpErrorCode } from './http-error';
+
+/**
+ * The one way the api starts workflows: each start names its workflow, id, search attributes and id policy here, on
+ * the configured task queue, and a start that fails (Temporal unreachable, refused) is logged and answered with one
+ * error, 503 `unavailable`. Workflows are named by string with `import type`, so the api never loads workflow code.
+ */
+
+const UNAVAILABLE = 'the workflow service is unavailable';
+
+/** What a failed start leaves behind: the run row it marks failed, named in the log and the error's details. */
+interface StartFailure {
+  message: string;
+  logFields: Record<string, string>;
+  markFailed(): Promise<unknown>;
+  runId: string;
+}
+
+// Ids are fresh per run (or shared on purpose with USE_EXISTING), so a failed start means Temporal cannot take work.
+async function startOnQueue<W extends Workflow>(
+  deps: AppDeps,
+  workflowType: string,
+  options: Omit<WorkflowStartOptions<W>, 'taskQueue'>,
+  failure?: StartFailure,
+): Promise<void> {
+  try {
+    const queued = { ...options, taskQueue: deps.config.TEMPORAL_TASK_QUEUE } as WorkflowStartOptions<W>;
+    await deps.temporal.workflow.start<W>(workflowType, queued);
+  } catch (error) {
+    const err = { name: (error as Error)?.name, message: (error as Error)?.message };
+    deps.logger.error({ err, ...failure?.logFields }, failure?.message ?? `${workflowType} not started`);
+    if (!failure) throw new HttpError(503, 'unavailable', UNAVAILABLE);
+    await failure.markFailed();
+    throw new HttpError(503, 'unavailable', `${UNAVAILABLE}; the run was marked failed`, { run_id: failure.runId });
+  }
+}
+
+function innermost(error: Error): Error {
+  let current = error;
+  for (let depth = 0; depth < 6 && current.cause instanceof Error; depth++) current = current.cause;
+  return current;
+}
+
+// Waits for a started workflow (following continue-as-new, as `execute` does); a failed workflow becomes a 502
+// carrying its (secret-free) failure message, one that no worker finished in time a 504.
+async function awaitResult<W extends Workflow>(deps: AppDeps, workflowId: string, code: HttpErrorCode) {
+  try {
+    return await deps.temporal.workflow.result<W>(workflowId, undefined, { followRuns: true });
+  } catch (error) {
+    if (!(error instanceof WorkflowFailedError)) throw error;
+    const cause = error.cause ? innermost(error.cause) : undefined;
+    if (cause instanceof TimeoutFailure || !cause)
+      throw new HttpError(504, 'worker_timeout', 'no worker completed the request in time');
+    throw new HttpError(502, code, cause.message);
+  }
+}
+
+/** Starts a queued eval run's workflow; if it cannot start, the run is marked failed and the caller gets a 503. */
+export async function startEvalRun(deps: AppDeps, run: EvalRun): Promise<void> {
+  await startOnQueue<typeof evalRunWorkflow>(
+    deps,
+    'evalRunWorkflow',
+    {
+      workflowId: workflowIds.evalRun(run.id),
+      workflowIdConflictPolicy: 'FAIL',
+      args: [{ runId: run.id, concurrency: deps.config.EVAL_CONCURRENCY }],
+      typedSearchAttributes: [
+        { key: WorkspaceIdKey, value: run.workspace_id },
+        { key: AgentIdKey, value: run.agent_id },
+        { key: EvalSetIdKey, value: run.eval_set_id },
+        { key: EvalRunStatusKey, value: run.status },
+      ],
+    },
+    {
+      message: 'eval run not started',
+      logFields: { run_id: run.id },
+      runId: run.id,
+      markFailed: () => failRun(deps.db, run.id, `the run could not be started: ${UNAVAILABLE}`),
+    },
+  );
+}
+
+/** Starts a flow run's workflow; if it cannot start, the run is marked failed and the caller gets a 503. */
+export async function startFlowRun(deps: AppDeps, run: FlowRun): Promise<void> {
+  await startOnQueue<typeof flowRunWorkflow>(
+    deps,
+    'flowRunWorkflow',
+    {
+      workflowId: workflowIds.flowRun(run.id),
+      workflowIdConflictPolicy: 'FAIL',
+      args: [{ workspaceId: run.workspace_id, flowRunId: run.id }],
+      typedSearchAttributes: [{ key: WorkspaceIdKey, value: run.workspace_id }],
+    },
+    {
+      message: 'flow run not started',
+      logFields: { flow_run_id: run.id },
+      runId: run.id,
+      markFailed: () => finishFlowRun(deps.db, run.id, 'failed', 'the run could not be started'),
+    },
+  );
+}
+
+const MCP_ACTIONS = {
+  test: { workflowType: 'mcpServerTestWorkflow', id: workflowIds.mcpServerTest, failureCode: 'mcp_test_failed' },
+  sync: { workflowType: 'mcpToolSyncWorkflow', id: workflowIds.mcpToolSync, failureCode: 'mcp_sync_failed' },
+} as const;
+
+/** What each MCP server action answers. */
+export interface McpActionResults {
+  test: Awaited<ReturnType<typeof mcpServerTestWorkflow>>;
+  sync: Awaited<ReturnType<typeof mcpToolSyncWorkflow>>;
+}
+
+/**
+ * Runs an MCP server action on a worker (the api never dials a server) and waits for its answer. Concurrent calls for
+ * one server share a single run (USE_EXISTING).
+ */
+export async function runMcpAction<A extends keyof McpActionResults>(
+  deps: AppDeps,
+  action: A,
+  ref: { workspaceId: string; serverId: string },
+): Promise<McpActionResults[A]> {
+  const { workflowType, id, failureCode } = MCP_ACTIONS[action];
+  const workflowId = id(ref.serverId);
+  await startOnQueue<typeof mcpServerTestWorkflow | typeof mcpToolSyncWorkflow>(deps, workflowType, {
+    workflowId,
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    workflowExecutionTimeout: '5 minutes',
+    args: [ref],
+    typedSearchAttributes: [
+      { key: WorkspaceIdKey, value: ref.workspaceId },
+      { key: McpServerIdKey, value: ref.serverId },
+    ],
+  });
+  return (await awaitResult(deps, workflowId, failureCode)) as McpActionResults[A];
+}
+
+type ProductionRun = Extract<Parameters<typeof agentRunWorkflow>[0], { mode: 'production' }>;
+
+/** Runs an agent's published version on a message in production (real effects) and waits for the run's result. */
+export async function runAgent(
+  deps: AppDeps,
+  input: Omit<ProductionRun, 'mode'>,
+): Promise<Awaited<ReturnType<typeof agentRunWorkflow>>> {
+  const workflowId = workflowIds.agentRun(crypto.randomUUID());
+  await startOnQueue<typeof agentRunWorkflow>(deps, 'agentRunWorkflow', {
+    workflowId,
+    workflowIdConflictPolicy: 'FAIL',
+    args: [{ mode: 'production', ...input }],
+    typedSearchAttributes: [
+      { key: WorkspaceIdKey, value: input.workspaceId },
+      { key: AgentIdKey, value: input.agentId },
+    ],
+  });
+  return awaitResult<typeof agentRunWorkflow>(deps, workflowId, 'agent_run_failed');
+}

@@ -1,0 +1,170 @@
+import { sql } from 'kysely';
+import { Client } from 'pg';
+import { z } from 'zod';
+import type { CaseStatus } from '../domain/case-outcome';
+import type { Db } from './database';
+
+/**
+ * The eval-progress channel, owned here whole: its name, both payloads and their parser, the NOTIFY (sent inside the
+ * writer's transaction, so an event goes out exactly when its row commits) and the LISTEN client the relay consumes.
+ */
+
+/** The Postgres channel on which every stored case result and every run's end is announced. */
+export const EVAL_PROGRESS_CHANNEL = 'assay_eval_progress';
+
+/** The application_name of the relay's LISTEN connection (visible in pg_stat_activity). */
+export const RELAY_APPLICATION_NAME = 'assay-eval-relay';
+
+/** The payload of one progress notification (kept far below Postgres's 8000-byte NOTIFY limit). */
+export interface EvalProgressEvent {
+  run_id: string;
+  workspace_id: string;
+  scored: number;
+  total: number | null;
+  case_id: string;
+  status: CaseStatus;
+}
+
+/** The payload announcing that a run ended, on the same channel as its case results (so it arrives after them). */
+export interface EvalRunStatusEvent {
+  run_id: string;
+  workspace_id: string;
+  type: 'run_status';
+  status: 'completed' | 'failed' | 'cancelled';
+}
+
+/** A notification read from the progress channel. */
+export type EvalProgressNotification = EvalProgressEvent | EvalRunStatusEvent;
+
+/** Sends one notification on the channel, in the caller's transaction. */
+export async function notifyEvalProgress(db: Db, event: EvalProgressNotification): Promise<void> {
+  await sql`SELECT pg_notify(${EVAL_PROGRESS_CHANNEL}, ${JSON.stringify(event)})`.execute(db);
+}
+
+const progressEvent = z.object({
+  run_id: z.string(),
+  workspace_id: z.string(),
+  scored: z.number(),
+  total: z.number().nullable(),
+  case_id: z.string(),
+  status: z.enum(['passed', 'failed', 'error']),
+});
+const runStatusEvent = z.object({
+  run_id: z.string(),
+  workspace_id: z.string(),
+  type: z.literal('run_status'),
+  status: z.enum(['completed', 'failed', 'cancelled']),
+});
+
+/** Parses a NOTIFY payload; undefined for anything that is not one of the channel's payloads. */
+export function parseEvalProgress(payload: string | undefined): EvalProgressNotification | undefined {
+  try {
+    const value: unknown = JSON.parse(payload ?? '');
+    const parsed = runStatusEvent.safeParse(value);
+    if (parsed.success) return parsed.data;
+    const progress = progressEvent.safeParse(value);
+    return progress.success ? progress.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True for an event announcing the end of a run. */
+export function isRunStatusEvent(event: EvalProgressNotification): event is EvalRunStatusEvent {
+  return 'type' in event && event.type === 'run_status';
+}
+
+/** The log lines the listener writes (a pino logger fits). */
+export interface ListenerLog {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+}
+
+/** Where the listener reports: every parsed notification, and each time LISTEN is (re-)established. */
+export interface ProgressListenerOptions {
+  connectionString: string;
+  logger: ListenerLog;
+  onEvent(event: EvalProgressNotification): void;
+  onListening(): void;
+  retryMs?: { initial: number; max: number };
+}
+
+/** The one LISTEN connection; `ready` resolves once the first LISTEN is in place. */
+export interface ProgressListener {
+  ready: Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * LISTENs on the eval progress channel with a dedicated client (a pooled one would be handed to other queries), and
+ * reconnects with backoff when the connection drops; `onListening` runs after every LISTEN so callers can re-read
+ * what was committed while nobody listened.
+ */
+export function listenForEvalProgress(options: ProgressListenerOptions): ProgressListener {
+  const retry = options.retryMs ?? { initial: 250, max: 5_000 };
+  let client: Client | undefined;
+  let closed = false;
+  let delay = retry.initial;
+  let timer: NodeJS.Timeout | undefined;
+  let markReady: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+
+  const scheduleReconnect = (current: Client): void => {
+    if (closed || client !== current || timer) return;
+    client = undefined;
+    current.end().catch(() => undefined);
+    timer = setTimeout(() => {
+      timer = undefined;
+      void connect();
+    }, delay);
+    delay = Math.min(delay * 2, retry.max);
+  };
+
+  const connect = async (): Promise<void> => {
+    const next = new Client({
+      connectionString: options.connectionString,
+      application_name: RELAY_APPLICATION_NAME,
+      keepAlive: true,
+    });
+    client = next;
+    next.on('notification', (message) => {
+      const event = message.channel === EVAL_PROGRESS_CHANNEL ? parseEvalProgress(message.payload) : undefined;
+      if (event) options.onEvent(event);
+      else
+        options.logger.warn({ channel: message.channel }, 'eval relay ignored a notification it does not understand');
+    });
+    next.on('error', (error) => {
+      options.logger.warn({ err: { message: error.message } }, 'eval relay lost its LISTEN connection');
+      scheduleReconnect(next);
+    });
+    next.on('end', () => scheduleReconnect(next));
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${EVAL_PROGRESS_CHANNEL}`);
+    } catch (error) {
+      options.logger.warn({ err: { message: (error as Error).message } }, 'eval relay could not LISTEN; retrying');
+      scheduleReconnect(next);
+      return;
+    }
+    if (closed || client !== next) {
+      await next.end().catch(() => undefined);
+      return;
+    }
+    delay = retry.initial;
+    options.logger.info({ channel: EVAL_PROGRESS_CHANNEL }, 'eval relay listening');
+    markReady();
+    options.onListening();
+  };
+
+  void connect();
+  return {
+    ready,
+    async close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      const current = client;
+      client = undefined;
+      await current?.end().catch(() => undefined);
+    },
+  };
+}

@@ -3,6 +3,7 @@ import { markMcpServerError, recordMcpServerTest } from '../db/mcp-server.reposi
 import { saveToolSync } from '../db/mcp-tool.repository';
 import type { ToolChanges } from '../domain/tool-changes';
 import { RUN_FAILURE } from '../domain/judge-failures';
+import { logError } from '../lib/logger';
 import { listAllTools, toToolDescriptor } from '../lib/mcp/list-tools';
 import { describeMcpFailure } from '../lib/mcp/mcp-failure';
 import { requestTimeoutMs, withMcpSession } from '../lib/mcp/mcp-session';
@@ -87,7 +88,7 @@ export function createMcpActivities(deps: ActivityDeps) {
         };
         const failure = describeMcpFailure(error, context);
         await markMcpServerError(deps.db, input.serverId, failure.message);
-        deps.logger.warn({ mcp_server_id: input.serverId, error: failure.message }, 'mcp tool sync failed');
+        deps.logger.warn({ mcp_server_id: input.serverId, ...logError(failure) }, 'mcp tool sync failed');
         throw failure.retryable
           ? ApplicationFailure.retryable(failure.message, RUN_FAILURE.mcpToolSyncFailed)
           : ApplicationFailure.nonRetryable(failure.message, RUN_FAILURE.mcpToolSyncFailed);

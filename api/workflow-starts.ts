@@ -5,6 +5,7 @@ import { failRun } from '../db/eval-run.repository';
 import { finishFlowRun } from '../db/flow-run.repository';
 import type { EvalRun } from '../db/tables/eval-run.table';
 import type { FlowRun } from '../db/tables/flow.table';
+import { logError } from '../lib/logger';
 import type { agentRunWorkflow } from '../workflows/agent-run.workflow';
 import type { evalRunWorkflow } from '../workflows/eval-run.workflow';
 import type { flowRunWorkflow } from '../workflows/flow-run.workflow';
@@ -48,8 +49,7 @@ async function startOnQueue<W extends Workflow>(
     const queued = { ...options, taskQueue: deps.config.TEMPORAL_TASK_QUEUE } as WorkflowStartOptions<W>;
     await deps.temporal.workflow.start<W>(workflowType, queued);
   } catch (error) {
-    const err = { name: (error as Error)?.name, message: (error as Error)?.message };
-    deps.logger.error({ err, ...failure?.logFields }, failure?.message ?? `${workflowType} not started`);
+    deps.logger.error({ ...logError(error), ...failure?.logFields }, failure?.message ?? `${workflowType} not started`);
     if (!failure) throw new HttpError(503, 'unavailable', UNAVAILABLE);
     await failure.markFailed();
     throw new HttpError(503, 'unavailable', `${UNAVAILABLE}; the run was marked failed`, { run_id: failure.runId });

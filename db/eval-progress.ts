@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { Client } from 'pg';
 import { z } from 'zod';
 import type { CaseStatus } from '../domain/case-outcome';
+import { logError } from '../domain/logged-error';
 import type { Db } from './database';
 
 /**
@@ -134,7 +135,7 @@ export function listenForEvalProgress(options: ProgressListenerOptions): Progres
         options.logger.warn({ channel: message.channel }, 'eval relay ignored a notification it does not understand');
     });
     next.on('error', (error) => {
-      options.logger.warn({ err: { message: error.message } }, 'eval relay lost its LISTEN connection');
+      options.logger.warn(logError(error), 'eval relay lost its LISTEN connection');
       scheduleReconnect(next);
     });
     next.on('end', () => scheduleReconnect(next));
@@ -142,7 +143,7 @@ export function listenForEvalProgress(options: ProgressListenerOptions): Progres
       await next.connect();
       await next.query(`LISTEN ${EVAL_PROGRESS_CHANNEL}`);
     } catch (error) {
-      options.logger.warn({ err: { message: (error as Error).message } }, 'eval relay could not LISTEN; retrying');
+      options.logger.warn(logError(error), 'eval relay could not LISTEN; retrying');
       scheduleReconnect(next);
       return;
     }

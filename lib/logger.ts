@@ -1,6 +1,8 @@
 import pino, { type Bindings, type DestinationStream, type Logger } from 'pino';
 
 export type { Logger } from 'pino';
+// Pure, so that db/ (which may not import lib/) logs errors in the same shape.
+export { logError, type LoggedError } from '../domain/logged-error';
 
 const CENSOR = '[redacted]';
 const MAX_DEPTH = 16;
@@ -44,19 +46,6 @@ export function redactSecrets(value: unknown, depth = 0, ancestors = new Set<obj
       );
   ancestors.delete(value);
   return copy;
-}
-
-/** How every logged error reads: its class name and message, never its stack or its own fields (they may hold secrets). */
-export interface LoggedError {
-  name?: string;
-  message: string;
-}
-
-/** The `err` field for a caught value, to spread into a log call: `logger.warn({ ...logError(error), run_id }, '…')`. */
-export function logError(error: unknown): { err: LoggedError } {
-  if (error instanceof Error) return { err: { name: error.name, message: error.message } };
-  const message = (error as { message?: unknown } | null)?.message;
-  return { err: { message: typeof message === 'string' ? message : String(error) } };
 }
 
 /** Creates the process logger; tests pass their own destination to read what was logged. */

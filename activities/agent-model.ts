@@ -5,7 +5,7 @@ import type { Agent, AgentVersion } from '../db/tables/agent.table';
 import type { RunAgent } from '../db/tables/eval-run.table';
 import type { AgentRuntimeSettings } from '../domain/agent-settings';
 import { agentRunnability, type AgentNotRunnableReason } from '../domain/agent-runnability';
-import { RUN_FAILURE, providerNotConnectedMessage, type RunFailureType } from '../domain/judge-failures';
+import { RUN_FAILURE, providerNotConnectedMessage, type RunFailureType } from '../domain/run-failures';
 import type { Provider } from '../domain/model-provider';
 import type { EgressGuard } from '../lib/egress/egress-guard';
 import type { ActivityDeps } from './index';

@@ -17,7 +17,7 @@ import type { RecordedToolCall } from '../db/tables/conversation.table';
 import type { AgentMessage, AgentStopReason } from '../domain/agent-messages';
 import { runtimeSettings } from '../domain/agent-settings';
 import { applyGuardrails } from '../domain/guardrails/apply-guardrails';
-import { RUN_FAILURE } from '../domain/judge-failures';
+import { RUN_FAILURE } from '../domain/run-failures';
 import { overLimit, storedCaseProblem } from '../domain/limit-checks';
 import { createProviderClient } from '../lib/llm/provider-client';
 import { connectAgentProvider, loadRunnableAgent, pinLiveRunAgent, resolveRunnableAgent } from './agent-model';

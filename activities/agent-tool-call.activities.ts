@@ -3,7 +3,7 @@ import { findAgentRun, updateAgentRun, type AgentRunState } from '../db/agent-ru
 import type { AgentRun } from '../db/tables/agent-run.table';
 import type { RequestedToolCall } from '../domain/agent-messages';
 import { parseToolArguments, type AgentToolSource, type BuiltinToolName } from '../domain/agent-tools';
-import { RUN_FAILURE } from '../domain/judge-failures';
+import { RUN_FAILURE } from '../domain/run-failures';
 import { callServerTool } from '../lib/mcp/tool-call';
 import { callKey } from './agent-step';
 import { runBuiltinTool } from './builtin-tools';

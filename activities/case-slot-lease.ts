@@ -7,7 +7,7 @@ import {
   type SlotAcquisition,
 } from '../db/case-slot.repository';
 import { CASE_SLOT_LEASE_MS, CASE_SLOT_RENEW_MS } from '../domain/case-slots';
-import { RUN_FAILURE } from '../domain/judge-failures';
+import { RUN_FAILURE } from '../domain/run-failures';
 import type { ActivityDeps } from './activity-deps';
 
 /** Takes one of the workspace's slots for the case if one is free (or extends the case's own); the run must exist. */

@@ -16,7 +16,7 @@ import {
 } from '../db/eval-run.repository';
 import { countRunCases, runCaseIdPage, someRunCaseNeedsJudge, type RunCaseScope } from '../db/run-cases.repository';
 import type { CaseStatus } from '../domain/case-outcome';
-import { RUN_FAILURE } from '../domain/judge-failures';
+import { RUN_FAILURE } from '../domain/run-failures';
 import { storedCaseProblem, storedConversationProblem } from '../domain/limit-checks';
 import type { RunSummary } from '../domain/run-summary';
 import { caseNeedsJudge, criteriaByKey, scoreCaseAgainst } from './case-scoring';

@@ -5,7 +5,7 @@ import { finishFlowRun, findFlowRun, markFlowRunStarted, recordFlowNodeResult } 
 import { findServerTools } from '../db/mcp-tool.repository';
 import type { Flow, FlowNodeResult, FlowRun, McpCallToolNode } from '../db/tables/flow.table';
 import { FlowExpressionError, renderValue, type FlowScope } from '../domain/flow-expression';
-import { RUN_FAILURE } from '../domain/judge-failures';
+import { RUN_FAILURE } from '../domain/run-failures';
 import { overLimit } from '../domain/limit-checks';
 import { coerceArgument } from '../domain/tool-parameters';
 import { callServerTool } from '../lib/mcp/tool-call';

@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { ApplicationFailure } from '@temporalio/common';
 import type { JudgeUsage, RunJudge } from '../db/tables/eval-run.table';
 import { findJudgeModel } from '../db/workspace-settings.repository';
-import { RUN_FAILURE, providerNotConnectedMessage } from '../domain/judge-failures';
+import { RUN_FAILURE, providerNotConnectedMessage } from '../domain/run-failures';
 import {
   parseMatchVerdict,
   parseRubricVerdicts,

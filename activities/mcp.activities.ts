@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { markMcpServerError, recordMcpServerTest } from '../db/mcp-server.repository';
 import { saveToolSync } from '../db/mcp-tool.repository';
 import type { ToolChanges } from '../domain/tool-changes';
-import { RUN_FAILURE } from '../domain/judge-failures';
+import { RUN_FAILURE } from '../domain/run-failures';
 import { logError } from '../lib/logger';
 import { listAllTools, toToolDescriptor } from '../lib/mcp/list-tools';
 import { describeMcpFailure } from '../lib/mcp/mcp-failure';

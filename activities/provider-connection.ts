@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { findIntegration, shareIntegrationLock } from '../db/integration.repository';
-import { RUN_FAILURE } from '../domain/judge-failures';
+import { RUN_FAILURE } from '../domain/run-failures';
 import { PROVIDER_BASE_URLS, type Provider } from '../domain/model-provider';
 import { ProviderCallError } from '../lib/llm/provider-client';
 import type { ActivityDeps } from './activity-deps';

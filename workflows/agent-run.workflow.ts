@@ -6,7 +6,7 @@ import {
   proxyActivities,
   workflowInfo,
 } from '@temporalio/workflow';
-import { RUN_FAILURE } from '../domain/judge-failures';
+import { RUN_FAILURE } from '../domain/run-failures';
 import type { AgentRunRequest, AgentRunResult, AgentRuntimeActivities } from '../activities/agent-runtime.activities';
 import type { AgentToolCallActivities } from '../activities/agent-tool-call.activities';
 import type { AgentStopReason } from '../domain/agent-messages';

@@ -12,7 +12,7 @@ import {
 } from '@temporalio/workflow';
 import type { SearchAttributePair } from '@temporalio/common';
 import type { EvalRunActivities } from '../activities/eval-run.activities';
-import { RUN_FATAL_FAILURES } from '../domain/judge-failures';
+import { RUN_FATAL_FAILURES } from '../domain/run-failures';
 import { BOOKKEEPING_ACTIVITY, SCORING_ACTIVITY } from './activity-options';
 import { agentRunWorkflow } from './agent-run.workflow';
 import { inCaseSlot, scoreInCaseSlot } from './case-slot';

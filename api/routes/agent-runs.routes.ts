@@ -3,7 +3,7 @@ import { findPublishedVersion } from '../../db/agent.repository';
 import { findConversation } from '../../db/conversation.repository';
 import { findIntegration } from '../../db/integration.repository';
 import { agentRunnability } from '../../domain/agent-runnability';
-import { providerNotConnectedMessage } from '../../domain/judge-failures';
+import { providerNotConnectedMessage } from '../../domain/run-failures';
 import { agentNotRunnable } from '../agent-run-errors';
 import { nonBlank } from '../input-fields';
 import { HttpError } from '../http-error';

@@ -8,7 +8,7 @@ import { agentRunnability, type AgentNotRunnableReason } from '../domain/agent-r
 import { RUN_FAILURE, providerNotConnectedMessage, type RunFailureType } from '../domain/run-failures';
 import type { Provider } from '../domain/model-provider';
 import type { EgressGuard } from '../lib/egress/egress-guard';
-import type { ActivityDeps } from './index';
+import type { ActivityDeps } from './activity-deps';
 import { connectProvider, type ProviderConnection } from './provider-connection';
 
 /** An agent that can run: the version it runs, the provider its model resolves to, and its runtime settings. */
@@ -25,6 +25,12 @@ const NOT_RUNNABLE_FAILURE: Readonly<Record<AgentNotRunnableReason, RunFailureTy
   model_unresolvable: RUN_FAILURE.agentUnresolvable,
   settings_invalid: RUN_FAILURE.agentUnresolvable,
 };
+
+async function requireAgent(deps: ActivityDeps, workspaceId: string, agentId: string): Promise<Agent> {
+  const agent = await findAgent(deps.db, workspaceId, agentId);
+  if (!agent) throw ApplicationFailure.nonRetryable('the agent no longer exists', RUN_FAILURE.evalRunNotFound);
+  return agent;
+}
 
 /** Connects to the agent's provider with the workspace's key; not connected → the failure names the provider. */
 export function connectAgentProvider(
@@ -46,8 +52,7 @@ export async function loadRunnableAgent(
   agentId: string,
   pinnedVersion?: number,
 ): Promise<RunnableAgent> {
-  const agent = await findAgent(deps.db, workspaceId, agentId);
-  if (!agent) throw ApplicationFailure.nonRetryable('the agent no longer exists', RUN_FAILURE.evalRunNotFound);
+  const agent = await requireAgent(deps, workspaceId, agentId);
   const version =
     pinnedVersion === undefined
       ? await findPublishedVersion(deps.db, agent)
@@ -97,7 +102,6 @@ export async function pinLiveRunAgent(deps: ActivityDeps, guard: EgressGuard, ru
 
 /** The agent model an offline run's judge derives its provider from: the published version's, else the draft's. */
 export async function judgedAgentModel(deps: ActivityDeps, workspaceId: string, agentId: string): Promise<string> {
-  const agent = await findAgent(deps.db, workspaceId, agentId);
-  if (!agent) throw ApplicationFailure.nonRetryable('the agent no longer exists', RUN_FAILURE.evalRunNotFound);
+  const agent = await requireAgent(deps, workspaceId, agentId);
   return (await findPublishedVersion(deps.db, agent))?.model ?? agent.model;
 }

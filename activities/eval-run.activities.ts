@@ -47,6 +47,8 @@ interface ScoreCaseInput {
   runId: string;
   caseId: string;
   conversationId?: string;
+  /** The workflow already holds the case's slot (a live case holds it from the agent run through scoring). */
+  slotHeld?: boolean;
 }
 
 /** Activities of the eval-run workflow: preflight, case pages, one scoring per case, and the run's end. */
@@ -171,7 +173,7 @@ export function createEvalRunActivities(deps: ActivityDeps, judge: Judge = creat
         await releaseCaseSlot(deps.db, holder);
         return existing;
       }
-      return inFreeCaseSlot(deps, holder, () => scoreAndStore(input));
+      return input.slotHeld ? scoreAndStore(input) : inFreeCaseSlot(deps, holder, () => scoreAndStore(input));
     },
 
     /** Stores an explicit `error` result for a case whose scoring failed after its retries (never a missing result). */

@@ -7,9 +7,6 @@ import { createFlowActivities } from './flow.activities';
 import { createMcpActivities } from './mcp.activities';
 import { createPlatformActivities } from './platform.activities';
 
-// Kept until agent-model.ts (being changed on the agent-pinning branch) imports it from './activity-deps'.
-export type { ActivityDeps } from './activity-deps';
-
 /** Every activity the worker registers, each group built from the same dependencies. */
 export function createActivities(deps: ActivityDeps): object {
   return {

@@ -2,7 +2,7 @@ import type { ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 
 /** The one error body of every non-2xx answer (`HttpError.toJSON()`), a component of `/openapi.json`. */
-export const errorBodySchema = z
+const errorBodySchema = z
   .strictObject({
     error: z.strictObject({
       code: z.string(),
@@ -13,7 +13,7 @@ export const errorBodySchema = z
   .meta({ id: 'ErrorBody', description: 'Every error: a code to branch on, a message, and details naming fields' });
 
 /** What each error status means across the API; the codes are the `error.code` values it carries. */
-export const ERROR_STATUS_DESCRIPTIONS: Readonly<Record<number, string>> = {
+const ERROR_STATUS_DESCRIPTIONS: Readonly<Record<number, string>> = {
   400: 'Malformed JSON or path, or an X-Workspace-Id that is not a UUID (`malformed_json`, `invalid_header`)',
   401: 'Missing, unknown, revoked or expired bearer token (`unauthorized`)',
   403: 'The role lacks the permission, or the caller is no member of the X-Workspace-Id workspace (`forbidden`)',
@@ -22,7 +22,6 @@ export const ERROR_STATUS_DESCRIPTIONS: Readonly<Record<number, string>> = {
   413: 'Request body over BODY_LIMIT (`payload_too_large`)',
   415: 'Request body that is not application/json (`unsupported_media_type`)',
   422: 'A body, query or path value is invalid; `details` names each field (`validation_failed`)',
-  429: 'Too many requests; retry later',
   500: 'Internal error; the message names the request id and nothing else (`internal`)',
   502: 'The workflow the request waited for failed; the message says why',
   503: 'The workflow service is unavailable (`unavailable`)',

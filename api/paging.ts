@@ -21,7 +21,7 @@ export const pageQuery = z.object({
 });
 
 /** Reads one page of a list from a repository. */
-export type ReadPage<T> = (page: PageParams) => Promise<Page<T>>;
+type ReadPage<T> = (page: PageParams) => Promise<Page<T>>;
 
 async function readPage<T>(query: Record<string, unknown>, read: ReadPage<T>): Promise<Page<T>> {
   const page = parseOr422(pageQuery, query);

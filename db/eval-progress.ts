@@ -58,7 +58,7 @@ const runStatusEvent = z.object({
 });
 
 /** Parses a NOTIFY payload; undefined for anything that is not one of the channel's payloads. */
-export function parseEvalProgress(payload: string | undefined): EvalProgressNotification | undefined {
+function parseEvalProgress(payload: string | undefined): EvalProgressNotification | undefined {
   try {
     const value: unknown = JSON.parse(payload ?? '');
     const parsed = runStatusEvent.safeParse(value);

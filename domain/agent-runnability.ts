@@ -3,7 +3,7 @@ import { AGENT_NOT_PUBLISHED } from './run-failures';
 import { providerForModel, type Provider } from './model-provider';
 
 /** The facts of an agent version that decide whether it can run. */
-export interface AgentVersionFacts {
+interface AgentVersionFacts {
   version: number;
   model: string;
   settings: unknown;

@@ -11,21 +11,6 @@
 /** A matched pair: index in the first sequence, index in the second. */
 export type AlignedPair = readonly [first: number, second: number];
 
-/** Length of the longest common subsequence, from two rows of the suffix table. */
-export function lcsLength(first: Int32Array, second: Int32Array): number {
-  let below = new Int32Array(second.length + 1);
-  let row = new Int32Array(second.length + 1);
-  for (let i = first.length - 1; i >= 0; i--) {
-    for (let j = second.length - 1; j >= 0; j--) {
-      row[j] = first[i] === second[j] ? below[j + 1] + 1 : Math.max(below[j], row[j + 1]);
-    }
-    const done = row;
-    row = below;
-    below = done;
-  }
-  return below[0];
-}
-
 /** The matched pairs of the alignment described above, in order. */
 export function lcsAlignment(first: Int32Array, second: Int32Array): AlignedPair[] {
   const width = second.length + 1;

@@ -75,7 +75,7 @@ const IMAGE_DIGEST = /@sha256:[0-9a-f]{64}$/;
 const IMAGE_VERSION_TAG = /:v?\d+(?:\.\d+)*(?:-[0-9A-Za-z.]+)?$/;
 
 /** True when a package spec of the ecosystem names one exact version. */
-export function isPinnedSpec(ecosystem: Ecosystem, spec: string): boolean {
+function isPinnedSpec(ecosystem: Ecosystem, spec: string): boolean {
   if (ecosystem === 'npm') {
     const match = NPM_SPEC.exec(spec);
     return match !== null && SEMVER.test(match[2]);

@@ -1,5 +1,5 @@
 /** How a run ends when it was stopped from outside: cancelled on purpose, or failed. */
-export type SettledStatus = 'cancelled' | 'failed';
+type SettledStatus = 'cancelled' | 'failed';
 
 /** The final status and message a run row gets when its workflow closed without recording one. */
 export interface Settlement {

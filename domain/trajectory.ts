@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { hashJson } from './json-hash';
-import { lcsAlignment, lcsLength, type AlignedPair } from './lcs-alignment';
+import { lcsAlignment, type AlignedPair } from './lcs-alignment';
 import { notApplicable, scored, type CriterionResult, type NotApplicableDetail } from './criteria';
 
 /** Validates one tool call as the spec writes it in `expected_trajectory`. */
@@ -124,10 +124,10 @@ export function scoreTrajectory(input: TrajectoryInput): CriterionResult<Traject
   if (input.expected == null) {
     return notApplicable('tool_trajectory_avg_score', input.minScore, 'the case has no expected_trajectory');
   }
-  // The score needs only the length (two table rows); the detail then aligns in linear memory as well.
-  const ids = callIds(input.expected, input.actual);
+  // One alignment in linear memory: its matched pairs are the longest common subsequence, so they give the score.
+  const pairs = lcsAlignment(...callIds(input.expected, input.actual));
   const longest = Math.max(input.expected.length, input.actual.length);
-  const score = longest === 0 ? 1 : lcsLength(...ids) / longest;
-  const detail = detailOf(input.expected, input.actual, lcsAlignment(...ids));
+  const score = longest === 0 ? 1 : pairs.length / longest;
+  const detail = detailOf(input.expected, input.actual, pairs);
   return scored('tool_trajectory_avg_score', score, input.minScore, detail);
 }

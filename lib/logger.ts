@@ -2,7 +2,7 @@ import pino, { type Bindings, type DestinationStream, type Logger } from 'pino';
 
 export type { Logger } from 'pino';
 // Pure, so that db/ (which may not import lib/) logs errors in the same shape.
-export { logError, type LoggedError } from '../domain/logged-error';
+export { logError } from '../domain/logged-error';
 
 const CENSOR = '[redacted]';
 const MAX_DEPTH = 16;

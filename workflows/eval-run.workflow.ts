@@ -70,7 +70,8 @@ async function runLiveCase(runId: string, caseId: string): Promise<void> {
     args: [{ mode: 'sandbox', evalRunId: runId, evalCaseId: caseId }],
     typedSearchAttributes: childSearchAttributes(),
   });
-  await scoreInCaseSlot({ runId, caseId }, () => scoring.scoreCase({ runId, caseId, conversationId }));
+  // The lane's `inCaseSlot` holds the slot for the whole live case, scoring included.
+  await scoring.scoreCase({ runId, caseId, conversationId, slotHeld: true });
 }
 
 function setStatus(status: 'running' | 'completed' | 'failed' | 'cancelled'): void {

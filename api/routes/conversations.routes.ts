@@ -126,7 +126,6 @@ export const conversationRoutes: RouteSpec[] = [
     method: 'get',
     path: '/api/ai-agents/:agent/runs',
     summary: "List an agent's conversations, newest first",
-    errors: [422],
     tag: 'evaluation',
     permission: 'evals:view',
     query: pageQuery,

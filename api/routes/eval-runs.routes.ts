@@ -103,7 +103,6 @@ export const evalRunRoutes: RouteSpec[] = [
     method: 'get',
     path: '/api/ai-agents/:agent/eval-sets/:set/runs',
     summary: "List a set's runs, newest first",
-    errors: [422],
     tag: 'evaluation',
     permission: 'evals:view',
     query: pageQuery,

@@ -70,6 +70,7 @@ export const integrationRoutes: RouteSpec[] = [
     tag: 'integrations',
     permission: 'integrations:manage',
     body: putBody,
+    errors: [409],
     response: z.object({ data: integrationJson }),
     handler: async ({ body, params, auth, deps }) => {
       const provider = providerParam(params.provider);

@@ -142,6 +142,7 @@ export const mcpServerRoutes: RouteSpec[] = [
     tag: 'mcp',
     permission: 'mcp:manage',
     body: updateServerBody,
+    errors: [409],
     response: serverJson,
     handler: async ({ body, params, auth, deps }) =>
       // Row-locked to the end: two updates of one server never interleave, so a secret always ends up stored with

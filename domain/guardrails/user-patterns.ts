@@ -7,12 +7,23 @@ const JS_UNICODE_ESCAPE = /\\(?:u([0-9A-Fa-f]{4})|[^])/g;
 const toRe2Syntax = (source: string): string =>
   source.replace(JS_UNICODE_ESCAPE, (escape, hex?: string) => (hex ? `\\x{${hex}}` : escape));
 
+const COMPILED_PATTERNS_KEPT = 2_000;
+const compiled = new Map<string, RE2JS>();
+
 /**
  * Compiles a builder's pattern on RE2 (`re2js`): matching time is linear in the text whatever the pattern, unlike
  * JavaScript's backtracking RegExp (`(a+)+b` on a line of `a`s). Throws RE2's reason for a pattern it refuses.
  */
 export function compileUserPattern(source: string, caseInsensitive: boolean): RE2JS {
-  return RE2JS.compile(toRe2Syntax(source), caseInsensitive ? RE2JS.CASE_INSENSITIVE : 0);
+  const key = `${caseInsensitive ? 'i' : '-'}${source}`;
+  const cached = compiled.get(key);
+  if (cached) return cached;
+  const pattern = RE2JS.compile(toRe2Syntax(source), caseInsensitive ? RE2JS.CASE_INSENSITIVE : 0);
+  // Settings are validated on every agent step and guardrails applied on every input and output: compiling once per
+  // pattern keeps RE2's compile off that path. Bounded, and started afresh when full (patterns are few per agent).
+  if (compiled.size >= COMPILED_PATTERNS_KEPT) compiled.clear();
+  compiled.set(key, pattern);
+  return pattern;
 }
 
 /**

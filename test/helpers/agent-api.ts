@@ -53,3 +53,10 @@ export const toolMessages = (messages: Array<{ role: string }>): number =>
 /** The first user message of a scripted request. */
 export const userMessage = (messages: Array<{ role: string; content: string | null }>): string =>
   messages.find((m) => m.role === 'user')?.content ?? '';
+
+/** `n` distinct tool calls (`lookup` with `{ i, ...extra }`), for trajectories at and over their limits. */
+export const lookupCalls = (
+  n: number,
+  extra: object = {},
+): Array<{ tool_name: string; tool_args: Record<string, unknown> }> =>
+  Array.from({ length: n }, (_, i) => ({ tool_name: 'lookup', tool_args: { i, ...extra } }));

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { LIMITS, type LimitName } from '../../domain/limits';
 import { waitFor } from '../../lib/embedded/process-utils';
-import { publishedAgent, runAgent, userMessage } from '../helpers/agent-api';
+import { lookupCalls, publishedAgent, runAgent, userMessage } from '../helpers/agent-api';
 import { evalApi, judgeReplies } from '../helpers/eval-api';
 import { harness } from '../helpers/harness';
 import { startHealthProber, type HealthProber } from '../helpers/health-prober';
@@ -19,8 +19,7 @@ const HONEST_CASES = 20;
 const HONEST_KEY = 'sk-honest-workspace-key-0001';
 const AGENT_MODEL = 'gpt-4o';
 const judge = judgeReplies({});
-const calls = (n: number, extra: object = {}): Array<{ tool_name: string; tool_args: Record<string, unknown> }> =>
-  Array.from({ length: n }, (_, i) => ({ tool_name: 'lookup', tool_args: { i, ...extra } }));
+const calls = lookupCalls;
 
 describe('a hostile builder cannot hurt the platform or another workspace', () => {
   const mcpToken = `hostile-mcp-${crypto.randomBytes(16).toString('hex')}`;

@@ -10,9 +10,9 @@ import { harness } from '../helpers/harness';
 import { makeTools, startPagedMcpServer, type PagedMcpServer, type PagedTool } from '../helpers/paged-mcp-server';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
 import { createTenant, type Tenant } from '../helpers/tenants';
+import { lookupCalls } from '../helpers/agent-api';
 
-const calls = (n: number): Array<{ tool_name: string; tool_args: Record<string, unknown> }> =>
-  Array.from({ length: n }, (_, i) => ({ tool_name: 'lookup', tool_args: { i } }));
+const calls = lookupCalls;
 const withDescription = (tools: PagedTool[], chars: number): PagedTool[] =>
   tools.map((tool) => ({ ...tool, description: 'd'.repeat(chars) }));
 

@@ -8,10 +8,10 @@ import { evalApi } from '../helpers/eval-api';
 import { harness } from '../helpers/harness';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
 import { createTenant, type Tenant } from '../helpers/tenants';
+import { lookupCalls } from '../helpers/agent-api';
 
 const TABLES = ['agents', 'agent_versions', 'conversations', 'eval_sets', 'eval_cases', 'eval_runs', 'flows'] as const;
-const calls = (n: number): Array<{ tool_name: string; tool_args: Record<string, unknown> }> =>
-  Array.from({ length: n }, (_, i) => ({ tool_name: 'lookup', tool_args: { i } }));
+const calls = lookupCalls;
 const messages = (n: number): Array<{ role: string; content: string }> =>
   Array.from({ length: n }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `m${i}` }));
 const events = (n: number): Array<{ guardrail: string; stage: string }> =>

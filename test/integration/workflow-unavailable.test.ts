@@ -53,7 +53,10 @@ describe('starting a workflow while Temporal is unreachable', () => {
     const agent = (await api('/api/ai-agents', { name: 'down', model: 'gpt-4o', instructions: '' }).expect(201)).body
       .data;
     const set = (await api(`/api/ai-agents/${agent.id}/eval-sets`, { name: 'down' }).expect(201)).body.data;
-    await api(`/api/ai-agents/${agent.id}/eval-sets/${set.id}/cases`, { name: 'c', session_input: { message: 'hi' } });
+    await api(`/api/ai-agents/${agent.id}/eval-sets/${set.id}/cases`, {
+      name: 'c',
+      session_input: { message: 'hi' },
+    }).expect(201);
 
     const res = await request(broken)
       .post(`/api/ai-agents/${agent.id}/eval-sets/${set.id}/run`)

@@ -55,7 +55,7 @@ describe('MCP response byte cap', () => {
     await assert.rejects(get(`${base}/declared/${CAP + 1}`), McpResponseTooLargeError);
     assert.match(
       String(overflow()?.message),
-      /1025 bytes: at most 4194304 bytes \(limit mcpResponseBytes\)|1025 bytes/,
+      /^the server sent a response of 1025 bytes: at most 4194304 bytes \(limit mcpResponseBytes\)$/,
     );
   });
 

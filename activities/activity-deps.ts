@@ -16,9 +16,15 @@ export interface WorkerConnections {
 export interface ActivityDeps extends WorkerConnections {
   /** Every outbound call to a user-supplied address (MCP servers, model providers) goes through this guard. */
   egress: EgressGuard;
+  /** This worker's Temporal identity, recorded on what it stores (`case_results.scored_by`). */
+  workerIdentity: string;
 }
 
 /** Adds the worker's egress guard, built once from `EGRESS_ALLOWLIST`: one connection pool for all activities. */
-export function createActivityDeps(connections: WorkerConnections): ActivityDeps {
-  return { ...connections, egress: createEgressGuard({ allowlist: connections.config.EGRESS_ALLOWLIST }) };
+export function createActivityDeps(connections: WorkerConnections, workerIdentity: string): ActivityDeps {
+  return {
+    ...connections,
+    egress: createEgressGuard({ allowlist: connections.config.EGRESS_ALLOWLIST }),
+    workerIdentity,
+  };
 }

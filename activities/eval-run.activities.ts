@@ -70,6 +70,7 @@ export function createEvalRunActivities(deps: ActivityDeps, judge: Judge = creat
       criteria: {},
       error,
       judge_usage: null,
+      scored_by: deps.workerIdentity,
     });
     return { status: (await findCaseResult(deps.db, run.id, caseId))?.status ?? 'error' };
   };
@@ -112,6 +113,7 @@ export function createEvalRunActivities(deps: ActivityDeps, judge: Judge = creat
           criteria: criteriaByKey(outcome),
           error: outcome.error,
           judge_usage: session?.usage() ?? null,
+          scored_by: deps.workerIdentity,
         });
         return { status: outcome.status };
       });

@@ -17,6 +17,8 @@ export interface CaseResultInput {
   criteria: Partial<Record<CriterionKey, StoredCriterion>>;
   error: string | null;
   judge_usage: JudgeUsage | null;
+  /** The worker that scored it. */
+  scored_by: string;
 }
 
 /** A stored result joined with what the builder shows beside it: the input and both final responses. */

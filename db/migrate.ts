@@ -9,6 +9,7 @@ import * as runCancellation from './migrations/0006-run-cancellation';
 import * as fairShare from './migrations/0007-fair-share';
 import * as keysetIndexes from './migrations/0008-keyset-indexes';
 import * as runAgentPin from './migrations/0009-run-agent-pin';
+import * as scoredBy from './migrations/0010-scored-by';
 
 // A static list rather than a folder scan: works the same under tsx, a bundle or a compiled build.
 const migrations: Record<string, Migration> = {
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '0007-fair-share': fairShare,
   '0008-keyset-indexes': keysetIndexes,
   '0009-run-agent-pin': runAgentPin,
+  '0010-scored-by': scoredBy,
 };
 
 /** Brings the schema up to date; safe to call on every start. */

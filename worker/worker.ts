@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { Client } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import type { DataConverter } from '@temporalio/common';
@@ -28,8 +29,11 @@ export interface AssayWorker {
 export async function createAssayWorker(options: WorkerOptions): Promise<AssayWorker> {
   installTemporalRuntime(options.deps.logger);
   const connection = await NativeConnection.connect({ address: options.address });
-  const deps = createActivityDeps(options.deps);
+  // Set here rather than left to the SDK's default, so the activities can record who scored what.
+  const identity = `${process.pid}@${hostname()}`;
+  const deps = createActivityDeps(options.deps, identity);
   const worker = await Worker.create({
+    identity,
     connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,

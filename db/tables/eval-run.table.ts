@@ -76,6 +76,8 @@ export interface CaseResultTable {
   criteria: Json<Partial<Record<CriterionKey, StoredCriterion>>>;
   error: string | null;
   judge_usage: NullableJson<JudgeUsage>;
+  /** The identity of the worker that stored the result (null for results stored before it was recorded). */
+  scored_by: ColumnType<string | null, string | null | undefined, never>;
   created_at: ColumnType<Date, never, never>;
 }
 

@@ -21,6 +21,7 @@ const LATE_RESULT = {
   criteria: {},
   error: null,
   judge_usage: null,
+  scored_by: 'test',
 } as const;
 
 describe('eval runs cancelled or terminated in Temporal end cancelled', function () {

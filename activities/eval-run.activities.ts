@@ -19,6 +19,7 @@ import type { CaseStatus } from '../domain/case-outcome';
 import { RUN_FAILURE } from '../domain/run-failures';
 import { storedCaseProblem, storedConversationProblem } from '../domain/limit-checks';
 import type { RunSummary } from '../domain/run-summary';
+import type { CaseBatchOutcome } from '../domain/eval-batches';
 import { caseNeedsJudge, criteriaByKey, scoreCaseAgainst } from './case-scoring';
 import { inFreeCaseSlot, NO_FREE_SLOT } from './case-slot-lease';
 import { judgedAgentModel, pinLiveRunAgent } from './agent-model';
@@ -176,6 +177,57 @@ export function createEvalRunActivities(deps: ActivityDeps, judge: Judge = creat
         return existing;
       }
       return input.slotHeld ? scoreAndStore(input) : inFreeCaseSlot(deps, holder, () => scoreAndStore(input));
+    },
+
+    // TEMPORARY (window branch only): a naive batch, replaced by the batch part at merge.
+    async scoreCaseBatch(input: {
+      runId: string;
+      caseIds: string[];
+      width: number;
+      conversations?: Record<string, string>;
+      slotHeld?: boolean;
+    }): Promise<CaseBatchOutcome> {
+      const outcome: CaseBatchOutcome = {
+        stored: 0,
+        skipped: 0,
+        passed: 0,
+        failed: 0,
+        error: 0,
+        runClosed: false,
+        worker: deps.workerIdentity,
+        timings: { loadMs: 0, scoreMs: 0, writeMs: 0 },
+      };
+      let next = 0;
+      const lane = async (): Promise<void> => {
+        while (next < input.caseIds.length) {
+          const caseId = input.caseIds[next++];
+          const existing = await findCaseResult(deps.db, input.runId, caseId);
+          const conversationId = input.conversations?.[caseId];
+          const result = existing ?? (await scoreAndStore({ runId: input.runId, caseId, conversationId }));
+          outcome[result.status]++;
+        }
+      };
+      await Promise.all(Array.from({ length: input.width }, lane));
+      return outcome;
+    },
+
+    // TEMPORARY (window branch only).
+    async recordBatchErrors(input: { runId: string; caseIds: string[]; error: string }): Promise<CaseBatchOutcome> {
+      const outcome: CaseBatchOutcome = {
+        stored: 0,
+        skipped: 0,
+        passed: 0,
+        failed: 0,
+        error: 0,
+        runClosed: false,
+        worker: deps.workerIdentity,
+        timings: { loadMs: 0, scoreMs: 0, writeMs: 0 },
+      };
+      for (const caseId of input.caseIds) {
+        const existing = await findCaseResult(deps.db, input.runId, caseId);
+        outcome[(existing ?? (await this.recordCaseError({ ...input, caseId }))).status]++;
+      }
+      return outcome;
     },
 
     /** Stores an explicit `error` result for a case whose scoring failed after its retries (never a missing result). */

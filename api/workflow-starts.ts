@@ -76,15 +76,38 @@ async function awaitResult<W extends Workflow>(deps: AppDeps, workflowId: string
   }
 }
 
-/** Starts a queued eval run's workflow; if it cannot start, the run is marked failed and the caller gets a 503. */
-export async function startEvalRun(deps: AppDeps, run: EvalRun): Promise<void> {
+/** What the Temporal UI shows as an eval run's summary: agent, set, case count and mode, in one line. */
+export interface EvalRunLabel {
+  agent: string;
+  set: string;
+  cases: number;
+}
+
+/**
+ * Starts a queued eval run's workflow with its static summary for operators; if it cannot start, the run is marked
+ * failed and the caller gets a 503.
+ */
+export async function startEvalRun(deps: AppDeps, run: EvalRun, label: EvalRunLabel): Promise<void> {
+  const summary = `${label.agent} · ${label.set} · ${label.cases} cases · ${run.mode}`;
   await startOnQueue<typeof evalRunWorkflow>(
     deps,
     'evalRunWorkflow',
     {
       workflowId: workflowIds.evalRun(run.id),
       workflowIdConflictPolicy: 'FAIL',
-      args: [{ runId: run.id, concurrency: deps.config.EVAL_CONCURRENCY }],
+      args: [
+        {
+          runId: run.id,
+          concurrency: deps.config.EVAL_CONCURRENCY,
+          historyBudget: deps.config.EVAL_HISTORY_BUDGET,
+          summary,
+        },
+      ],
+      staticSummary: summary,
+      staticDetails:
+        `Eval run \`${run.id}\` of agent **${label.agent}**, eval set **${label.set}**: ${label.cases} cases, ` +
+        `${run.mode} mode, ${run.run_selection} selection, concurrency ${deps.config.EVAL_CONCURRENCY}. ` +
+        'Query `progress` for the counts; the HTTP API and the relay are the source for users.',
       typedSearchAttributes: [
         { key: WorkspaceIdKey, value: run.workspace_id },
         { key: AgentIdKey, value: run.agent_id },

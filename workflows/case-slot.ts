@@ -13,20 +13,31 @@ const quick = proxyLocalActivities<CaseSlotActivities>(CASE_SLOT_QUICK_ACTIVITY)
 const { acquireCaseSlot } = proxyActivities<CaseSlotActivities>(CASE_SLOT_WAIT_ACTIVITY);
 const { renewCaseSlot } = proxyActivities<CaseSlotActivities>(CASE_SLOT_RENEW_ACTIVITY);
 
-/** What the scoring activity answers: the case's status, or that every slot of its workspace is held. */
-export type SlotScoring = { status: string } | { waitingForSlot: true };
+/** What a scoring activity answers when every slot of its workspace is held. */
+export interface WaitingForSlot {
+  waitingForSlot: true;
+}
 
 /**
- * Scores a case in one of its workspace's slots (`WORKSPACE_EVAL_CONCURRENCY` across all its runs). The scoring
- * activity takes a free slot itself and gives it back with the result, so an uncontended case costs the workflow
- * nothing; when none is free the case waits here for one, then scores in it. A slot the activity could not give back
- * (its attempts failed, or the run was cancelled) is given back here.
+ * Scores in one of the workspace's slots (`WORKSPACE_EVAL_CONCURRENCY` across all its runs): the scoring activity takes
+ * free slots itself and gives them back with its result, so an uncontended batch costs the workflow nothing; when none
+ * is free the batch waits here for the holder's slot, then scores again (extending it). A slot the activity could not
+ * give back (its attempts failed, or the run was cancelled) is given back here.
  */
-export async function scoreInCaseSlot(holder: CaseSlotHolder, score: () => Promise<SlotScoring>): Promise<void> {
+export async function scoreInCaseSlot<T extends object>(
+  holder: CaseSlotHolder,
+  score: () => Promise<T | WaitingForSlot>,
+): Promise<T> {
   let scored = false;
   try {
-    while ('waitingForSlot' in (await score())) await acquireCaseSlot(holder);
-    scored = true;
+    for (;;) {
+      const answer = await score();
+      if (!('waitingForSlot' in answer)) {
+        scored = true;
+        return answer;
+      }
+      await acquireCaseSlot(holder);
+    }
   } finally {
     if (!scored) await CancellationScope.nonCancellable(() => quick.releaseCaseSlot(holder));
   }

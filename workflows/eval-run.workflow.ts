@@ -1,53 +1,48 @@
 import {
-  ActivityFailure,
-  ApplicationFailure,
   CancellationScope,
-  ChildWorkflowFailure,
   executeChild,
   isCancellation,
   makeContinueAsNewFunc,
   proxyActivities,
+  setCurrentDetails,
+  setHandler,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { SearchAttributePair } from '@temporalio/common';
 import type { EvalRunActivities } from '../activities/eval-run.activities';
-import { RUN_FATAL_FAILURES } from '../domain/run-failures';
+import type { CaseBatchOutcome } from '../domain/eval-batches';
 import { BOOKKEEPING_ACTIVITY, SCORING_ACTIVITY } from './activity-options';
 import { agentRunWorkflow } from './agent-run.workflow';
+import { runWindow } from './batch-window';
+import { CaseFeed, lowWaterFor, unlistedFeed, type CaseFeedState } from './case-feed';
 import { inCaseSlot, scoreInCaseSlot } from './case-slot';
+import { laneWidths } from './batch-window';
+import { progressDetails, progressQuery, startingProgress, type EvalRunProgress } from './eval-run-progress';
+import { failureMessage, isRunFatal } from './run-failure-checks';
 import { AgentIdKey, EvalRunStatusKey, workflowIds, WorkspaceIdKey } from './temporal-names';
-
-/** Cases scored per workflow run before continuing as new: keeps every history far below Temporal's limits. */
-export const EVAL_PAGE_SIZE = 100;
 
 const bookkeeping = proxyActivities<EvalRunActivities>(BOOKKEEPING_ACTIVITY);
 const scoring = proxyActivities<EvalRunActivities>(SCORING_ACTIVITY);
 
-/** Input of `evalRunWorkflow`; `cursor`, `preflightDone` and `live` are carried across continue-as-new only. */
+/** Input of `evalRunWorkflow`; everything but `runId` and `concurrency` is carried across continue-as-new only. */
 export interface EvalRunWorkflowInput {
   runId: string;
   concurrency: number;
-  cursor?: string | null;
+  /** History events per execution before continuing as new (`EVAL_HISTORY_BUDGET`); runs started before it: 5,000. */
+  historyBudget?: number;
+  /** The run's one-line summary (agent · set · cases · mode): static on the first execution, and atop every details. */
+  summary?: string;
   preflightDone?: boolean;
   live?: boolean;
+  feed?: CaseFeedState;
+  progress?: EvalRunProgress;
 }
 
 /** How the run ended. */
 export interface EvalRunWorkflowResult {
   status: 'completed' | 'failed';
   error?: string;
-}
-
-function failureMessage(error: unknown): string {
-  if (error instanceof ActivityFailure || error instanceof ChildWorkflowFailure)
-    return error.cause?.message || error.message;
-  return error instanceof Error ? error.message : String(error);
-}
-
-function isRunFatal(error: unknown): boolean {
-  const cause = error instanceof ActivityFailure || error instanceof ChildWorkflowFailure ? error.cause : undefined;
-  return cause instanceof ApplicationFailure && RUN_FATAL_FAILURES.includes(cause.type ?? '');
 }
 
 // The sandbox runs carry the run's workspace and agent, so they can be found beside it in the Temporal Web UI.
@@ -61,70 +56,89 @@ function childSearchAttributes(): SearchAttributePair[] {
   return pairs;
 }
 
-// Live: the case runs in the sandbox as a child workflow keyed by run and case, then its new conversation is scored.
-// A case that already has a result (a retried or reset parent) is not run a second time.
-async function runLiveCase(runId: string, caseId: string): Promise<void> {
-  if ((await bookkeeping.findStoredCaseResult({ runId, caseId })).status !== null) return;
-  const { conversationId } = await executeChild(agentRunWorkflow, {
-    workflowId: workflowIds.evalCaseRun(runId, caseId),
-    args: [{ mode: 'sandbox', evalRunId: runId, evalCaseId: caseId }],
-    typedSearchAttributes: childSearchAttributes(),
-  });
-  // The lane's `inCaseSlot` holds the slot for the whole live case, scoring included.
-  await scoring.scoreCase({ runId, caseId, conversationId, slotHeld: true });
+// A batch in the lane's slots; one that failed past its retries becomes `error` results (never missing ones).
+async function scoreBatch(runId: string, caseIds: string[], width: number): Promise<CaseBatchOutcome> {
+  try {
+    return await scoreInCaseSlot({ runId, caseId: caseIds[0] }, () =>
+      scoring.scoreCaseBatch({ runId, caseIds, width }),
+    );
+  } catch (error) {
+    if (isCancellation(error) || isRunFatal(error)) throw error;
+    const message = `scoring failed after retries: ${failureMessage(error)}`;
+    return bookkeeping.recordBatchErrors({ runId, caseIds, error: message });
+  }
+}
+
+// Live: the case runs in the sandbox as a child workflow keyed by run and case, then its new conversation is scored,
+// the slot held from the agent run through scoring. A case that already has a result is not run a second time.
+async function scoreLiveCase(runId: string, caseId: string): Promise<CaseBatchOutcome> {
+  try {
+    return await inCaseSlot({ runId, caseId }, async () => {
+      const { status } = await bookkeeping.findStoredCaseResult({ runId, caseId });
+      if (status !== null) return scoring.scoreCaseBatch({ runId, caseIds: [caseId], width: 1, slotHeld: true });
+      const { conversationId } = await executeChild(agentRunWorkflow, {
+        workflowId: workflowIds.evalCaseRun(runId, caseId),
+        args: [{ mode: 'sandbox', evalRunId: runId, evalCaseId: caseId }],
+        typedSearchAttributes: childSearchAttributes(),
+      });
+      const conversations = { [caseId]: conversationId };
+      return scoring.scoreCaseBatch({ runId, caseIds: [caseId], width: 1, conversations, slotHeld: true });
+    });
+  } catch (error) {
+    if (isCancellation(error) || isRunFatal(error)) throw error;
+    const message = `scoring failed after retries: ${failureMessage(error)}`;
+    return bookkeeping.recordBatchErrors({ runId, caseIds: [caseId], error: message });
+  }
 }
 
 function setStatus(status: 'running' | 'completed' | 'failed' | 'cancelled'): void {
   upsertSearchAttributes([{ key: EvalRunStatusKey, value: status }]);
 }
 
-// Bounded lanes over one page: at most `concurrency` cases in flight, each in one of its workspace's slots (shared by
-// all the workspace's runs); a failed case becomes an `error` result.
-async function scorePage(runId: string, caseIds: readonly string[], concurrency: number, live: boolean): Promise<void> {
-  let next = 0;
-  let fatal: unknown = undefined;
-  const lane = async (): Promise<void> => {
-    while (fatal === undefined && next < caseIds.length) {
-      const caseId = caseIds[next++];
-      try {
-        if (live) await inCaseSlot({ runId, caseId }, () => runLiveCase(runId, caseId));
-        else await scoreInCaseSlot({ runId, caseId }, () => scoring.scoreCase({ runId, caseId }));
-      } catch (error) {
-        if (isRunFatal(error)) fatal = error;
-        else
-          await bookkeeping.recordCaseError({
-            runId,
-            caseId,
-            error: `scoring failed after retries: ${failureMessage(error)}`,
-          });
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, caseIds.length)) }, lane));
-  if (fatal !== undefined) throw fatal;
-}
-
 /**
- * Scores every case of an eval run, one page per workflow run, then completes it from the stored results. Offline
+ * Scores every case of an eval run in batches with `concurrency` cases in flight, handing over to a new execution
+ * (continue-as-new) when the history reaches its budget, then completes the run from the stored results. Offline
  * scores recorded conversations; live first runs each case's agent in the sandbox (a child workflow per case).
  */
 export async function evalRunWorkflow(input: EvalRunWorkflowInput): Promise<EvalRunWorkflowResult> {
-  const { runId } = input;
-  let cursor: string | null = null;
+  const { runId, concurrency } = input;
   let live = input.live ?? false;
+  const progress = input.progress ?? startingProgress(null);
+  setHandler(progressQuery, () => progress);
+  let carry: EvalRunWorkflowInput | null = null;
   try {
     if (!input.preflightDone) {
-      ({ live } = await bookkeeping.preflightEvalRun({ runId }));
+      const preflight = await bookkeeping.preflightEvalRun({ runId });
+      live = preflight.live;
+      progress.total = preflight.total;
       setStatus('running');
     }
-    const { caseIds } = await bookkeeping.listRunCasePage({
-      runId,
-      after: input.cursor ?? null,
-      limit: EVAL_PAGE_SIZE,
+    setCurrentDetails(progressDetails(progress, input.summary));
+    const list = async (after: string | null, limit: number) =>
+      (await bookkeeping.listRunCasePage({ runId, after, limit })).caseIds;
+    const feed = new CaseFeed(input.feed ?? unlistedFeed(), list, lowWaterFor(laneWidths(concurrency).length));
+    const end = await runWindow({
+      concurrency,
+      summary: input.summary,
+      historyBudget: input.historyBudget ?? 5_000,
+      feed,
+      progress,
+      single: live,
+      drainOnHandover: live,
+      score: live
+        ? (caseIds) => scoreLiveCase(runId, caseIds[0])
+        : (caseIds, width) => scoreBatch(runId, caseIds, width),
     });
-    await scorePage(runId, caseIds, input.concurrency, live);
-    if (caseIds.length === EVAL_PAGE_SIZE) cursor = caseIds[caseIds.length - 1];
-    else await bookkeeping.finalizeEvalRun({ runId });
+    if (end.handover) {
+      const carried = [...end.inFlight, ...feed.state.carried];
+      carry = {
+        ...input,
+        preflightDone: true,
+        live,
+        feed: { ...feed.state, carried },
+        progress: { ...progress, inFlight: 0 },
+      };
+    } else await bookkeeping.finalizeEvalRun({ runId });
   } catch (error) {
     if (isCancellation(error)) {
       // Cancelled (Temporal UI, `temporal workflow cancel`): record it whatever the cancelled scope would refuse.
@@ -137,12 +151,12 @@ export async function evalRunWorkflow(input: EvalRunWorkflowInput): Promise<Eval
     setStatus('failed');
     return { status: 'failed', error: message };
   }
-  if (cursor !== null) {
+  if (carry) {
     // Outside the try: continue-as-new works by throwing, and must not be mistaken for a failure.
     const next = makeContinueAsNewFunc<typeof evalRunWorkflow>({
       typedSearchAttributes: workflowInfo().typedSearchAttributes,
     });
-    return next({ ...input, cursor, preflightDone: true, live });
+    return next(carry);
   }
   setStatus('completed');
   return { status: 'completed' };

@@ -5,6 +5,7 @@ import { isUuid } from '../../db/column-values';
 import { existingConversationIds } from '../../db/conversation.repository';
 import { existingCaseIds } from '../../db/eval-case.repository';
 import { insertEvalRun, listEvalRuns } from '../../db/eval-run.repository';
+import { countRunCases } from '../../db/run-cases.repository';
 import type { EvalSet } from '../../db/tables/eval-set.table';
 import { agentRunnability } from '../../domain/agent-runnability';
 import { boundedRecord } from '../../domain/bounded-schemas';
@@ -95,7 +96,8 @@ export const evalRunRoutes: RouteSpec[] = [
         min_scores: resolveMinScores(set.min_scores, body.min_scores),
         judge_samples: body.judge_samples ?? set.judge_samples,
       });
-      await startEvalRun(deps, run);
+      const cases = await countRunCases(deps.db, { evalSetId: set.id, asOf: run.created_at });
+      await startEvalRun(deps, run, { agent: params.agent, set: set.name, cases });
       return { data: toEvalRunJson(run) };
     },
   }),

@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import { insertConversation } from '../../db/conversation.repository';
+import { insertEvalCase } from '../../db/eval-case.repository';
+import { progressQuery } from '../../workflows/eval-run-progress';
+import { workflowIds } from '../../workflows/temporal-names';
+import { evalApi, judgeReplies } from '../helpers/eval-api';
+import { harness } from '../helpers/harness';
+import { createTestPlatform, type TestPlatform } from '../helpers/platform';
+import { startScriptedLlm, type ScriptedLlm } from '../helpers/scripted-llm';
+import { createTenant } from '../helpers/tenants';
+
+const CASES = 1_500;
+
+describe('the eval-run window across batches, pages and continue-as-new', function () {
+  this.timeout(300_000);
+  let platform: TestPlatform;
+  let llm: ScriptedLlm;
+
+  before(async () => {
+    llm = await startScriptedLlm(judgeReplies({ delayMs: 10 }));
+    // A tiny history budget: the run hands over to a new execution every few batches.
+    platform = await createTestPlatform(await harness(), {
+      env: { EGRESS_ALLOWLIST: '127.0.0.1', EVAL_CONCURRENCY: '4', EVAL_HISTORY_BUDGET: '50' },
+    });
+    await platform.startWorker();
+  });
+  after(async () => {
+    await platform?.close();
+    await llm?.close();
+  });
+
+  it('scores every case exactly once over several executions, carrying in-flight batches instead of draining', async () => {
+    const tenant = await createTenant(platform.runtime.db, 'admin');
+    const api = evalApi(platform.app, tenant);
+    const agent = { ...(await api.agent('bot', 'gpt-4o')), workspace_id: tenant.workspaceId };
+    await api.connect('openai', 'sk-window', llm.baseUrl);
+    const set = await api.evalSet('bot', { name: 'many', judge_samples: 1 });
+    for (let start = 0; start < CASES; start += 50) {
+      await Promise.all(
+        Array.from({ length: Math.min(50, CASES - start) }, async (_, k) => {
+          const i = start + k;
+          const conversation = await insertConversation(platform.runtime.db, agent, {
+            session_input: { message: `question ${i}` },
+            messages: [],
+            final_response: `answer ${i}`,
+            guardrail_events: [],
+            tool_calls: [],
+            model: 'gpt-4o',
+            token_usage: null,
+            source: 'imported',
+          });
+          await insertEvalCase(platform.runtime.db, set.id, {
+            name: `case ${i}`,
+            session_input: { message: `question ${i}` },
+            expected_trajectory: [],
+            expected_final_response: `answer ${i}`,
+            rubrics: null,
+            source_run_id: conversation.id,
+            snapshot: null,
+          });
+        }),
+      );
+    }
+    const judgedBefore = llm.requests.length;
+    const run = await api.trigger('bot', set.id);
+    const done = await api.settle('bot', run.id, 240_000);
+    assert.equal(done.status, 'completed', done.error);
+    assert.equal(done.scored_cases, CASES);
+    assert.deepEqual(done.summary.counts, { total: CASES, passed: CASES, failed: 0, error: 0 });
+
+    const { rows } = await sql<{ results: number; cases: number }>`
+      SELECT count(*)::int AS results, count(DISTINCT case_id)::int AS cases FROM case_results WHERE run_id = ${run.id}`.execute(
+      platform.runtime.db,
+    );
+    assert.deepEqual(rows[0], { results: CASES, cases: CASES });
+    // Carried batches come last, after the batches the previous execution left running had stored them: none is
+    // judged twice.
+    assert.equal(llm.requests.length - judgedBefore, CASES);
+
+    const client = platform.runtime.temporal.client;
+    let executions = 0;
+    let first = { runId: '', started: Infinity };
+    for await (const execution of client.workflow.list({ query: `WorkflowId = "${workflowIds.evalRun(run.id)}"` })) {
+      executions += 1;
+      if (execution.startTime.getTime() < first.started)
+        first = { runId: execution.runId, started: execution.startTime.getTime() };
+      assert.ok(execution.historyLength < 200, `an execution kept ${execution.historyLength} events`);
+    }
+    const handle = client.workflow.getHandle(workflowIds.evalRun(run.id));
+    const progress = await handle.query(progressQuery);
+    assert.equal(executions, progress.handovers + 1);
+    assert.ok(progress.handovers >= 2, `only ${progress.handovers} handovers`);
+    assert.ok(progress.carried >= 1, 'no batch was in flight at any handover');
+    assert.equal(progress.scored, CASES);
+    assert.equal(progress.passed, CASES);
+    assert.equal(progress.inFlight, 0);
+    assert.equal(
+      Object.values(progress.workers).reduce((sum, n) => sum + n, 0),
+      CASES,
+    );
+    // What ops see in the Temporal UI: the run's static summary, and current details that repeat it on every execution.
+    const summary = `bot · many · ${CASES} cases · offline`;
+    const started = client.workflow.getHandle(workflowIds.evalRun(run.id), first.runId);
+    assert.equal(await (await started.describe()).staticSummary(), summary);
+    const { currentDetails } = await handle.query<{ currentDetails: string }>('__temporal_workflow_metadata');
+    const [heading, counts] = currentDetails.split('\n\n');
+    assert.equal(heading, summary);
+    assert.ok(counts.startsWith(`**${CASES} of ${CASES} cases scored**: ${CASES} passed`), counts);
+  });
+});

@@ -1,0 +1,122 @@
+import { CancellationScope, condition, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
+import { EVAL_BATCH_MAX, type CaseBatchOutcome } from '../domain/eval-batches';
+import type { CaseFeed } from './case-feed';
+import { countBatch, progressDetails, type EvalRunProgress } from './eval-run-progress';
+
+/** Cases one batch scores at once: wide enough to keep the judge busy, narrow enough for several lanes. */
+export const LANE_WIDTH = 8;
+
+/**
+ * The widths of the window's lanes: they sum to the concurrency, none wider than LANE_WIDTH, and there are at least
+ * two, so one lane's batch boundary (its result reported, the next batch dispatched) overlaps the other's work.
+ */
+export function laneWidths(concurrency: number): number[] {
+  const lanes = Math.min(concurrency, Math.max(2, Math.ceil(concurrency / LANE_WIDTH)));
+  return Array.from({ length: lanes }, (_, i) => Math.floor(concurrency / lanes) + (i < concurrency % lanes ? 1 : 0));
+}
+
+/**
+ * How many cases the next batch takes: as many as fit (EVAL_BATCH_MAX), but spread so that every lane finishes its
+ * last batch at about the same time instead of one lane scoring a whole batch alone at the end.
+ */
+export function batchSize(remaining: number, lanes: number): number {
+  if (remaining <= 0) return EVAL_BATCH_MAX;
+  const rounds = Math.ceil(remaining / (lanes * EVAL_BATCH_MAX));
+  return Math.min(EVAL_BATCH_MAX, Math.max(1, Math.ceil(remaining / (lanes * rounds))));
+}
+
+/** Scores one batch (or one live case) in a lane of `width`, and says how it came out. */
+export type ScoreBatch = (caseIds: string[], width: number) => Promise<CaseBatchOutcome>;
+
+/** How the window ended: every case settled, or handed over with the batches still in flight. */
+export type WindowEnd = { handover: false } | { handover: true; inFlight: string[][] };
+
+/**
+ * Keeps `concurrency` cases in flight across batch and page boundaries: each lane takes its next batch from the feed the
+ * moment its last one settles. When the history reaches its budget the window hands over at once (no drain): the
+ * batches still running are returned to be carried to the next execution. `drainOnHandover` waits for them instead
+ * (live runs, whose cases are child workflows that would not outlive this execution).
+ */
+export async function runWindow(options: {
+  concurrency: number;
+  summary?: string;
+  /** History events after which the execution hands over to the next (continue-as-new). */
+  historyBudget: number;
+  feed: CaseFeed;
+  progress: EvalRunProgress;
+  score: ScoreBatch;
+  single?: boolean;
+  drainOnHandover?: boolean;
+}): Promise<WindowEnd> {
+  const { feed, progress, score } = options;
+  const widths = laneWidths(options.concurrency);
+  const inFlight = new Map<number, string[]>();
+  let issued = 0;
+  let settled = 0;
+  let running = 0;
+  let fatal: { error: unknown } | undefined;
+  let closed = false;
+  let handover = false;
+
+  // Only after a batch settled here: every execution makes progress, however small the budget.
+  const historyFull = (): boolean => {
+    const info = workflowInfo();
+    if (settled === 0) return false;
+    return info.continueAsNewSuggested || info.historyLength >= options.historyBudget;
+  };
+  const remaining = (): number =>
+    progress.total === null ? feed.known : progress.total - progress.scored - progress.inFlight;
+
+  const lane = async (width: number): Promise<void> => {
+    for (;;) {
+      if (fatal || closed || handover) return;
+      if (historyFull()) {
+        handover = true;
+        return;
+      }
+      const caseIds = await feed.take(options.single ? 1 : batchSize(remaining(), widths.length));
+      if (!caseIds) return;
+      const key = issued++;
+      inFlight.set(key, caseIds);
+      progress.inFlight += caseIds.length;
+      try {
+        const outcome = await score(caseIds, width);
+        countBatch(progress, outcome);
+        settled++;
+        if (outcome.runClosed) closed = true;
+      } finally {
+        inFlight.delete(key);
+        progress.inFlight -= caseIds.length;
+        setCurrentDetails(progressDetails(progress, options.summary));
+      }
+    }
+  };
+
+  const scope = new CancellationScope();
+  void scope.run(() =>
+    Promise.all(
+      widths.map(async (width) => {
+        running++;
+        try {
+          await lane(width);
+        } catch (error) {
+          fatal ??= { error };
+        } finally {
+          running--;
+        }
+      }),
+    ),
+  );
+  await condition(() => fatal !== undefined || running === 0 || (handover && !options.drainOnHandover));
+  if (fatal) {
+    // The batches still in flight are cancelled: their judge calls stop, what they scored is kept.
+    scope.cancel();
+    throw fatal.error;
+  }
+  if (handover) {
+    progress.handovers += 1;
+    progress.carried += inFlight.size;
+    return { handover: true, inFlight: [...inFlight.values()] };
+  }
+  return { handover: false };
+}

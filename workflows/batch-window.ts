@@ -49,7 +49,10 @@ export async function runWindow(options: {
   drainOnHandover?: boolean;
 }): Promise<WindowEnd> {
   const { feed, progress, score } = options;
-  const widths = laneWidths(options.concurrency);
+  // A live case is a lane of its own: its agent run, not the judge, is what takes the time.
+  const widths = options.single
+    ? Array.from({ length: options.concurrency }, () => 1)
+    : laneWidths(options.concurrency);
   const inFlight = new Map<number, string[]>();
   let issued = 0;
   let settled = 0;

@@ -116,7 +116,11 @@ export async function evalRunWorkflow(input: EvalRunWorkflowInput): Promise<Eval
     setCurrentDetails(progressDetails(progress, input.summary));
     const list = async (after: string | null, limit: number) =>
       (await bookkeeping.listRunCasePage({ runId, after, limit })).caseIds;
-    const feed = new CaseFeed(input.feed ?? unlistedFeed(), list, lowWaterFor(laneWidths(concurrency).length));
+    const feed = new CaseFeed(
+      input.feed ?? unlistedFeed(),
+      list,
+      lowWaterFor(live ? concurrency : laneWidths(concurrency).length),
+    );
     const end = await runWindow({
       concurrency,
       summary: input.summary,

@@ -7,20 +7,21 @@ import {
 } from '@temporalio/workflow';
 import type { CaseSlotActivities, CaseSlotHolder } from '../activities/case-slot.activities';
 import { CASE_SLOT_RENEW_MS } from '../domain/case-slots';
+import type { CaseBatchOutcome } from '../domain/eval-batches';
 import { CASE_SLOT_QUICK_ACTIVITY, CASE_SLOT_RENEW_ACTIVITY, CASE_SLOT_WAIT_ACTIVITY } from './activity-options';
 
 const quick = proxyLocalActivities<CaseSlotActivities>(CASE_SLOT_QUICK_ACTIVITY);
 const { acquireCaseSlot } = proxyActivities<CaseSlotActivities>(CASE_SLOT_WAIT_ACTIVITY);
 const { renewCaseSlot } = proxyActivities<CaseSlotActivities>(CASE_SLOT_RENEW_ACTIVITY);
 
-/** What the scoring activity answers: the case's status, or that every slot of its workspace is held. */
-export type SlotScoring = { status: string } | { waitingForSlot: true };
+/** What the scoring activity answers: the batch's outcome, or that every slot of its workspace is held. */
+export type SlotScoring = CaseBatchOutcome | { waitingForSlot: true };
 
 /**
- * Scores a case in one of its workspace's slots (`WORKSPACE_EVAL_CONCURRENCY` across all its runs). The scoring
- * activity takes a free slot itself and gives it back with the result, so an uncontended case costs the workflow
- * nothing; when none is free the case waits here for one, then scores in it. A slot the activity could not give back
- * (its attempts failed, or the run was cancelled) is given back here.
+ * Scores a batch in its workspace's slots (`WORKSPACE_EVAL_CONCURRENCY` across all its runs). The scoring
+ * activity takes free slots itself and gives them back when it ends, so an uncontended batch costs the workflow
+ * nothing; when none is free the batch waits here for its first case's slot, then scores in it. A slot the activity
+ * could not give back (its worker died, or the run was cancelled) is given back here.
  */
 export async function scoreInCaseSlot(holder: CaseSlotHolder, score: () => Promise<SlotScoring>): Promise<void> {
   let scored = false;

@@ -12,6 +12,7 @@ import {
 } from '@temporalio/workflow';
 import type { SearchAttributePair } from '@temporalio/common';
 import type { EvalRunActivities } from '../activities/eval-run.activities';
+import { EVAL_BATCH_MAX } from '../domain/eval-batches';
 import { RUN_FATAL_FAILURES } from '../domain/run-failures';
 import { BOOKKEEPING_ACTIVITY, SCORING_ACTIVITY } from './activity-options';
 import { agentRunWorkflow } from './agent-run.workflow';
@@ -71,36 +72,49 @@ async function runLiveCase(runId: string, caseId: string): Promise<void> {
     typedSearchAttributes: childSearchAttributes(),
   });
   // The lane's `inCaseSlot` holds the slot for the whole live case, scoring included.
-  await scoring.scoreCase({ runId, caseId, conversationId, slotHeld: true });
+  await scoring.scoreCaseBatch({
+    runId,
+    caseIds: [caseId],
+    width: 1,
+    conversations: { [caseId]: conversationId },
+    slotHeld: true,
+  });
 }
 
 function setStatus(status: 'running' | 'completed' | 'failed' | 'cancelled'): void {
   upsertSearchAttributes([{ key: EvalRunStatusKey, value: status }]);
 }
 
-// Bounded lanes over one page: at most `concurrency` cases in flight, each in one of its workspace's slots (shared by
-// all the workspace's runs); a failed case becomes an `error` result.
+// Bounded lanes over one page: live cases one at a time per lane, offline cases in batches of up to `EVAL_BATCH_MAX`
+// scored `concurrency` at a time, each in one of its workspace's slots (shared by all the workspace's runs); a case
+// (or a batch) that failed past its retries becomes an `error` result. (Interim: the window workflow replaces this.)
 async function scorePage(runId: string, caseIds: readonly string[], concurrency: number, live: boolean): Promise<void> {
   let next = 0;
   let fatal: unknown = undefined;
+  const size = live ? 1 : EVAL_BATCH_MAX;
   const lane = async (): Promise<void> => {
     while (fatal === undefined && next < caseIds.length) {
-      const caseId = caseIds[next++];
+      const batch = caseIds.slice(next, (next += size));
+      const caseId = batch[0];
       try {
         if (live) await inCaseSlot({ runId, caseId }, () => runLiveCase(runId, caseId));
-        else await scoreInCaseSlot({ runId, caseId }, () => scoring.scoreCase({ runId, caseId }));
+        else
+          await scoreInCaseSlot({ runId, caseId }, () =>
+            scoring.scoreCaseBatch({ runId, caseIds: batch, width: concurrency }),
+          );
       } catch (error) {
         if (isRunFatal(error)) fatal = error;
         else
-          await bookkeeping.recordCaseError({
+          await bookkeeping.recordBatchErrors({
             runId,
-            caseId,
+            caseIds: batch,
             error: `scoring failed after retries: ${failureMessage(error)}`,
           });
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, caseIds.length)) }, lane));
+  const lanes = live ? concurrency : Math.ceil(caseIds.length / size);
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(lanes, caseIds.length)) }, lane));
   if (fatal !== undefined) throw fatal;
 }
 

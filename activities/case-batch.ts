@@ -1,4 +1,3 @@
-import { CancelledFailure, Context } from '@temporalio/activity';
 import { findCaseResultStatuses } from '../db/case-result.repository';
 import { releaseCaseSlots } from '../db/case-slot.repository';
 import { findEvalCasesByIds } from '../db/eval-case.repository';
@@ -7,6 +6,7 @@ import type { CaseBatchOutcome } from '../domain/eval-batches';
 import type { ActivityDeps } from './activity-deps';
 import { DELETED_CASE_NAME, planBatch, type CasePlan } from './batch-loads';
 import { createResultBuffer, emptyOutcome, storedByEarlierAttempts, storeResults, tally } from './batch-results';
+import { watchRun } from './batch-run-watch';
 import { takeLaneSlots, WORKFLOW_HELD_SLOT, type LaneSlots } from './batch-slots';
 import { errorResult, RunFatalFailure, scoreCasePlan } from './case-scoring-retries';
 import type { Judge } from './judge.activities';
@@ -29,20 +29,6 @@ export const NO_FREE_SLOT = { waitingForSlot: true } as const;
 
 const OPEN_RUN = ['queued', 'running'];
 
-// Aborts the batch's judge calls when the activity is cancelled, except for NOT_FOUND: the execution that started it
-// continued as new and the run goes on, so the batch finishes and stores its cases.
-function batchAbort(): AbortController {
-  const controller = new AbortController();
-  const cancelled = Context.current().cancellationSignal;
-  const follow = () => {
-    const reason: unknown = cancelled.reason;
-    if (!(reason instanceof CancelledFailure && reason.message === 'NOT_FOUND')) controller.abort(reason);
-  };
-  if (cancelled.aborted) follow();
-  else cancelled.addEventListener('abort', follow, { once: true });
-  return controller;
-}
-
 /**
  * Scores the plans in lanes (each lane one case at a time, while it holds its slot) and buffers their results. A
  * fatal failure or the activity's cancellation stops every lane; what was scored is written before the batch throws.
@@ -58,32 +44,38 @@ async function scoreLanes(
   carried: string[],
 ): Promise<void> {
   const buffer = createResultBuffer(deps.db, run.id, outcome, carried);
-  const abort = batchAbort();
+  const watch = watchRun(deps, run.id, outcome);
   let stop: unknown = undefined;
-  const stopped = () => stop !== undefined || abort.signal.aborted || outcome.runClosed || !!buffer.failure();
+  const stopped = () => stop !== undefined || watch.signal.aborted || outcome.runClosed || !!buffer.failure();
   const lane = async (index: number): Promise<void> => {
     while (!stopped() && plans.length > 0) {
       if (!slots.holds(index)) {
         await slots.retryMissing();
         continue;
       }
-      const plan = plans.shift() as CasePlan;
+      await watch.fresh();
+      const plan = stopped() ? undefined : plans.shift();
+      if (!plan) return;
       const started = performance.now();
       try {
-        buffer.add(await scoreCasePlan(deps, judge, run, plan, abort.signal));
+        buffer.add(await scoreCasePlan(deps, judge, run, plan, watch.signal));
       } catch (error) {
         stop ??= error;
-        abort.abort(error);
+        watch.abort(error);
       } finally {
         outcome.timings.scoreMs += performance.now() - started;
       }
     }
   };
-  await Promise.all(Array.from({ length: lanes }, (_, index) => lane(index)));
-  await buffer.close();
+  try {
+    await Promise.all(Array.from({ length: lanes }, (_, index) => lane(index)));
+    await buffer.close();
+  } finally {
+    watch.stop();
+  }
   if (stop instanceof RunFatalFailure) throw stop.failure;
   // Cancelled (run cancelled, timed out, worker shutting down): what was scored is stored; the reason goes back.
-  if (abort.signal.aborted) throw abort.signal.reason;
+  if (watch.signal.aborted) throw watch.signal.reason;
 }
 
 /**

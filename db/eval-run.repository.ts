@@ -89,6 +89,17 @@ export async function findScoringRun(db: Db, id: string): Promise<ScoringRun | u
     .executeTakeFirst();
 }
 
+/** True while the run takes results (queued or running). */
+export async function isRunOpen(db: Db, id: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('eval_runs')
+    .select('id')
+    .where('id', '=', id)
+    .where('status', 'in', ['queued', 'running'])
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** The conversations an explicit run chose for the given cases, by case id (one query; cases it did not name are absent). */
 export async function explicitConversationsFor(
   db: Db,

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { waitFor } from '../../lib/embedded/process-utils';
 import { EVAL_BATCH_MAX } from '../../domain/eval-batches';
+import { promoteBulkCases } from '../helpers/bulk-cases';
 import { evalApi, judgeAsk, judgeReplies } from '../helpers/eval-api';
 import { harness, type Harness } from '../helpers/harness';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
@@ -53,19 +54,7 @@ describe('eval batch durability', () => {
     await api.agent('bulk', 'gpt-4o');
     await api.connect('openai', 'sk-batch-durability-key-01', llm.baseUrl);
     const set = await api.evalSet('bulk', { name: 'batch' });
-    const messageOf = new Map<string, string>();
-    for (let start = 0; start < CASES; start += 20) {
-      await Promise.all(
-        Array.from({ length: 20 }, async (_, i) => {
-          const message = `case ${start + i}`;
-          const conversation = await api.importRun('bulk', {
-            session_input: { message },
-            final_response: `answer ${start + i}`,
-          });
-          messageOf.set((await api.promote('bulk', conversation.id, set.id)).id as string, message);
-        }),
-      );
-    }
+    const messageOf = new Map((await promoteBulkCases(api, 'bulk', set.id, CASES)).map((c) => [c.id, c.message]));
 
     const first = await workers.spawn();
     const run = await api.trigger('bulk', 'batch');

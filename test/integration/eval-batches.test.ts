@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { Client } from 'pg';
 import { EVAL_PROGRESS_CHANNEL, PROGRESS_FLUSH_MAX, type EvalProgressFlush } from '../../db/eval-progress';
+import { promoteBulkCases } from '../helpers/bulk-cases';
 import { evalApi, judgeReplies } from '../helpers/eval-api';
 import { harness } from '../helpers/harness';
 import { judgeGate } from '../helpers/judge-gate';
@@ -53,19 +54,7 @@ describe('eval cases scored in batches', () => {
     await api.agent('bulk', 'gpt-4o');
     await api.connect('openai', 'sk-batches-test-key-000001', llm.baseUrl);
     const set = await api.evalSet('bulk', { name: 'many' });
-    const caseIds: string[] = [];
-    for (let start = 0; start < CASES; start += 20) {
-      const created = await Promise.all(
-        Array.from({ length: 20 }, async (_, i) => {
-          const conversation = await api.importRun('bulk', {
-            session_input: { message: `case ${start + i}` },
-            final_response: `answer ${start + i}`,
-          });
-          return (await api.promote('bulk', conversation.id, set.id)).id as string;
-        }),
-      );
-      caseIds.push(...created);
-    }
+    const caseIds = (await promoteBulkCases(api, 'bulk', set.id, CASES)).map((c) => c.id);
 
     const client = await openRelay(served.wsUrl, { protocolToken: tenant.token });
     const run = await api.trigger('bulk', 'many');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Client } from 'pg';
 import { EVAL_PROGRESS_CHANNEL, PROGRESS_FLUSH_MAX, type EvalProgressFlush } from '../../db/eval-progress';
 import { promoteBulkCases } from '../helpers/bulk-cases';
-import { evalApi, judgeReplies } from '../helpers/eval-api';
+import { evalApi, judgeAsk, judgeReplies } from '../helpers/eval-api';
 import { harness } from '../helpers/harness';
 import { judgeGate } from '../helpers/judge-gate';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
@@ -11,6 +11,8 @@ import { startScriptedLlm, type ScriptedLlm } from '../helpers/scripted-llm';
 import { createTenant } from '../helpers/tenants';
 
 const CASES = 60;
+// The judge refuses the request about this case (HTTP 400): only that case of its batch ends `error`.
+const REJECTED = 'case 3';
 
 describe('eval cases scored in batches', () => {
   let platform: TestPlatform;
@@ -28,6 +30,8 @@ describe('eval cases scored in batches', () => {
     const judge = judgeReplies({});
     llm = await startScriptedLlm(async (request) => {
       await gate.acquire();
+      if (judgeAsk(request).user_input === REJECTED)
+        return { status: 400, body: { error: { message: 'bad request' } } };
       return judge(request);
     });
     served = await serveWithRelay(platform.app, {
@@ -80,5 +84,30 @@ describe('eval cases scored in batches', () => {
     const perCase = client.messages.filter((m) => m.type === 'case_result' && m.run_id === run.id);
     assert.deepEqual(perCase.map((m) => m.result.case_id as string).sort(), [...caseIds].sort());
     client.close();
+  });
+
+  it('ends only the case whose judge request was rejected as an error, and scores the rest of its batch', async function () {
+    this.timeout(120_000);
+    gate.release(Infinity);
+    const api = evalApi(platform.app, await createTenant(platform.runtime.db, 'owner'));
+    await api.agent('picky', 'gpt-4o');
+    await api.connect('openai', 'sk-batches-test-key-000002', llm.baseUrl);
+    const set = await api.evalSet('picky', { name: 'twenty' });
+    const cases = await promoteBulkCases(api, 'picky', set.id, 20);
+    const rejected = cases.find((c) => c.message === REJECTED)?.id;
+    const asked = () => llm.requests.filter((r) => judgeAsk(r).user_input === REJECTED).length;
+    const before = asked();
+
+    const run = await api.settle('picky', (await api.trigger('picky', 'twenty')).id, 90_000);
+    assert.equal(run.status, 'completed', run.error);
+    assert.deepEqual(run.summary.counts, { total: 20, passed: 19, failed: 0, error: 1 });
+    const errors = (await api.results('picky', run.id)).filter((r) => r.status === 'error');
+    assert.deepEqual(
+      errors.map((r) => r.case_id),
+      [rejected],
+    );
+    assert.match(errors[0].error, /^scoring failed after retries: the openai endpoint answered HTTP 400/);
+    // A rejected request is not asked again: not by the SDK, the batch, nor a retried activity.
+    assert.equal(asked() - before, 1);
   });
 });

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from './database';
 import { jsonOrNull } from './column-values';
-import { notifyEvalProgress } from './eval-progress';
+import { notifyEvalProgress, PROGRESS_FLUSH_MAX } from './eval-progress';
 import { keysetPage, type KeysetOrder, type Page, type PageParams } from './keyset-page';
 import type { CaseStatus } from '../domain/case-outcome';
 import type { CaseResult, JudgeUsage, StoredCriterion } from './tables/eval-run.table';
@@ -42,44 +42,81 @@ export async function findCaseResult(
     .executeTakeFirst();
 }
 
+/** The statuses of the stored results of the given cases of a run, by case id (one query). */
+export async function findCaseResultStatuses(
+  db: Db,
+  runId: string,
+  caseIds: readonly string[],
+): Promise<Map<string, CaseStatus>> {
+  if (caseIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('case_results')
+    .select(['case_id', 'status'])
+    .where('run_id', '=', runId)
+    .where('case_id', 'in', [...caseIds])
+    .execute();
+  return new Map(rows.map((row) => [row.case_id, row.status]));
+}
+
+/** What a flush of results stored: the rows inserted (in order), or nothing because the run has ended. */
+export interface StoredResults {
+  inserted: Array<{ case_id: string; status: CaseStatus }>;
+  runClosed: boolean;
+}
+
 /**
- * Stores a case result once: a retried write finds the (run, case) row and changes nothing. A first write bumps the
- * run's scored count and NOTIFYs progress in the same transaction, so the event is sent exactly when the row commits.
- * A run that has ended (a scoring that outlived its cancelled run) takes no more results: its summary stays true.
+ * Stores results of one run (at most `PROGRESS_FLUSH_MAX`) once each, in one transaction: one multi-row insert that
+ * skips any (run, case) already stored, the run's scored count bumped by the rows inserted, and one NOTIFY naming
+ * them, so the events go out exactly when the rows commit. A run that has ended (a scoring that outlived its
+ * cancelled run) takes no more results: its summary stays true.
  */
-export async function recordCaseResult(db: Db, result: CaseResultInput): Promise<{ inserted: boolean }> {
+export async function recordCaseResults(db: Db, runId: string, results: CaseResultInput[]): Promise<StoredResults> {
+  if (results.length > PROGRESS_FLUSH_MAX) throw new Error(`at most ${PROGRESS_FLUSH_MAX} results per flush`);
   return db.transaction().execute(async (trx) => {
     const open = await trx
       .selectFrom('eval_runs')
       .select('status')
-      .where('id', '=', result.run_id)
+      .where('id', '=', runId)
       .where('status', 'in', ['queued', 'running'])
       .forUpdate()
       .executeTakeFirst();
-    if (!open) return { inserted: false };
-    const inserted = await trx
+    if (!open) return { inserted: [], runClosed: true };
+    if (results.length === 0) return { inserted: [], runClosed: false };
+    const rows = await trx
       .insertInto('case_results')
-      .values({ ...result, criteria: JSON.stringify(result.criteria), judge_usage: jsonOrNull(result.judge_usage) })
+      .values(
+        results.map((result) => ({
+          ...result,
+          run_id: runId,
+          criteria: JSON.stringify(result.criteria),
+          judge_usage: jsonOrNull(result.judge_usage),
+        })),
+      )
       .onConflict((oc) => oc.columns(['run_id', 'case_id']).doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    if (!inserted) return { inserted: false };
+      .returning(['case_id', 'status'])
+      .execute();
+    if (rows.length === 0) return { inserted: [], runClosed: false };
     const run = await trx
       .updateTable('eval_runs')
-      .set((eb) => ({ scored_cases: eb('scored_cases', '+', 1) }))
-      .where('id', '=', result.run_id)
+      .set((eb) => ({ scored_cases: eb('scored_cases', '+', rows.length) }))
+      .where('id', '=', runId)
       .returning(['workspace_id', 'scored_cases', 'total_cases'])
       .executeTakeFirstOrThrow();
     await notifyEvalProgress(trx, {
-      run_id: result.run_id,
+      run_id: runId,
       workspace_id: run.workspace_id,
       scored: run.scored_cases,
       total: run.total_cases,
-      case_id: result.case_id,
-      status: result.status,
+      cases: rows,
     });
-    return { inserted: true };
+    return { inserted: rows, runClosed: false };
   });
+}
+
+/** Stores one case result once (`recordCaseResults` for one); `inserted` is false when it was already stored. */
+export async function recordCaseResult(db: Db, result: CaseResultInput): Promise<{ inserted: boolean }> {
+  const { inserted } = await recordCaseResults(db, result.run_id, [result]);
+  return { inserted: inserted.length > 0 };
 }
 
 /** The status and criteria of every stored result of a run, for its summary. */

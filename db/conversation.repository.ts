@@ -67,6 +67,22 @@ export async function findConversation(db: Db, agentId: string, id: string): Pro
     .executeTakeFirst();
 }
 
+/** The agent's conversations with the given ids, by id (one query). */
+export async function findConversations(
+  db: Db,
+  agentId: string,
+  ids: readonly string[],
+): Promise<Map<string, Conversation>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('conversations')
+    .selectAll()
+    .where('agent_id', '=', agentId)
+    .where('id', 'in', [...ids])
+    .execute();
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
 /** Which of `ids` are conversations of the agent. */
 export async function existingConversationIds(db: Db, agentId: string, ids: readonly string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();

@@ -79,6 +79,17 @@ export async function findEvalCaseById(db: Db, id: string): Promise<EvalCase | u
   return db.selectFrom('eval_cases').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** The cases with the given ids that exist, by id (one query). */
+export async function findEvalCasesByIds(db: Db, ids: readonly string[]): Promise<Map<string, EvalCase>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('eval_cases')
+    .selectAll()
+    .where('id', 'in', [...ids])
+    .execute();
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
 /** Replaces the fields of a case. */
 export async function updateEvalCase(db: Db, id: string, input: EvalCaseInput): Promise<EvalCase> {
   return db

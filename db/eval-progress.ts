@@ -16,7 +16,7 @@ export const EVAL_PROGRESS_CHANNEL = 'assay_eval_progress';
 /** The application_name of the relay's LISTEN connection (visible in pg_stat_activity). */
 export const RELAY_APPLICATION_NAME = 'assay-eval-relay';
 
-/** The payload of one progress notification (kept far below Postgres's 8000-byte NOTIFY limit). */
+/** One stored case result as the relay sees it (a flush's notification carries several). */
 export interface EvalProgressEvent {
   run_id: string;
   workspace_id: string;
@@ -37,18 +37,34 @@ export interface EvalRunStatusEvent {
 /** A notification read from the progress channel. */
 export type EvalProgressNotification = EvalProgressEvent | EvalRunStatusEvent;
 
+/**
+ * The payload of one flush of results: the cases it stored, in order, and the run's scored count after it. The
+ * listener expands it into one `EvalProgressEvent` per case. At most `PROGRESS_FLUSH_MAX` cases, which keeps it far
+ * below Postgres's 8000-byte NOTIFY limit (about 70 bytes a case).
+ */
+export interface EvalProgressFlush {
+  run_id: string;
+  workspace_id: string;
+  scored: number;
+  total: number | null;
+  cases: Array<{ case_id: string; status: CaseStatus }>;
+}
+
+/** Most cases one progress notification carries: a writer stores at most this many results per flush. */
+export const PROGRESS_FLUSH_MAX = 50;
+
 /** Sends one notification on the channel, in the caller's transaction. */
-export async function notifyEvalProgress(db: Db, event: EvalProgressNotification): Promise<void> {
+export async function notifyEvalProgress(db: Db, event: EvalProgressFlush | EvalRunStatusEvent): Promise<void> {
   await sql`SELECT pg_notify(${EVAL_PROGRESS_CHANNEL}, ${JSON.stringify(event)})`.execute(db);
 }
 
-const progressEvent = z.object({
+const status = z.enum(['passed', 'failed', 'error']);
+const progressFlush = z.object({
   run_id: z.string(),
   workspace_id: z.string(),
   scored: z.number(),
   total: z.number().nullable(),
-  case_id: z.string(),
-  status: z.enum(['passed', 'failed', 'error']),
+  cases: z.array(z.object({ case_id: z.string(), status })).max(PROGRESS_FLUSH_MAX),
 });
 const runStatusEvent = z.object({
   run_id: z.string(),
@@ -57,14 +73,26 @@ const runStatusEvent = z.object({
   status: z.enum(['completed', 'failed', 'cancelled']),
 });
 
-/** Parses a NOTIFY payload; undefined for anything that is not one of the channel's payloads. */
-function parseEvalProgress(payload: string | undefined): EvalProgressNotification | undefined {
+/**
+ * Parses a NOTIFY payload into its events: a flush becomes one event per stored case, each with the scored count as
+ * of that case (the flush's count less the cases after it). Undefined for anything that is not a payload of the channel.
+ */
+export function parseEvalProgress(payload: string | undefined): EvalProgressNotification[] | undefined {
   try {
     const value: unknown = JSON.parse(payload ?? '');
     const parsed = runStatusEvent.safeParse(value);
-    if (parsed.success) return parsed.data;
-    const progress = progressEvent.safeParse(value);
-    return progress.success ? progress.data : undefined;
+    if (parsed.success) return [parsed.data];
+    const flush = progressFlush.safeParse(value);
+    if (!flush.success) return undefined;
+    const { cases, ...run } = flush.data;
+    return cases.map(({ case_id, status }, i) => ({
+      run_id: run.run_id,
+      workspace_id: run.workspace_id,
+      scored: run.scored - (cases.length - 1 - i),
+      total: run.total,
+      case_id,
+      status,
+    }));
   } catch {
     return undefined;
   }
@@ -129,8 +157,8 @@ export function listenForEvalProgress(options: ProgressListenerOptions): Progres
     });
     client = next;
     next.on('notification', (message) => {
-      const event = message.channel === EVAL_PROGRESS_CHANNEL ? parseEvalProgress(message.payload) : undefined;
-      if (event) options.onEvent(event);
+      const events = message.channel === EVAL_PROGRESS_CHANNEL ? parseEvalProgress(message.payload) : undefined;
+      if (events) for (const event of events) options.onEvent(event);
       else
         options.logger.warn({ channel: message.channel }, 'eval relay ignored a notification it does not understand');
     });

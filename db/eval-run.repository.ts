@@ -89,14 +89,29 @@ export async function findScoringRun(db: Db, id: string): Promise<ScoringRun | u
     .executeTakeFirst();
 }
 
-/** The conversation explicitly chosen for a case in a run, if any. */
-export async function explicitConversationFor(db: Db, runId: string, caseId: string): Promise<string | null> {
+/** True while the run takes results (queued or running). */
+export async function isRunOpen(db: Db, id: string): Promise<boolean> {
   const row = await db
     .selectFrom('eval_runs')
-    .select(sql<string | null>`conversations ->> ${caseId}`.as('conversation_id'))
-    .where('id', '=', runId)
+    .select('id')
+    .where('id', '=', id)
+    .where('status', 'in', ['queued', 'running'])
     .executeTakeFirst();
-  return row?.conversation_id ?? null;
+  return row !== undefined;
+}
+
+/** The conversations an explicit run chose for the given cases, by case id (one query; cases it did not name are absent). */
+export async function explicitConversationsFor(
+  db: Db,
+  runId: string,
+  caseIds: readonly string[],
+): Promise<Map<string, string>> {
+  if (caseIds.length === 0) return new Map();
+  const { rows } = await sql<{ case_id: string; conversation_id: string }>`
+    SELECT c.key AS case_id, c.value AS conversation_id
+    FROM eval_runs, jsonb_each_text(coalesce(conversations, '{}'::jsonb)) AS c
+    WHERE id = ${runId} AND c.key = ANY(${[...caseIds]}::text[])`.execute(db);
+  return new Map(rows.map((row) => [row.case_id, row.conversation_id]));
 }
 
 /** Pins the agent a live run runs on, unless one is pinned already; answers the pin the run keeps. */

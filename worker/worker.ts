@@ -41,6 +41,10 @@ export async function createAssayWorker(options: WorkerOptions): Promise<AssayWo
     dataConverter: options.dataConverter,
     activities: createActivities(deps),
     shutdownGraceTime: '10 seconds',
+    // Heartbeats reach the server at least every 2 s (not 0.8 × the 20 s timeout): a cancelled run's batches hear of it
+    // within seconds and stop calling the judge.
+    maxHeartbeatThrottleInterval: '2 seconds',
+    defaultHeartbeatThrottleInterval: '2 seconds',
   });
   const reconciler = startRunReconciler({
     db: options.deps.db,

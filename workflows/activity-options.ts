@@ -16,9 +16,13 @@ const patientRetry: RetryPolicy = {
 /** Reads and writes of run rows (eval runs, agent runs): one minute each, eight attempts. */
 export const BOOKKEEPING_ACTIVITY: ActivityOptions = { startToCloseTimeout: '1 minute', retry: patientRetry };
 
-/** Scoring one case: judge calls retry inside the activity; a few attempts cover the rest, a dead worker's case moves. */
+/**
+ * Scoring a batch of cases: judge calls and transient case failures retry inside the activity; a few attempts cover the
+ * rest (each skips what earlier ones stored), and the heartbeat moves a dead worker's batch within 20 s. The time limit
+ * is generous because a batch of up to 100 slow judged cases is one attempt; the heartbeat, not it, catches a stall.
+ */
 export const SCORING_ACTIVITY: ActivityOptions = {
-  startToCloseTimeout: '15 minutes',
+  startToCloseTimeout: '2 hours',
   heartbeatTimeout: '20 seconds',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 3 },
 };

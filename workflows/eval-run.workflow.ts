@@ -1,4 +1,5 @@
 import {
+  ApplicationFailure,
   CancellationScope,
   executeChild,
   isCancellation,
@@ -59,7 +60,7 @@ function childSearchAttributes(): SearchAttributePair[] {
 // A batch in the lane's slots; one that failed past its retries becomes `error` results (never missing ones).
 async function scoreBatch(runId: string, caseIds: string[], width: number): Promise<CaseBatchOutcome> {
   try {
-    return await scoreInCaseSlot({ runId, caseId: caseIds[0] }, () =>
+    return await scoreInCaseSlot<CaseBatchOutcome>({ runId, caseId: caseIds[0] }, () =>
       scoring.scoreCaseBatch({ runId, caseIds, width }),
     );
   } catch (error) {
@@ -69,20 +70,27 @@ async function scoreBatch(runId: string, caseIds: string[], width: number): Prom
   }
 }
 
+// Scores a live case in the slot it already holds (so the activity never answers that it waits for one).
+async function scoreHeldCase(runId: string, caseId: string, conversationId?: string): Promise<CaseBatchOutcome> {
+  const conversations = conversationId ? { [caseId]: conversationId } : undefined;
+  const answer = await scoring.scoreCaseBatch({ runId, caseIds: [caseId], width: 1, conversations, slotHeld: true });
+  if ('waitingForSlot' in answer) throw ApplicationFailure.nonRetryable('a live case lost the slot it held');
+  return answer;
+}
+
 // Live: the case runs in the sandbox as a child workflow keyed by run and case, then its new conversation is scored,
 // the slot held from the agent run through scoring. A case that already has a result is not run a second time.
 async function scoreLiveCase(runId: string, caseId: string): Promise<CaseBatchOutcome> {
   try {
     return await inCaseSlot({ runId, caseId }, async () => {
       const { status } = await bookkeeping.findStoredCaseResult({ runId, caseId });
-      if (status !== null) return scoring.scoreCaseBatch({ runId, caseIds: [caseId], width: 1, slotHeld: true });
+      if (status !== null) return scoreHeldCase(runId, caseId);
       const { conversationId } = await executeChild(agentRunWorkflow, {
         workflowId: workflowIds.evalCaseRun(runId, caseId),
         args: [{ mode: 'sandbox', evalRunId: runId, evalCaseId: caseId }],
         typedSearchAttributes: childSearchAttributes(),
       });
-      const conversations = { [caseId]: conversationId };
-      return scoring.scoreCaseBatch({ runId, caseIds: [caseId], width: 1, conversations, slotHeld: true });
+      return scoreHeldCase(runId, caseId, conversationId);
     });
   } catch (error) {
     if (isCancellation(error) || isRunFatal(error)) throw error;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { Client } from 'pg';
-import { EVAL_PROGRESS_CHANNEL, type EvalProgressEvent } from '../../db/eval-progress';
+import { EVAL_PROGRESS_CHANNEL, parseEvalProgress, type EvalProgressEvent } from '../../db/eval-progress';
 import { AgentIdKey, EvalRunStatusKey, EvalSetIdKey, WorkspaceIdKey } from '../../workflows/temporal-names';
 import { evalApi, judgeAsk, judgeReplies } from '../helpers/eval-api';
 import { harness } from '../helpers/harness';
@@ -62,7 +62,10 @@ describe('offline eval runs', () => {
     llm = await startScriptedLlm(judge);
     listener = new Client({ connectionString: h.databaseUrl });
     await listener.connect();
-    listener.on('notification', (message) => events.push(JSON.parse(message.payload ?? '{}') as EvalProgressEvent));
+    // A flush's one notification names several cases: expanded into one event per case, as the relay sees them.
+    listener.on('notification', (message) =>
+      events.push(...((parseEvalProgress(message.payload) ?? []) as EvalProgressEvent[])),
+    );
     await listener.query(`LISTEN ${EVAL_PROGRESS_CHANNEL}`);
 
     tenant = await createTenant(platform.runtime.db, 'owner');

@@ -1,0 +1,149 @@
+import { findCaseResultStatuses } from '../db/case-result.repository';
+import { releaseCaseSlots } from '../db/case-slot.repository';
+import { findEvalCasesByIds } from '../db/eval-case.repository';
+import type { ScoringRun } from '../db/eval-run.repository';
+import type { CaseBatchOutcome } from '../domain/eval-batches';
+import type { ActivityDeps } from './activity-deps';
+import { DELETED_CASE_NAME, planBatch, type CasePlan } from './batch-loads';
+import { createResultBuffer, emptyOutcome, storedByEarlierAttempts, storeResults, tally } from './batch-results';
+import { watchRun } from './batch-run-watch';
+import { takeLaneSlots, WORKFLOW_HELD_SLOT, type LaneSlots } from './batch-slots';
+import { errorResult, RunFatalFailure, scoreCasePlan } from './case-scoring-retries';
+import type { Judge } from './judge.activities';
+
+/** A batch of cases of one run to score (see `scoreCaseBatch`). */
+export interface CaseBatchInput {
+  runId: string;
+  /** 1 … EVAL_BATCH_MAX distinct case ids of the run. */
+  caseIds: string[];
+  /** At most this many of the batch's cases are scored at once; each case in flight holds one workspace slot. */
+  width: number;
+  /** Live runs: case id → the conversation its sandbox run produced (scored instead of the explicit/source one). */
+  conversations?: Record<string, string>;
+  /** Live runs: the workflow already holds the (single) case's slot. */
+  slotHeld?: boolean;
+}
+
+/** What `scoreCaseBatch` answers when no slot of the workspace was free: the workflow waits for one, then asks again. */
+export const NO_FREE_SLOT = { waitingForSlot: true } as const;
+
+const OPEN_RUN = ['queued', 'running'];
+
+/**
+ * Scores the plans in lanes (each lane one case at a time, while it holds its slot) and buffers their results. A
+ * fatal failure or the activity's cancellation stops every lane; what was scored is written before the batch throws.
+ */
+async function scoreLanes(
+  deps: ActivityDeps,
+  judge: Judge,
+  run: ScoringRun,
+  plans: CasePlan[],
+  slots: LaneSlots,
+  lanes: number,
+  outcome: CaseBatchOutcome,
+  carried: string[],
+): Promise<void> {
+  const buffer = createResultBuffer(deps.db, run.id, outcome, carried);
+  const watch = watchRun(deps, run.id, outcome);
+  let stop: unknown = undefined;
+  const stopped = () => stop !== undefined || watch.signal.aborted || outcome.runClosed || !!buffer.failure();
+  const lane = async (index: number): Promise<void> => {
+    while (!stopped() && plans.length > 0) {
+      if (!slots.holds(index)) {
+        await slots.retryMissing();
+        continue;
+      }
+      await watch.fresh();
+      const plan = stopped() ? undefined : plans.shift();
+      if (!plan) return;
+      const started = performance.now();
+      try {
+        buffer.add(await scoreCasePlan(deps, judge, run, plan, watch.signal));
+      } catch (error) {
+        stop ??= error;
+        watch.abort(error);
+      } finally {
+        outcome.timings.scoreMs += performance.now() - started;
+      }
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: lanes }, (_, index) => lane(index)));
+    await buffer.close();
+  } finally {
+    watch.stop();
+  }
+  if (stop instanceof RunFatalFailure) throw stop.failure;
+  // Cancelled (run cancelled, timed out, worker shutting down): what was scored is stored; the reason goes back.
+  if (watch.signal.aborted) throw watch.signal.reason;
+}
+
+/**
+ * Scores a batch of a run's cases once each (see CONTRACT: slots per lane, one load per kind, buffered flushes,
+ * heartbeated ids): cases already stored, or heartbeat as stored by an earlier attempt, are skipped.
+ */
+export async function scoreCaseBatch(
+  deps: ActivityDeps,
+  judge: Judge,
+  run: ScoringRun,
+  input: CaseBatchInput,
+): Promise<CaseBatchOutcome | typeof NO_FREE_SLOT> {
+  const outcome = emptyOutcome(deps.workerIdentity);
+  const loading = performance.now();
+  const carried = storedByEarlierAttempts();
+  const stored = await findCaseResultStatuses(deps.db, run.id, input.caseIds);
+  for (const status of stored.values()) tally(outcome, status);
+  const done = new Set([...carried, ...stored.keys()]);
+  const todo = input.caseIds.filter((caseId) => !done.has(caseId));
+  outcome.skipped = input.caseIds.length - todo.length;
+  outcome.runClosed = !OPEN_RUN.includes(run.status);
+  const lanes = Math.max(1, Math.min(input.width, todo.length));
+  // Lane i's holder is the i-th case id: the same on every attempt, so a retry extends the slots a dead one left.
+  const holders = input.caseIds.slice(0, Math.max(1, input.width));
+  if (todo.length === 0 || outcome.runClosed) {
+    // Slots left by an attempt that stored its results and then died go back now, not when their leases lapse.
+    if (!input.slotHeld) await releaseCaseSlots(deps.db, run.id, holders);
+    outcome.timings.loadMs = performance.now() - loading;
+    return outcome;
+  }
+  const slots = input.slotHeld
+    ? WORKFLOW_HELD_SLOT
+    : await takeLaneSlots(deps, run.id, holders.slice(0, lanes), holders);
+  if (!slots) return NO_FREE_SLOT;
+  try {
+    const plans = await planBatch(deps, run, todo, input.conversations);
+    outcome.timings.loadMs = performance.now() - loading;
+    await scoreLanes(deps, judge, run, plans, slots, lanes, outcome, carried);
+    return outcome;
+  } finally {
+    await slots.release();
+  }
+}
+
+/** Stores an `error` result for each case of the batch that has none (the batch failed after its retries). */
+export async function recordBatchErrors(
+  deps: ActivityDeps,
+  run: ScoringRun,
+  input: { caseIds: string[]; error: string },
+): Promise<CaseBatchOutcome> {
+  const outcome = emptyOutcome(deps.workerIdentity);
+  const loading = performance.now();
+  const stored = await findCaseResultStatuses(deps.db, run.id, input.caseIds);
+  for (const status of stored.values()) tally(outcome, status);
+  outcome.skipped = stored.size;
+  const missing = input.caseIds.filter((caseId) => !stored.has(caseId));
+  const cases = await findEvalCasesByIds(deps.db, missing);
+  outcome.timings.loadMs = performance.now() - loading;
+  const results = missing.map((caseId) =>
+    errorResult(deps, run.id, {
+      caseId,
+      caseName: cases.get(caseId)?.name ?? DELETED_CASE_NAME,
+      conversationId: null,
+      error: input.error,
+    }),
+  );
+  const writing = performance.now();
+  await storeResults(deps.db, run.id, results, outcome);
+  outcome.timings.writeMs = performance.now() - writing;
+  return outcome;
+}

@@ -92,7 +92,7 @@ export async function longestHistory(
   return { executions, maxEvents };
 }
 
-const cell = (value: number) => value.toFixed(2).padStart(13);
+const cell = (value: number) => value.toFixed(2).padStart(15);
 
 /**
  * Prints where a case's time went, per case: load, score (judge), write (the workflow's `progress` query, summed over
@@ -115,6 +115,6 @@ export async function printBreakdown(
   const slotMs = (finished.wallMs * concurrency) / cases;
   const [load, score, write] = [timings.loadMs, timings.scoreMs, timings.writeMs].map((ms) => ms / cases);
   console.log(`  time per case, ms (slot time = wall × ${concurrency} ÷ ${cases} = ${slotMs.toFixed(2)}):`);
-  console.log(`  ${['load', 'score (judge)', 'write', 'orchestration'].map((h) => h.padStart(13)).join('')}`);
+  console.log(`  ${['load', 'score (judge)', 'write', 'orchestration'].map((h) => h.padStart(15)).join('')}`);
   console.log(`  ${[load, score, write, slotMs - load - score - write].map(cell).join('')}`);
 }

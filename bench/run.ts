@@ -1,7 +1,8 @@
 import { stopHarness } from '../test/helpers/harness';
 import { evalBench } from './eval.bench';
+import { evalScaleOutBench } from './eval-scale-out.bench';
 
-const BENCHES: Record<string, () => Promise<void>> = { eval: evalBench };
+const BENCHES: Record<string, () => Promise<void>> = { eval: evalBench, 'scale-out': evalScaleOutBench };
 
 /** `npm run bench [-- name…]`: runs the named benchmarks (all by default) on real services started for the run. */
 async function main(): Promise<void> {

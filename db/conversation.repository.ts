@@ -24,31 +24,45 @@ export interface ConversationInput {
   stop_reason?: string | null;
 }
 
+function toColumns(agent: { id: string; workspace_id: string }, input: ConversationInput) {
+  return {
+    workspace_id: agent.workspace_id,
+    agent_id: agent.id,
+    session_input: JSON.stringify(input.session_input),
+    messages: JSON.stringify(input.messages),
+    tool_calls: JSON.stringify(input.tool_calls),
+    final_response: input.final_response,
+    guardrail_events: JSON.stringify(input.guardrail_events),
+    model: input.model,
+    token_usage: jsonOrNull(input.token_usage),
+    source: input.source,
+    latency_ms: input.latency_ms ?? null,
+    agent_version: input.agent_version ?? null,
+    stop_reason: input.stop_reason ?? null,
+  };
+}
+
 /** Records a conversation of an agent. */
 export async function insertConversation(
   db: Db,
   agent: { id: string; workspace_id: string },
   input: ConversationInput,
 ): Promise<Conversation> {
+  return db.insertInto('conversations').values(toColumns(agent, input)).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Records many conversations of an agent in one statement (bulk seeding); the answer's order is not promised. */
+export async function insertConversations(
+  db: Db,
+  agent: { id: string; workspace_id: string },
+  inputs: readonly ConversationInput[],
+): Promise<Conversation[]> {
+  if (!inputs.length) return [];
   return db
     .insertInto('conversations')
-    .values({
-      workspace_id: agent.workspace_id,
-      agent_id: agent.id,
-      session_input: JSON.stringify(input.session_input),
-      messages: JSON.stringify(input.messages),
-      tool_calls: JSON.stringify(input.tool_calls),
-      final_response: input.final_response,
-      guardrail_events: JSON.stringify(input.guardrail_events),
-      model: input.model,
-      token_usage: jsonOrNull(input.token_usage),
-      source: input.source,
-      latency_ms: input.latency_ms ?? null,
-      agent_version: input.agent_version ?? null,
-      stop_reason: input.stop_reason ?? null,
-    })
+    .values(inputs.map((input) => toColumns(agent, input)))
     .returningAll()
-    .executeTakeFirstOrThrow();
+    .execute();
 }
 
 /** An agent's conversations, newest first. */

@@ -36,6 +36,20 @@ export async function insertEvalCase(db: Db, evalSetId: string, input: EvalCaseI
     .executeTakeFirstOrThrow();
 }
 
+/** Adds many cases to an eval set in one statement (bulk seeding); the answer's order is not promised. */
+export async function insertEvalCases(
+  db: Db,
+  evalSetId: string,
+  inputs: readonly EvalCaseInput[],
+): Promise<EvalCase[]> {
+  if (!inputs.length) return [];
+  return db
+    .insertInto('eval_cases')
+    .values(inputs.map((input) => ({ eval_set_id: evalSetId, ...toColumns(input) })))
+    .returningAll()
+    .execute();
+}
+
 /**
  * Adds a case unless the set already holds `maxCases`; the set's row is locked for the count, so two concurrent
  * inserts cannot both take the last place. Answers the stored case, or the count that filled the set.

@@ -18,9 +18,16 @@ export function productionEnv(h: Harness, taskQueue: string): NodeJS.ProcessEnv 
   };
 }
 
-/** Spawns the production worker command (`assay worker`) as a child process configured only by its environment. */
-export async function spawnWorkerProcess(h: Harness, taskQueue: string): Promise<ManagedProcess> {
-  const worker = startProcess(process.execPath, [BIN, 'worker'], { env: productionEnv(h, taskQueue) });
+/**
+ * Spawns the production worker command (`assay worker`) as a child process configured only by its environment
+ * (`env` adds settings, e.g. WORKSPACE_EVAL_CONCURRENCY).
+ */
+export async function spawnWorkerProcess(
+  h: Harness,
+  taskQueue: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<ManagedProcess> {
+  const worker = startProcess(process.execPath, [BIN, 'worker'], { env: { ...productionEnv(h, taskQueue), ...env } });
   try {
     await waitFor(
       'the worker to start',
@@ -43,12 +50,12 @@ export interface WorkerPool {
   stopAll(): Promise<void>;
 }
 
-/** A pool of `assay worker` processes on one task queue. */
-export function workerPool(h: Harness, taskQueue: string): WorkerPool {
+/** A pool of `assay worker` processes on one task queue, each with `env` added to its production environment. */
+export function workerPool(h: Harness, taskQueue: string, env: NodeJS.ProcessEnv = {}): WorkerPool {
   const workers: ManagedProcess[] = [];
   return {
     async spawn() {
-      const worker = await spawnWorkerProcess(h, taskQueue);
+      const worker = await spawnWorkerProcess(h, taskQueue, env);
       workers.push(worker);
       return worker;
     },

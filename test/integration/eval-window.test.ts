@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { insertConversation } from '../../db/conversation.repository';
-import { insertEvalCase } from '../../db/eval-case.repository';
 import { progressQuery } from '../../workflows/eval-run-progress';
 import { workflowIds } from '../../workflows/temporal-names';
 import { evalApi, judgeReplies } from '../helpers/eval-api';
+import { seedCases } from '../helpers/eval-seed';
 import { harness } from '../helpers/harness';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
 import { startScriptedLlm, type ScriptedLlm } from '../helpers/scripted-llm';
@@ -36,32 +35,7 @@ describe('the eval-run window across batches, pages and continue-as-new', functi
     const agent = { ...(await api.agent('bot', 'gpt-4o')), workspace_id: tenant.workspaceId };
     await api.connect('openai', 'sk-window', llm.baseUrl);
     const set = await api.evalSet('bot', { name: 'many', judge_samples: 1 });
-    for (let start = 0; start < CASES; start += 50) {
-      await Promise.all(
-        Array.from({ length: Math.min(50, CASES - start) }, async (_, k) => {
-          const i = start + k;
-          const conversation = await insertConversation(platform.runtime.db, agent, {
-            session_input: { message: `question ${i}` },
-            messages: [],
-            final_response: `answer ${i}`,
-            guardrail_events: [],
-            tool_calls: [],
-            model: 'gpt-4o',
-            token_usage: null,
-            source: 'imported',
-          });
-          await insertEvalCase(platform.runtime.db, set.id, {
-            name: `case ${i}`,
-            session_input: { message: `question ${i}` },
-            expected_trajectory: [],
-            expected_final_response: `answer ${i}`,
-            rubrics: null,
-            source_run_id: conversation.id,
-            snapshot: null,
-          });
-        }),
-      );
-    }
+    await seedCases(platform.runtime.db, agent, set.id, CASES, true);
     const judgedBefore = llm.requests.length;
     const run = await api.trigger('bot', set.id);
     const done = await api.settle('bot', run.id, 240_000);

@@ -10,8 +10,9 @@ import { createProviderClient, type ProviderClient } from '../lib/llm/provider-c
 import type { ActivityDeps } from './activity-deps';
 import { connectProvider, integrationVersion } from './provider-connection';
 
-// Per call: the SDK retries 429 / 5xx / timeouts itself (honouring retry-after); each attempt takes a permit of the
-// key's limiter first, so its retries wait with every other call of the key rather than adding to a 429 storm.
+// Per call: the SDK retries 429 / 5xx / timeouts itself (honouring retry-after); each attempt reserves a call of the
+// case's budget, then takes a permit of the key's limiter, so its retries wait with every other call of the key (the
+// wait for the permit and the SDK's own retry-after sleep overlap: both end when the provider asked).
 const CALL_TIMEOUT_MS = 60_000;
 const CALL_MAX_RETRIES = 4;
 // A key rotated or an integration deleted is noticed within this long by a run in progress (one indexed row read).
@@ -25,6 +26,8 @@ const MAX_LIMITERS = 256;
 export interface JudgeConnection {
   provider: Provider;
   client: ProviderClient;
+  /** The guard's fetch behind the key's limiter: the inner fetch of each case's budget. */
+  fetch: EgressGuard['fetch'];
   limiter: AdaptiveLimiter;
   /** Hash of the base URL and key: tells keys apart without holding or showing the key. */
   fingerprint: string;
@@ -93,11 +96,12 @@ export function createJudgeConnections(deps: ActivityDeps): JudgeConnections {
       provider: judge.provider,
       baseUrl,
       apiKey,
-      fetch: limitedFetch(limiter, scopedFetch),
+      fetch: scopedFetch,
       timeoutMs: CALL_TIMEOUT_MS,
       maxRetries: CALL_MAX_RETRIES,
     });
-    return { provider: judge.provider, client, limiter, fingerprint, version, read };
+    const fetch = limitedFetch(limiter, deps.egress.fetch);
+    return { provider: judge.provider, client, fetch, limiter, fingerprint, version, read };
   };
 
   // Replaces the slot's connection; a failed read leaves no slot behind, so the next case reads again.

@@ -86,15 +86,19 @@ export function createJudge(deps: ActivityDeps): Judge {
       setMaxListeners(LIMITS.judgeCallsPerCase + 1, controller.signal);
       if (signal?.aborted) controller.abort();
       signal?.addEventListener('abort', () => controller.abort(), { once: true });
-      const budget = budgetedFetch(deps, judged, guard.fetch, controller);
-      const renew = (rejected: JudgeConnection): Promise<JudgeConnection | null> =>
-        connections.renew(judged.runId, run.workspace_id, judge, rejected);
-      return openSession({ connection, renew }, judge.model, budget, controller.signal);
+      const endpoint: SessionEndpoint = {
+        connection,
+        renew: (rejected) => connections.renew(judged.runId, run.workspace_id, judge, rejected),
+      };
+      // The budget is reserved first, so a permit of the key's limiter is held only while the provider works.
+      const budget = budgetedFetch(deps, judged, (url, init) => endpoint.connection.fetch(url, init), controller);
+      return openSession(endpoint, judge.model, budget, controller.signal);
     },
   };
 }
 
 interface SessionEndpoint {
+  /** Replaced when a refused key is read afresh. */
   connection: JudgeConnection;
   /** After a refused key: the integration read afresh, or null when it holds the same key (the refusal stands). */
   renew(rejected: JudgeConnection): Promise<JudgeConnection | null>;
@@ -106,7 +110,6 @@ function openSession(
   budget: BudgetedFetch,
   signal: AbortSignal,
 ): JudgeSession {
-  let connection = endpoint.connection;
   let renewed = false;
   const usage: JudgeUsage = { calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
   let lastFailure: string | null = null;
@@ -117,7 +120,7 @@ function openSession(
     for (;;) {
       const callsBefore = budget.calls();
       try {
-        const { client } = connection;
+        const { client } = endpoint.connection;
         return await withCaseFetch(budget.fetch, () => client.chatJson({ model, messages, signal }));
       } catch (error) {
         const refusal = budget.refusal();
@@ -126,9 +129,9 @@ function openSession(
         // The key may have been rotated since it was cached: one fresh read per case before the refusal ends the run.
         if (error instanceof ProviderCallError && error.kind === 'auth' && !renewed) {
           renewed = true;
-          const fresh = await endpoint.renew(connection);
+          const fresh = await endpoint.renew(endpoint.connection);
           if (fresh) {
-            connection = fresh;
+            endpoint.connection = fresh;
             continue;
           }
         }

@@ -1,7 +1,8 @@
 import { stopHarness } from '../test/helpers/harness';
+import { aimdBench } from './eval-aimd.bench';
 import { evalBench } from './eval.bench';
 
-const BENCHES: Record<string, () => Promise<void>> = { eval: evalBench };
+const BENCHES: Record<string, () => Promise<void>> = { eval: evalBench, aimd: aimdBench };
 
 /** `npm run bench [-- name…]`: runs the named benchmarks (all by default) on real services started for the run. */
 async function main(): Promise<void> {

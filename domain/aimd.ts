@@ -1,7 +1,7 @@
 /**
- * Adaptive concurrency towards one provider key (AIMD): the limit halves on a 429 (never below 1) and grows by one per
- * success window (`limit` successes in a row) up to a ceiling; a 429's `retry-after` pauses every call for the key.
- * Pure: the caller passes the clock and keeps the state.
+ * Adaptive concurrency towards one provider key (AIMD): the limit halves on a 429 (from the calls then in flight when
+ * fewer, never below 1) and grows by one per success window (`limit` successes in a row) up to a ceiling; a 429's
+ * `retry-after` pauses every call for the key. Pure: the caller passes the clock and keeps the state.
  */
 export interface AimdState {
   /** Calls that may be in flight at once. */
@@ -51,7 +51,9 @@ export function finishCall(state: AimdState, epoch: number, outcome: AimdOutcome
     const pause = Math.min(Math.max(outcome.retryAfterMs ?? 0, 0), AIMD.maxPauseMs);
     const paused = { ...ended, pausedUntil: Math.max(ended.pausedUntil, now + pause) };
     if (!current) return paused;
-    return { ...paused, limit: Math.max(1, Math.floor(state.limit / 2)), successes: 0, epoch: state.epoch + 1 };
+    // Halves what was really in flight: a limit never reached (the ceiling, at first) says nothing about the provider.
+    const reached = Math.min(state.limit, state.inFlight);
+    return { ...paused, limit: Math.max(1, Math.floor(reached / 2)), successes: 0, epoch: state.epoch + 1 };
   }
   if (outcome.kind === 'other' || !current) return ended;
   const successes = ended.successes + 1;

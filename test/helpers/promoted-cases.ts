@@ -1,6 +1,6 @@
 import type { evalApi } from './eval-api';
 
-/** A case promoted from an imported conversation whose message is `case <index>`. */
+/** A case promoted from an imported conversation whose message is `<prefix> <index>`. */
 export interface PromotedCase {
   id: string;
   message: string;
@@ -12,13 +12,14 @@ export async function promoteCases(
   agent: string,
   set: string,
   count: number,
+  prefix = 'case',
   width = 20,
 ): Promise<PromotedCase[]> {
   const cases: PromotedCase[] = [];
   for (let start = 0; start < count; start += width) {
     const created = await Promise.all(
       Array.from({ length: Math.min(width, count - start) }, async (_, i) => {
-        const message = `case ${start + i}`;
+        const message = `${prefix} ${start + i}`;
         const conversation = await api.importRun(agent, {
           session_input: { message },
           final_response: `answer ${start + i}`,

@@ -20,6 +20,19 @@ function oneCall(state: AimdState, outcome: AimdOutcome, now = 0): AimdState {
   return finishCall(started.state, started.epoch, outcome, now);
 }
 
+// Fills the limit with calls, then one of them meets a 429 and the others end without a signal.
+function throttledAtLimit(state: AimdState): AimdState {
+  const epochs: number[] = [];
+  while (state.inFlight < state.limit) {
+    const started = startCall(state);
+    state = started.state;
+    epochs.push(started.epoch);
+  }
+  state = finishCall(state, epochs[0], throttled(), 0);
+  for (const epoch of epochs.slice(1)) state = finishCall(state, epoch, { kind: 'other' }, 0);
+  return state;
+}
+
 describe('adaptive concurrency towards one provider key (AIMD)', () => {
   it('starts at the ceiling and lets calls start up to the limit', () => {
     let state = initialAimd(3);
@@ -36,11 +49,11 @@ describe('adaptive concurrency towards one provider key (AIMD)', () => {
     let state = initialAimd(64);
     for (const expected of halvings) {
       assert.equal(state.limit, expected);
-      state = oneCall(state, throttled());
+      state = throttledAtLimit(state);
     }
   });
 
-  it('halves once for a burst of 429s from calls started before the decrease', () => {
+  it('halves once for a burst of 429s, from the calls in flight when the limit was never reached', () => {
     let state = initialAimd(32);
     const epochs: number[] = [];
     for (let i = 0; i < 20; i++) {
@@ -49,7 +62,7 @@ describe('adaptive concurrency towards one provider key (AIMD)', () => {
       epochs.push(started.epoch);
     }
     for (const epoch of epochs) state = finishCall(state, epoch, throttled(), 0);
-    assert.equal(state.limit, 16);
+    assert.equal(state.limit, 10);
     assert.equal(state.inFlight, 0);
   });
 
@@ -64,7 +77,7 @@ describe('adaptive concurrency towards one provider key (AIMD)', () => {
   });
 
   it('grows the limit by one per window of `limit` successes in a row, up to the ceiling', () => {
-    let state = oneCall(oneCall(initialAimd(10), throttled()), throttled()); // 10 → 5 → 2
+    let state = throttledAtLimit(throttledAtLimit(initialAimd(10))); // 10 → 5 → 2
     assert.equal(state.limit, 2);
     const limits: number[] = [];
     for (let i = 0; i < 2 + 3 + 4 + 5 + 6 + 7 + 8 + 9 + 10 + 10; i++) {
@@ -80,12 +93,12 @@ describe('adaptive concurrency towards one provider key (AIMD)', () => {
 
   it('counts neither other failures nor successes of calls started before the last decrease', () => {
     let state = initialAimd(4);
-    const before = startCall(state);
-    state = oneCall(before.state, throttled()); // limit 2, epoch 1
+    const before = startCall(startCall(startCall(state).state).state);
+    state = oneCall(before.state, throttled()); // 4 in flight: limit 2, epoch 1
     state = finishCall(state, before.epoch, OK, 0);
     assert.equal(state.successes, 0);
     state = oneCall(state, { kind: 'other' });
-    assert.deepEqual([state.limit, state.successes, state.inFlight], [2, 0, 0]);
+    assert.deepEqual([state.limit, state.successes, state.inFlight], [2, 0, 2]);
   });
 
   it('keeps the limit within 1 … ceiling and in-flight counts exact for any sequence of outcomes', () => {

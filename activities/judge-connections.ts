@@ -5,7 +5,7 @@ import type { RunJudge } from '../db/tables/eval-run.table';
 import type { Provider } from '../domain/model-provider';
 import { RUN_FAILURE, providerNotConnectedMessage } from '../domain/run-failures';
 import type { EgressGuard } from '../lib/egress/egress-guard';
-import { createLimiterRegistry, limitedFetch, type AdaptiveLimiter } from '../lib/llm/adaptive-limiter';
+import { createLimiterRegistry, limitedFetch } from '../lib/llm/adaptive-limiter';
 import { createProviderClient, type ProviderClient } from '../lib/llm/provider-client';
 import type { ActivityDeps } from './activity-deps';
 import { connectProvider, integrationVersion } from './provider-connection';
@@ -24,11 +24,9 @@ const MAX_LIMITERS = 256;
 
 /** A run's judge endpoint on this worker: one shared client (keep-alive through the egress guard) and its key's limiter. */
 export interface JudgeConnection {
-  provider: Provider;
   client: ProviderClient;
   /** The guard's fetch behind the key's limiter: the inner fetch of each case's budget. */
   fetch: EgressGuard['fetch'];
-  limiter: AdaptiveLimiter;
   /** Hash of the base URL and key: tells keys apart without holding or showing the key. */
   fingerprint: string;
   version: string;
@@ -101,7 +99,7 @@ export function createJudgeConnections(deps: ActivityDeps): JudgeConnections {
       maxRetries: CALL_MAX_RETRIES,
     });
     const fetch = limitedFetch(limiter, deps.egress.fetch);
-    return { provider: judge.provider, client, fetch, limiter, fingerprint, version, read };
+    return { client, fetch, fingerprint, version, read };
   };
 
   // Replaces the slot's connection; a failed read leaves no slot behind, so the next case reads again.

@@ -51,12 +51,12 @@ describe('adaptive judge concurrency on 429', () => {
     assert.ok(throttled.length < CASES, `${throttled.length} 429s for ${CASES} cases`);
 
     // Once the first burst has halved the limit, the key's calls stay near what the judge takes: the limit grows by
-    // one per window past it, meets one 429 and halves again. Without the limiter every call past 16 meets a 429.
+    // one per window past it, meets a burst of 429s and halves again. Without the limiter every call past 16 meets one.
     const firstThrottled = asked.indexOf(throttled[0]);
     const settled = asked.slice(firstThrottled + CONCURRENCY);
     assert.ok(settled.length > CASES / 4, `only ${settled.length} calls after the first burst`);
     const settledThrottled = settled.filter((req) => req.inFlight > JUDGE_LIMIT).length;
-    assert.ok(settledThrottled <= settled.length / 20, `${settledThrottled} of ${settled.length} calls met a 429`);
+    assert.ok(settledThrottled <= settled.length / 5, `${settledThrottled} of ${settled.length} calls met a 429`);
     // … and near it, not starved: the judge still had close to 16 calls at once.
     const settledMax = Math.max(...settled.map((req) => req.inFlight));
     assert.ok(settledMax >= JUDGE_LIMIT - 4, `at most ${settledMax} calls in flight after the first burst`);

@@ -13,12 +13,20 @@ interface Measured {
   wallMs: number;
   served: number;
   throttled: number;
-  settledMax: number;
+  /** 429s met after the first burst's calls: the limiter holding the key near what the judge takes. */
+  settledThrottled: number;
+  settled: number;
   connections: number;
 }
 
 // One run of `cases` judged cases against `llm`; checks every case has exactly one result.
-async function measure(platform: TestPlatform, llm: ScriptedLlm, name: string, cases: number): Promise<Measured> {
+async function measure(
+  platform: TestPlatform,
+  llm: ScriptedLlm,
+  name: string,
+  cases: number,
+  concurrency: string,
+): Promise<Measured> {
   const api = evalApi(platform.app, await createTenant(platform.runtime.db, 'admin'));
   await api.agent(name, 'gpt-4o');
   await api.connect('openai', `sk-bench-${name}-key`, llm.baseUrl);
@@ -40,12 +48,13 @@ async function measure(platform: TestPlatform, llm: ScriptedLlm, name: string, c
     throw new Error(`run ${run.id}: ${results} results for ${scored} of ${cases} cases`);
   const asked = llm.requests.slice(before);
   const throttled = asked.filter((req) => req.inFlight > JUDGE_LIMIT);
-  const afterBursts = asked.slice(Math.max(0, asked.indexOf(throttled[0])) + 128);
+  const afterBurst = asked.slice(Math.max(0, asked.indexOf(throttled[0])) + Number(concurrency));
   return {
     wallMs,
     served: asked.length - throttled.length,
     throttled: throttled.length,
-    settledMax: Math.max(0, ...afterBursts.map((req) => req.inFlight)),
+    settledThrottled: afterBurst.filter((req) => req.inFlight > JUDGE_LIMIT).length,
+    settled: afterBurst.length,
     connections: llm.connections() - connectionsBefore,
   };
 }
@@ -76,7 +85,7 @@ export async function aimdBench(): Promise<void> {
     };
     try {
       await platform.startWorker();
-      const measured = await measure(platform, llm, name, cases);
+      const measured = await measure(platform, llm, name, cases, at);
       console.log(`  ${name}: ${reads} vault reads for ${cases} cases`);
       return measured;
     } finally {
@@ -95,7 +104,7 @@ export async function aimdBench(): Promise<void> {
     );
     console.log(
       `  throttled at concurrency ${concurrency}: ${throttled.throttled} 429s for ${cases} cases (${throttled.served} calls served), ` +
-        `max ${throttled.settledMax} in flight after the first bursts, ${throttled.connections} connections`,
+        `${throttled.settledThrottled} of them among the ${throttled.settled} calls after the first burst, ${throttled.connections} connections`,
     );
     console.log(
       `  wall ${(throttled.wallMs / 1000).toFixed(1)} s, ideal ${(ideal(throttled) / 1000).toFixed(1)} s, wall/ideal = ${(throttled.wallMs / ideal(throttled)).toFixed(2)} ` +

@@ -12,20 +12,17 @@ import {
 import { finalResponsePrompt, rubricsPrompt, type JudgeMessage } from '../domain/judge-prompts';
 import { LIMITS } from '../domain/limits';
 import { resolveJudge } from '../domain/model-provider';
-import {
-  createProviderClient,
-  ProviderCallError,
-  type JsonChatReply,
-  type ProviderClient,
-} from '../lib/llm/provider-client';
+import { ProviderCallError, type JsonChatReply } from '../lib/llm/provider-client';
 import type { ActivityDeps } from './activity-deps';
 import { budgetedFetch, JudgeCallBoundReached, type BudgetedFetch, type JudgedCase } from './judge-call-budget';
-import { connectProvider, type ProviderConnection } from './provider-connection';
+import {
+  createJudgeConnections,
+  requireAllowedEndpoint,
+  withCaseFetch,
+  type JudgeConnection,
+} from './judge-connections';
+import { connectProvider } from './provider-connection';
 
-// Per call: the SDK retries 429 / 5xx / timeouts itself (honouring retry-after); after that the session asks again,
-// until the case's budget of judge calls (LIMITS.judgeCallsPerCase) is spent.
-const CALL_TIMEOUT_MS = 60_000;
-const CALL_MAX_RETRIES = 4;
 // A reply that cannot be parsed is asked again; after this many unusable replies the sample counts as no verdict.
 const PARSE_ATTEMPTS = 3;
 
@@ -56,13 +53,14 @@ export interface Judge {
   open(run: JudgedRun, judged: JudgedCase, signal?: AbortSignal): Promise<JudgeSession>;
 }
 
-/** Builds the judge on the worker's dependencies; every call goes through the egress guard with the workspace's key. */
+/**
+ * Builds the judge on the worker's dependencies; every call goes through the egress guard with the workspace's key.
+ * A run's connection (key, base URL, egress verdict, client) is cached on the worker, so opening a case costs no
+ * database or vault round trip in the steady state (see judge-connections.ts).
+ */
 export function createJudge(deps: ActivityDeps): Judge {
   const guard = deps.egress;
-
-  // Reads the key inside the activity: it never travels through workflow arguments or history.
-  const connect = (workspaceId: string, judge: RunJudge): Promise<ProviderConnection> =>
-    connectProvider(deps, workspaceId, judge.provider, providerNotConnectedMessage(judge.provider, judge.model));
+  const connections = createJudgeConnections(deps);
 
   return {
     async resolveForRun(run, agentModel) {
@@ -71,42 +69,48 @@ export function createJudge(deps: ActivityDeps): Judge {
         workspaceJudgeModel: await findJudgeModel(deps.db, run.workspace_id),
       });
       if ('error' in resolved) throw ApplicationFailure.nonRetryable(resolved.error, RUN_FAILURE.judgeUnresolvable);
-      const { baseUrl } = await connect(run.workspace_id, resolved);
-      const verdict = await guard.check(baseUrl);
-      if (!verdict.allowed) {
-        throw ApplicationFailure.nonRetryable(
-          `the ${resolved.provider} endpoint is blocked: ${verdict.reason}`,
-          RUN_FAILURE.egressBlocked,
-        );
-      }
+      // Reads the key inside the activity: it never travels through workflow arguments or history.
+      const notConnected = providerNotConnectedMessage(resolved.provider, resolved.model);
+      const { baseUrl } = await connectProvider(deps, run.workspace_id, resolved.provider, notConnected);
+      await requireAllowedEndpoint(guard, resolved.provider, baseUrl);
       return { provider: resolved.provider, model: resolved.model, source: resolved.source };
     },
 
     async open(run, judged, signal) {
       if (!run.judge) throw ApplicationFailure.nonRetryable('the run resolved no judge', RUN_FAILURE.judgeUnresolvable);
       const judge = run.judge;
-      const { baseUrl, apiKey } = await connect(run.workspace_id, judge);
+      const connection = await connections.get(judged.runId, run.workspace_id, judge);
       // Aborted by the activity's cancellation, or by the budget once the case's calls are spent.
       const controller = new AbortController();
       // The SDK adds an abort listener per HTTP attempt and never removes it; the budget bounds how many there are.
       setMaxListeners(LIMITS.judgeCallsPerCase + 1, controller.signal);
       if (signal?.aborted) controller.abort();
       signal?.addEventListener('abort', () => controller.abort(), { once: true });
-      const budget = budgetedFetch(deps, judged, guard.fetch, controller);
-      const client = createProviderClient({
-        provider: judge.provider,
-        baseUrl,
-        apiKey,
-        fetch: budget.fetch,
-        timeoutMs: CALL_TIMEOUT_MS,
-        maxRetries: CALL_MAX_RETRIES,
-      });
-      return openSession(client, judge.model, budget, controller.signal);
+      const endpoint: SessionEndpoint = {
+        connection,
+        renew: (rejected) => connections.renew(judged.runId, run.workspace_id, judge, rejected),
+      };
+      // The budget is reserved first, so a permit of the key's limiter is held only while the provider works.
+      const budget = budgetedFetch(deps, judged, (url, init) => endpoint.connection.fetch(url, init), controller);
+      return openSession(endpoint, judge.model, budget, controller.signal);
     },
   };
 }
 
-function openSession(client: ProviderClient, model: string, budget: BudgetedFetch, signal: AbortSignal): JudgeSession {
+interface SessionEndpoint {
+  /** Replaced when a refused key is read afresh. */
+  connection: JudgeConnection;
+  /** After a refused key: the integration read afresh, or null when it holds the same key (the refusal stands). */
+  renew(rejected: JudgeConnection): Promise<JudgeConnection | null>;
+}
+
+function openSession(
+  endpoint: SessionEndpoint,
+  model: string,
+  budget: BudgetedFetch,
+  signal: AbortSignal,
+): JudgeSession {
+  let renewed = false;
   const usage: JudgeUsage = { calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
   let lastFailure: string | null = null;
 
@@ -116,11 +120,21 @@ function openSession(client: ProviderClient, model: string, budget: BudgetedFetc
     for (;;) {
       const callsBefore = budget.calls();
       try {
-        return await client.chatJson({ model, messages, signal });
+        const { client } = endpoint.connection;
+        return await withCaseFetch(budget.fetch, () => client.chatJson({ model, messages, signal }));
       } catch (error) {
         const refusal = budget.refusal();
         if (refusal instanceof JudgeCallBoundReached) throw new JudgeCallBoundReached(lastFailure);
         if (refusal) throw refusal;
+        // The key may have been rotated since it was cached: one fresh read per case before the refusal ends the run.
+        if (error instanceof ProviderCallError && error.kind === 'auth' && !renewed) {
+          renewed = true;
+          const fresh = await endpoint.renew(endpoint.connection);
+          if (fresh) {
+            endpoint.connection = fresh;
+            continue;
+          }
+        }
         // Asking again is only safe when the failed ask reached the network: then it spent budget, so this ends.
         const spent = budget.calls() > callsBefore;
         if (!spent || signal.aborted || !(error instanceof ProviderCallError) || error.kind !== 'transient')

@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { findIntegration, shareIntegrationLock } from '../db/integration.repository';
+import type { Integration } from '../db/tables/workspace-settings.table';
 import { RUN_FAILURE } from '../domain/run-failures';
 import { PROVIDER_BASE_URLS, type Provider } from '../domain/model-provider';
 import { ProviderCallError } from '../lib/llm/provider-client';
@@ -9,7 +10,21 @@ import type { ActivityDeps } from './activity-deps';
 export interface ProviderConnection {
   baseUrl: string;
   apiKey: string;
+  /** The integration row's version when the key was read: see {@link integrationVersion}. */
+  version: string;
 }
+
+/** What changes whenever the integration's key or base_url does (every update sets updated_at); null when gone. */
+export async function integrationVersion(
+  deps: ActivityDeps,
+  workspaceId: string,
+  provider: Provider,
+): Promise<string | null> {
+  const row = await findIntegration(deps.db, workspaceId, provider);
+  return row ? versionOf(row) : null;
+}
+
+const versionOf = (row: Integration): string => `${row.credential_id}@${row.updated_at.getTime()}`;
 
 /** Reads the workspace's integration with a provider and its key; not connected → non-retryable with `notConnected`. */
 export async function connectProvider(
@@ -29,7 +44,7 @@ export async function connectProvider(
     };
   });
   if (!integration || !apiKey) throw ApplicationFailure.nonRetryable(notConnected, RUN_FAILURE.providerNotConnected);
-  return { baseUrl: integration.base_url ?? PROVIDER_BASE_URLS[provider], apiKey };
+  return { baseUrl: integration.base_url ?? PROVIDER_BASE_URLS[provider], apiKey, version: versionOf(integration) };
 }
 
 /** Maps a provider failure (judge or agent model) onto the activity failure the workflow acts on: fatal for the run, or retryable. */

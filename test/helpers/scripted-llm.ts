@@ -14,6 +14,8 @@ export interface ScriptedRequest {
   }>;
   body: Record<string, unknown>;
   receivedAt: number;
+  /** Requests the server was answering when this one arrived, this one included. */
+  inFlight: number;
 }
 
 /** A tool call the scripted model asks for; `arguments` is sent as JSON text (a string is sent as is). */
@@ -42,6 +44,8 @@ export interface ScriptedLlm {
   /** Base URL to give an integration, ending in /v1. */
   readonly baseUrl: string;
   readonly requests: ScriptedRequest[];
+  /** TCP connections accepted so far: far fewer than requests when clients keep connections alive. */
+  connections(): number;
   script(handler: ScriptHandler): void;
   close(): Promise<void>;
 }
@@ -88,6 +92,8 @@ async function readJson(req: http.IncomingMessage): Promise<Record<string, unkno
 export async function startScriptedLlm(handler?: ScriptHandler): Promise<ScriptedLlm> {
   let current: ScriptHandler | undefined = handler;
   const requests: ScriptedRequest[] = [];
+  let inFlight = 0;
+  let connections = 0;
   const server = http.createServer(async (req, res) => {
     if (req.method !== 'POST' || !/^(\/v1)?\/chat\/completions$/.test(req.url ?? '')) {
       res
@@ -95,6 +101,13 @@ export async function startScriptedLlm(handler?: ScriptHandler): Promise<Scripte
         .end(JSON.stringify({ error: { message: 'not found' } }));
       return;
     }
+    inFlight += 1;
+    const arrivedWith = inFlight;
+    // Counted out before the reply is written, so a client that sends its next call on this reply is never over.
+    const answer = (status: number, headers: Record<string, string>, payload: unknown): void => {
+      inFlight -= 1;
+      res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(payload));
+    };
     const body = await readJson(req);
     const request: ScriptedRequest = {
       path: req.url ?? '',
@@ -103,6 +116,7 @@ export async function startScriptedLlm(handler?: ScriptHandler): Promise<Scripte
       messages: Array.isArray(body.messages) ? (body.messages as ScriptedRequest['messages']) : [],
       body,
       receivedAt: Date.now(),
+      inFlight: arrivedWith,
     };
     const index = requests.push(request) - 1;
     try {
@@ -114,18 +128,20 @@ export async function startScriptedLlm(handler?: ScriptHandler): Promise<Scripte
       const payload =
         reply.body ??
         (status === 200 ? completion(request.model, reply) : { error: { message: `scripted ${status}` } });
-      res.writeHead(status, { 'content-type': 'application/json', ...reply.headers }).end(JSON.stringify(payload));
+      answer(status, reply.headers ?? {}, payload);
     } catch (error) {
-      res
-        .writeHead(500, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ error: { message: String(error) } }));
+      answer(500, {}, { error: { message: String(error) } });
     }
+  });
+  server.on('connection', () => {
+    connections += 1;
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as net.AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    connections: () => connections,
     script(next) {
       current = next;
     },
@@ -134,4 +150,12 @@ export async function startScriptedLlm(handler?: ScriptHandler): Promise<Scripte
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** A provider that answers 429 (with `retryAfter` seconds) to a request arriving while more than `limit` are in flight. */
+export function throttledAbove(limit: number, retryAfter: string, handler: ScriptHandler): ScriptHandler {
+  return (request, index) =>
+    request.inFlight > limit
+      ? { status: 429, headers: { 'retry-after': retryAfter }, body: { error: { message: 'rate limited' } } }
+      : handler(request, index);
 }

@@ -26,6 +26,26 @@ export async function integrationVersion(
 
 const versionOf = (row: Integration): string => `${row.credential_id}@${row.updated_at.getTime()}`;
 
+// Key reads holding their transaction at once, per process. With the embedded credential store the vault read takes a
+// second connection from the same pool (10 by default): unbounded, ten callers at once would each hold one connection
+// waiting for another, and none would move. Four leave the pool room. (A counter and a queue, so written here rather
+// than adding a dependency for them.)
+const KEY_READS_AT_ONCE = 4;
+let keyReads = 0;
+const waitingKeyReads: Array<() => void> = [];
+
+async function inKeyReadTurn<T>(read: () => Promise<T>): Promise<T> {
+  if (keyReads >= KEY_READS_AT_ONCE) await new Promise<void>((resolve) => waitingKeyReads.push(resolve));
+  else keyReads++;
+  try {
+    return await read();
+  } finally {
+    const next = waitingKeyReads.shift();
+    if (next) next();
+    else keyReads--;
+  }
+}
+
 /** Reads the workspace's integration with a provider and its key; not connected → non-retryable with `notConnected`. */
 export async function connectProvider(
   deps: ActivityDeps,
@@ -35,14 +55,16 @@ export async function connectProvider(
 ): Promise<ProviderConnection> {
   // Both reads under the integration's shared lock: an update holds it from its vault write to its commit, so the
   // base_url read here always belongs with the key read here.
-  const { integration, apiKey } = await deps.db.transaction().execute(async (trx) => {
-    await shareIntegrationLock(trx, workspaceId, provider);
-    const row = await findIntegration(trx, workspaceId, provider);
-    return {
-      integration: row,
-      apiKey: row ? await deps.vault.get({ workspaceId, credentialId: row.credential_id }) : null,
-    };
-  });
+  const { integration, apiKey } = await inKeyReadTurn(() =>
+    deps.db.transaction().execute(async (trx) => {
+      await shareIntegrationLock(trx, workspaceId, provider);
+      const row = await findIntegration(trx, workspaceId, provider);
+      return {
+        integration: row,
+        apiKey: row ? await deps.vault.get({ workspaceId, credentialId: row.credential_id }) : null,
+      };
+    }),
+  );
   if (!integration || !apiKey) throw ApplicationFailure.nonRetryable(notConnected, RUN_FAILURE.providerNotConnected);
   return { baseUrl: integration.base_url ?? PROVIDER_BASE_URLS[provider], apiKey, version: versionOf(integration) };
 }

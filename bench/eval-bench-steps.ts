@@ -88,7 +88,11 @@ export async function longestHistory(
     query: `WorkflowId = "eval-run:${runId}"`,
   })) {
     executions += 1;
-    maxEvents = Math.max(maxEvents, execution.historyLength);
+    // Described one by one: the list comes from visibility, which may not have the final length yet.
+    const described = await platform.runtime.temporal.client.workflow
+      .getHandle(execution.workflowId, execution.runId)
+      .describe();
+    maxEvents = Math.max(maxEvents, described.historyLength);
   }
   return { executions, maxEvents };
 }

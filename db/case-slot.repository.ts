@@ -13,7 +13,7 @@ export interface SlotAcquisition {
   held: number;
 }
 
-// Two acquirers that pick the same free slot at once: one gets it, the other tries another free one.
+// Should an acquirer still meet a slot taken under it, it tries the other free ones again.
 const RACE_ATTEMPTS = 3;
 
 // The lease's end by the database's clock: every worker compares against the same one.
@@ -29,7 +29,9 @@ export interface SlotsAcquisition {
  * Takes one of the run's workspace's slots 0 … cap-1 for each of the run's `caseIds` (holders), for `leaseMs`, in one
  * statement: a holder that already has one extends it (a retried acquire takes no second slot); the others claim
  * random free or lapsed slots, in the order given, while any are free; the slot's key stops two holders from holding
- * it together. Undefined when the run does not exist.
+ * it together. Acquirers of one workspace take turns (a transaction-scoped advisory lock): two multi-row claims racing
+ * for the same free slots would otherwise wait on each other's rows in opposite orders, a deadlock Postgres only breaks
+ * after `deadlock_timeout` (a second) by failing one of them. Undefined when the run does not exist.
  */
 export async function acquireCaseSlots(
   db: Db,
@@ -39,7 +41,10 @@ export async function acquireCaseSlots(
   leaseMs: number,
 ): Promise<SlotsAcquisition | undefined> {
   for (let attempt = 1; ; attempt++) {
-    const { rows } = await sql<{ run_exists: boolean; holders: string[]; short: boolean; held: number }>`
+    const { rows } = await db.transaction().execute(async (trx) => {
+      await sql`SELECT pg_advisory_xact_lock(hashtext('case-slots:' || workspace_id::text))
+        FROM eval_runs WHERE id = ${runId}`.execute(trx);
+      return sql<{ run_exists: boolean; holders: string[]; short: boolean; held: number }>`
       WITH run AS (SELECT workspace_id FROM eval_runs WHERE id = ${runId}),
       wanted AS (SELECT case_id, ord FROM unnest(${[...caseIds]}::uuid[]) WITH ORDINALITY AS w(case_id, ord)),
       mine AS (
@@ -69,7 +74,8 @@ export async function acquireCaseSlots(
       SELECT EXISTS (SELECT 1 FROM run) AS run_exists,
         ARRAY(SELECT case_id::text FROM mine UNION ALL SELECT case_id::text FROM taken) AS holders,
         (SELECT count(*) FROM taken) < least((SELECT count(*) FROM needy), (SELECT count(*) FROM free)) AS short,
-        (SELECT count(*)::int FROM live) + (SELECT count(*)::int FROM taken) AS held`.execute(db);
+        (SELECT count(*)::int FROM live) + (SELECT count(*)::int FROM taken) AS held`.execute(trx);
+    });
     const [row] = rows;
     if (!row.run_exists) return undefined;
     if (!row.short || attempt === RACE_ATTEMPTS) return { holders: row.holders, held: row.held };

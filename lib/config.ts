@@ -56,6 +56,8 @@ const envSchema = z.object({
   MCP_CATALOG_FILE: z.string().min(1).optional(),
   EVAL_CONCURRENCY: integer(1, 256).default(8),
   // History events per eval-run execution before it continues as new; far below Temporal's 51,200-event limit.
+  // Postgres connections per process: a worker's scoring lanes, judge-call counts and flushes share them.
+  DATABASE_POOL_SIZE: integer(2, 200).default(20),
   EVAL_HISTORY_BUDGET: integer(50, 40_000).default(5_000),
   // At most 60 s: a revoked or expired token must lose its WebSocket connections within a minute.
   WS_TOKEN_RECHECK_MS: integer(100, 60_000).default(20_000),

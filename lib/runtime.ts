@@ -22,7 +22,7 @@ export async function openRuntime(config: Config): Promise<Runtime> {
   if (!config.DATABASE_URL) throw new ConfigError('DATABASE_URL', 'is required');
   if (!config.TEMPORAL_ADDRESS) throw new ConfigError('TEMPORAL_ADDRESS', 'is required');
   const masterKey = loadMasterKey(config.ASSAY_MASTER_KEY, config.dataDir);
-  const db = createDb(config.DATABASE_URL);
+  const db = createDb(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   const dataConverter = createDataConverter(deriveKey(masterKey, 'temporal-payload'));
   const temporal = await connectTemporal(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, dataConverter);
   return {

@@ -67,8 +67,10 @@ export async function runWindow(options: {
     if (settled === 0) return false;
     return info.continueAsNewSuggested || info.historyLength >= options.historyBudget;
   };
-  const remaining = (): number =>
-    progress.total === null ? feed.known : progress.total - progress.scored - progress.inFlight;
+  // One size for the execution, from what is left when it starts: every lane then gets the same share of batches (a size
+  // recomputed per batch would shrink as lanes still busy are not counted, and spill a last round onto a few lanes).
+  const left = progress.total === null ? feed.known : progress.total - progress.scored - progress.inFlight;
+  const size = batchSize(left, widths.length);
 
   const lane = async (width: number): Promise<void> => {
     for (;;) {
@@ -77,7 +79,7 @@ export async function runWindow(options: {
         handover = true;
         return;
       }
-      const caseIds = await feed.take(options.single ? 1 : batchSize(remaining(), widths.length));
+      const caseIds = await feed.take(options.single ? 1 : size);
       if (!caseIds) return;
       const key = issued++;
       inFlight.set(key, caseIds);

@@ -3,9 +3,11 @@ import { isRunOpen } from '../db/eval-run.repository';
 import type { CaseBatchOutcome } from '../domain/eval-batches';
 import type { ActivityDeps } from './activity-deps';
 
-// How stale the batch's knowledge that its run is open may be when a lane starts a case: a case that outlived its
-// run's cancellation starts no next one, at the cost of one primary-key read per batch per 100 ms at most.
-const RUN_FRESH_MS = 100;
+// The batch re-reads whether its run is open in the background this often (one primary-key read per batch), so a
+// batch that outlived its run's cancellation stops starting cases within this long, and no lane waits for the read...
+const RUN_REFRESH_MS = 200;
+// ...unless the last read is older than this (the database is slow): then the lane waits for a fresh one.
+const RUN_STALE_MS = 1_000;
 // How often a batch whose workflow went away (NOT_FOUND) looks whether its run is still open.
 const ORPHAN_CHECK_MS = 1_000;
 
@@ -15,7 +17,7 @@ export interface RunWatch {
   readonly signal: AbortSignal;
   /** Stops the batch (a fatal failure): every lane's judge calls abort. */
   abort(reason: unknown): void;
-  /** Re-reads whether the run is open when the last read is stale; a closed run sets `outcome.runClosed`. */
+  /** Waits for a fresh read of whether the run is open only when the background one is stale; a closed run sets `outcome.runClosed`. */
   fresh(): Promise<void>;
   /** Stops the timers. */
   stop(): void;
@@ -53,12 +55,14 @@ export function watchRun(deps: ActivityDeps, runId: string, outcome: CaseBatchOu
   };
   if (cancelled.aborted) follow();
   else cancelled.addEventListener('abort', follow, { once: true });
+  const refresh = setInterval(() => void check(), RUN_REFRESH_MS);
 
   return {
     signal: controller.signal,
     abort: (reason) => controller.abort(reason),
-    fresh: () => (performance.now() - checkedAt > RUN_FRESH_MS ? check() : Promise.resolve()),
+    fresh: () => (performance.now() - checkedAt > RUN_STALE_MS ? check() : Promise.resolve()),
     stop() {
+      clearInterval(refresh);
       clearInterval(orphaned);
       cancelled.removeEventListener('abort', follow);
     },

@@ -3,7 +3,10 @@ import { releaseCaseSlots } from '../db/case-slot.repository';
 import { findEvalCasesByIds } from '../db/eval-case.repository';
 import type { ScoringRun } from '../db/eval-run.repository';
 import type { CaseBatchOutcome } from '../domain/eval-batches';
+import { reserveJudgeCalls } from '../db/judge-call.repository';
+import { LIMITS } from '../domain/limits';
 import type { ActivityDeps } from './activity-deps';
+import { expectedJudgeCalls } from './case-scoring';
 import { DELETED_CASE_NAME, planBatch, type CasePlan } from './batch-loads';
 import { createResultBuffer, emptyOutcome, storedByEarlierAttempts, storeResults, tally } from './batch-results';
 import { watchRun } from './batch-run-watch';
@@ -37,7 +40,7 @@ async function scoreLanes(
   deps: ActivityDeps,
   judge: Judge,
   run: ScoringRun,
-  plans: CasePlan[],
+  { plans, prepaid }: { plans: CasePlan[]; prepaid: ReadonlyMap<string, number> },
   slots: LaneSlots,
   lanes: number,
   outcome: CaseBatchOutcome,
@@ -58,7 +61,8 @@ async function scoreLanes(
       if (!plan) return;
       const started = performance.now();
       try {
-        buffer.add(await scoreCasePlan(deps, judge, run, plan, watch.signal));
+        const paid = 'evalCase' in plan ? prepaid.get(plan.evalCase.id) : undefined;
+        buffer.add(await scoreCasePlan(deps, judge, run, plan, watch.signal, paid));
       } catch (error) {
         stop ??= error;
         watch.abort(error);
@@ -76,6 +80,22 @@ async function scoreLanes(
   if (stop instanceof RunFatalFailure) throw stop.failure;
   // Cancelled (run cancelled, timed out, worker shutting down): what was scored is stored; the reason goes back.
   if (watch.signal.aborted) throw watch.signal.reason;
+}
+
+// The batch counts the judge calls its cases will make in one statement, rather than one statement per call on the
+// judge's critical path; calls past these (retries, unusable replies) are counted one by one as before.
+async function prepayJudgeCalls(
+  deps: ActivityDeps,
+  run: ScoringRun,
+  plans: readonly CasePlan[],
+): Promise<Map<string, number>> {
+  const wanted = new Map<string, number>();
+  for (const plan of plans) {
+    if (!('evalCase' in plan)) continue;
+    const calls = expectedJudgeCalls(plan.evalCase, run.judge_samples);
+    if (calls > 0) wanted.set(plan.evalCase.id, calls);
+  }
+  return reserveJudgeCalls(deps.db, run.id, wanted, LIMITS.judgeCallsPerCase);
 }
 
 /**
@@ -112,8 +132,9 @@ export async function scoreCaseBatch(
   if (!slots) return NO_FREE_SLOT;
   try {
     const plans = await planBatch(deps, run, todo, input.conversations);
+    const prepaid = await prepayJudgeCalls(deps, run, plans);
     outcome.timings.loadMs = performance.now() - loading;
-    await scoreLanes(deps, judge, run, plans, slots, lanes, outcome, carried);
+    await scoreLanes(deps, judge, run, { plans, prepaid }, slots, lanes, outcome, carried);
     return outcome;
   } finally {
     await slots.release();

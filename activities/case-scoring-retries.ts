@@ -47,6 +47,7 @@ export function errorResult(deps: ActivityDeps, runId: string, refused: CaseRefu
  * Scores one case of a batch into the result to store: a refused case as its error; a transient failure is retried
  * a few times, then stored as an error, as is one that no retry could fix (the provider rejected the request, the
  * case's bound on judge calls). A failure fatal for the run throws `RunFatalFailure`; an aborted batch rethrows.
+ * `prepaid` judge calls were counted for the case by its batch; the first attempt spends them before counting more.
  */
 export async function scoreCasePlan(
   deps: ActivityDeps,
@@ -54,6 +55,7 @@ export async function scoreCasePlan(
   run: ScoringRun,
   plan: CasePlan,
   signal: AbortSignal,
+  prepaid = 0,
 ): Promise<CaseResultInput> {
   if ('error' in plan) return errorResult(deps, run.id, plan);
   const { evalCase, conversation } = plan;
@@ -66,7 +68,7 @@ export async function scoreCasePlan(
     });
   for (let attempt = 1; ; attempt++) {
     try {
-      const judged = { runId: run.id, caseId: evalCase.id };
+      const judged = { runId: run.id, caseId: evalCase.id, prepaid: attempt === 1 ? prepaid : 0 };
       const session = caseNeedsJudge(evalCase) ? await judge.open(run, judged, signal) : null;
       const outcome = await scoreCaseAgainst({
         evalCase,

@@ -22,6 +22,13 @@ export function caseNeedsJudge(evalCase: EvalCase): boolean {
   return hasExpectedResponse(evalCase.expected_final_response) || hasRubrics(evalCase.rubrics);
 }
 
+/** The judge calls a case makes when every reply is usable: the samples of each criterion only the judge scores. */
+export function expectedJudgeCalls(evalCase: EvalCase, samples: number): number {
+  return (
+    (hasExpectedResponse(evalCase.expected_final_response) ? samples : 0) + (hasRubrics(evalCase.rubrics) ? samples : 0)
+  );
+}
+
 /** Scores a case against a conversation with every criterion and decides its outcome (domain/ does the rules). */
 export async function scoreCaseAgainst(input: CaseScoringInput): Promise<CaseOutcome> {
   const { evalCase, conversation, minScores, judgeSamples, judge } = input;

@@ -7,6 +7,8 @@ import type { ActivityDeps } from './activity-deps';
 export interface JudgedCase {
   runId: string;
   caseId: string;
+  /** Calls its batch already counted for it (`reserveJudgeCalls`): made without another count, before any other. */
+  prepaid?: number;
 }
 
 /** Raised when a case has made every judge call `LIMITS.judgeCallsPerCase` allows; the case ends with this message. */
@@ -41,6 +43,7 @@ export function budgetedFetch(
 ): BudgetedFetch {
   let refusal: Error | null = null;
   let calls = 0;
+  let prepaid = judged.prepaid ?? 0;
   const refuse = (error: Error): never => {
     refusal ??= error;
     controller.abort();
@@ -49,6 +52,11 @@ export function budgetedFetch(
   return {
     async fetch(url, init) {
       if (refusal) return refuse(refusal);
+      if (prepaid > 0) {
+        prepaid--;
+        calls++;
+        return fetch(url, init);
+      }
       let reserved: boolean;
       try {
         reserved = await reserveJudgeCall(deps.db, judged.runId, judged.caseId, LIMITS.judgeCallsPerCase);

@@ -27,6 +27,11 @@ async function judgedThroughput(llm: ScriptedLlm, concurrency: number, cases: nu
   const platform = await benchPlatform(await harness(), concurrency);
   try {
     await platform.startWorker();
+    // A short run first, not measured: the worker's first workflow task, JIT and connections are a one-time cost.
+    await runToEnd(
+      platform,
+      await seedBenchSet(platform, llm.baseUrl, `warm-up-${concurrency}`, concurrency * 2, true),
+    );
     const seeded = await seedBenchSet(platform, llm.baseUrl, `bench-judged-${concurrency}`, cases, true);
     const before = llm.requests.length;
     const finished = await runToEnd(platform, seeded);

@@ -26,16 +26,16 @@ export async function integrationVersion(
 
 const versionOf = (row: Integration): string => `${row.credential_id}@${row.updated_at.getTime()}`;
 
-// Key reads holding their transaction at once, per process. With the embedded credential store the vault read takes a
-// second connection from the same pool (10 by default): unbounded, ten callers at once would each hold one connection
-// waiting for another, and none would move. Four leave the pool room. (A counter and a queue, so written here rather
-// than adding a dependency for them.)
-const KEY_READS_AT_ONCE = 4;
+// Key reads holding their transaction at once, per process: half the pool. With the embedded credential store the
+// vault read takes a second connection from the same pool: unbounded, as many callers as connections would each hold
+// one waiting for another, and none would move. (A counter and a queue, so written here rather than adding a
+// dependency for them.)
 let keyReads = 0;
 const waitingKeyReads: Array<() => void> = [];
 
-async function inKeyReadTurn<T>(read: () => Promise<T>): Promise<T> {
-  if (keyReads >= KEY_READS_AT_ONCE) await new Promise<void>((resolve) => waitingKeyReads.push(resolve));
+async function inKeyReadTurn<T>(deps: ActivityDeps, read: () => Promise<T>): Promise<T> {
+  if (keyReads >= Math.max(1, Math.floor(deps.config.DATABASE_POOL_SIZE / 2)))
+    await new Promise<void>((resolve) => waitingKeyReads.push(resolve));
   else keyReads++;
   try {
     return await read();
@@ -55,7 +55,7 @@ export async function connectProvider(
 ): Promise<ProviderConnection> {
   // Both reads under the integration's shared lock: an update holds it from its vault write to its commit, so the
   // base_url read here always belongs with the key read here.
-  const { integration, apiKey } = await inKeyReadTurn(() =>
+  const { integration, apiKey } = await inKeyReadTurn(deps, () =>
     deps.db.transaction().execute(async (trx) => {
       await shareIntegrationLock(trx, workspaceId, provider);
       const row = await findIntegration(trx, workspaceId, provider);

@@ -5,7 +5,7 @@ import { acquireCaseSlot, releaseCaseSlot, renewCaseSlot } from '../../db/case-s
 import type { Db } from '../../db/database';
 import { insertEvalRun } from '../../db/eval-run.repository';
 import { insertEvalSet } from '../../db/eval-set.repository';
-import { reserveJudgeCall } from '../../db/judge-call.repository';
+import { reserveJudgeCall, reserveJudgeCalls } from '../../db/judge-call.repository';
 import { harness } from '../helpers/harness';
 import { createTenant } from '../helpers/tenants';
 
@@ -86,5 +86,23 @@ describe('case slots and judge-call counts in Postgres', () => {
     assert.equal(granted.filter(Boolean).length, 10);
     assert.equal(await reserveJudgeCall(db, runId, caseId, 10), false);
     assert.equal(await reserveJudgeCall(db, runId, crypto.randomUUID(), 10), true);
+  });
+
+  it("counts a batch's expected judge calls in one statement, granting each case only what its bound leaves", async () => {
+    const runId = await freshRun(db);
+    const [fresh, nearBound, spent] = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
+    for (let i = 0; i < 8; i++) await reserveJudgeCall(db, runId, nearBound, 10);
+    for (let i = 0; i < 10; i++) await reserveJudgeCall(db, runId, spent, 10);
+    const wanted = new Map([
+      [fresh, 3],
+      [nearBound, 3],
+      [spent, 3],
+    ]);
+    const granted = await reserveJudgeCalls(db, runId, wanted, 10);
+    assert.deepEqual(Object.fromEntries(granted), { [fresh]: 3, [nearBound]: 2, [spent]: 0 });
+    // What was granted counts: one more call each finds the bound where the grants left it.
+    assert.equal(await reserveJudgeCall(db, runId, nearBound, 10), false);
+    assert.equal(await reserveJudgeCall(db, runId, fresh, 10), true);
+    assert.deepEqual(await reserveJudgeCalls(db, runId, new Map(), 10), new Map());
   });
 });

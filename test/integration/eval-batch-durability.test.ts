@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { waitFor } from '../../lib/embedded/process-utils';
 import { EVAL_BATCH_MAX } from '../../domain/eval-batches';
-import { promoteBulkCases } from '../helpers/bulk-cases';
+import { promoteCases } from '../helpers/promoted-cases';
 import { evalApi, judgeAsk, judgeReplies } from '../helpers/eval-api';
 import { harness, type Harness } from '../helpers/harness';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
@@ -54,7 +54,7 @@ describe('eval batch durability', () => {
     await api.agent('bulk', 'gpt-4o');
     await api.connect('openai', 'sk-batch-durability-key-01', llm.baseUrl);
     const set = await api.evalSet('bulk', { name: 'batch' });
-    const messageOf = new Map((await promoteBulkCases(api, 'bulk', set.id, CASES)).map((c) => [c.id, c.message]));
+    const messageOf = new Map((await promoteCases(api, 'bulk', set.id, CASES)).map((c) => [c.id, c.message]));
 
     const first = await workers.spawn();
     const run = await api.trigger('bulk', 'batch');

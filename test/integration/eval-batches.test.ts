@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { Client } from 'pg';
 import { EVAL_PROGRESS_CHANNEL, PROGRESS_FLUSH_MAX, type EvalProgressFlush } from '../../db/eval-progress';
-import { promoteBulkCases } from '../helpers/bulk-cases';
+import { promoteCases } from '../helpers/promoted-cases';
 import { evalApi, judgeAsk, judgeReplies } from '../helpers/eval-api';
 import { harness } from '../helpers/harness';
 import { judgeGate } from '../helpers/judge-gate';
@@ -58,7 +58,7 @@ describe('eval cases scored in batches', () => {
     await api.agent('bulk', 'gpt-4o');
     await api.connect('openai', 'sk-batches-test-key-000001', llm.baseUrl);
     const set = await api.evalSet('bulk', { name: 'many' });
-    const caseIds = (await promoteBulkCases(api, 'bulk', set.id, CASES)).map((c) => c.id);
+    const caseIds = (await promoteCases(api, 'bulk', set.id, CASES)).map((c) => c.id);
 
     const client = await openRelay(served.wsUrl, { protocolToken: tenant.token });
     const run = await api.trigger('bulk', 'many');
@@ -93,7 +93,7 @@ describe('eval cases scored in batches', () => {
     await api.agent('picky', 'gpt-4o');
     await api.connect('openai', 'sk-batches-test-key-000002', llm.baseUrl);
     const set = await api.evalSet('picky', { name: 'twenty' });
-    const cases = await promoteBulkCases(api, 'picky', set.id, 20);
+    const cases = await promoteCases(api, 'picky', set.id, 20);
     const rejected = cases.find((c) => c.message === REJECTED)?.id;
     const asked = () => llm.requests.filter((r) => judgeAsk(r).user_input === REJECTED).length;
     const before = asked();

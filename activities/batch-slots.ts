@@ -1,12 +1,34 @@
 import { setTimeout as delay } from 'node:timers/promises';
+import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { acquireCaseSlots, releaseCaseSlots, renewCaseSlots } from '../db/case-slot.repository';
+import { acquireCaseSlots, anyCaseSlotHeld, releaseCaseSlots, renewCaseSlots } from '../db/case-slot.repository';
 import { CASE_SLOT_LEASE_MS, CASE_SLOT_RENEW_MS } from '../domain/case-slots';
 import { RUN_FAILURE } from '../domain/run-failures';
 import type { ActivityDeps } from './activity-deps';
 
 // How often lanes that got no slot try again while the others work: one statement for all of them.
 const LANE_RETRY_MS = 1_000;
+
+// How often a carried batch looks whether the attempt the previous execution left running gave its slots back.
+const EARLIER_ATTEMPT_POLL_MS = 500;
+
+/**
+ * Waits until no lane slot of the batch's `holders` is held: a carried batch's first attempt waits here while the
+ * attempt the previous execution left running (it goes on after continue-as-new) still scores its cases, so that none
+ * is judged twice. That attempt gives its slots back once its results are stored; if its worker died, its leases lapse
+ * (`CASE_SLOT_LEASE_MS`). Heartbeats while it waits; a cancelled activity stops waiting.
+ */
+export async function waitForEarlierAttempt(
+  deps: ActivityDeps,
+  runId: string,
+  holders: readonly string[],
+): Promise<void> {
+  const context = Context.current();
+  while (await anyCaseSlotHeld(deps.db, runId, holders)) {
+    context.heartbeat();
+    await context.sleep(EARLIER_ATTEMPT_POLL_MS);
+  }
+}
 
 /** The workspace slots of a batch's lanes: lane i holds the slot whose holder is (run, the batch's i-th case id). */
 export interface LaneSlots {

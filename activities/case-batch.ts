@@ -1,3 +1,4 @@
+import { Context } from '@temporalio/activity';
 import { findCaseResultStatuses } from '../db/case-result.repository';
 import { releaseCaseSlots } from '../db/case-slot.repository';
 import { findEvalCasesByIds } from '../db/eval-case.repository';
@@ -10,7 +11,7 @@ import { expectedJudgeCalls } from './case-scoring';
 import { DELETED_CASE_NAME, planBatch, type CasePlan } from './batch-loads';
 import { createResultBuffer, emptyOutcome, storedByEarlierAttempts, storeResults, tally } from './batch-results';
 import { watchRun } from './batch-run-watch';
-import { takeLaneSlots, WORKFLOW_HELD_SLOT, type LaneSlots } from './batch-slots';
+import { takeLaneSlots, waitForEarlierAttempt, WORKFLOW_HELD_SLOT, type LaneSlots } from './batch-slots';
 import { errorResult, RunFatalFailure, scoreCasePlan } from './case-scoring-retries';
 import type { Judge } from './judge.activities';
 
@@ -25,6 +26,12 @@ export interface CaseBatchInput {
   conversations?: Record<string, string>;
   /** Live runs: the workflow already holds the (single) case's slot. */
   slotHeld?: boolean;
+  /**
+   * The batch was in flight when the previous execution continued as new, and that attempt may still be scoring: the
+   * first attempt waits until it gave its lanes' slots back (`waitForEarlierAttempt`), then skips what it stored. A
+   * retry does not wait: the slots its holders have are its own earlier attempt's, which it extends.
+   */
+  carried?: boolean;
 }
 
 /** What `scoreCaseBatch` answers when no slot of the workspace was free: the workflow waits for one, then asks again. */
@@ -110,6 +117,9 @@ export async function scoreCaseBatch(
 ): Promise<CaseBatchOutcome | typeof NO_FREE_SLOT> {
   const outcome = emptyOutcome(deps.workerIdentity);
   const loading = performance.now();
+  // Lane i's holder is the i-th case id: the same on every attempt, so a retry extends the slots a dead one left.
+  const holders = input.caseIds.slice(0, Math.max(1, input.width));
+  if (input.carried && Context.current().info.attempt === 1) await waitForEarlierAttempt(deps, run.id, holders);
   const carried = storedByEarlierAttempts();
   const stored = await findCaseResultStatuses(deps.db, run.id, input.caseIds);
   for (const status of stored.values()) tally(outcome, status);
@@ -118,8 +128,6 @@ export async function scoreCaseBatch(
   outcome.skipped = input.caseIds.length - todo.length;
   outcome.runClosed = !OPEN_RUN.includes(run.status);
   const lanes = Math.max(1, Math.min(input.width, todo.length));
-  // Lane i's holder is the i-th case id: the same on every attempt, so a retry extends the slots a dead one left.
-  const holders = input.caseIds.slice(0, Math.max(1, input.width));
   if (todo.length === 0 || outcome.runClosed) {
     // Slots left by an attempt that stored its results and then died go back now, not when their leases lapse.
     if (!input.slotHeld) await releaseCaseSlots(deps.db, run.id, holders);

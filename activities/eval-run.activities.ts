@@ -9,10 +9,11 @@ import {
   summarizeStoredResults,
   type ScoringRun,
 } from '../db/eval-run.repository';
-import { countRunCases, runCaseIdPage, someRunCaseNeedsJudge, type RunCaseScope } from '../db/run-cases.repository';
+import { countRunCases, runCaseIdPage, runCaseScope, someRunCaseNeedsJudge } from '../db/run-cases.repository';
 import type { CaseStatus } from '../domain/case-outcome';
 import type { CaseBatchOutcome } from '../domain/eval-batches';
 import { RUN_FAILURE } from '../domain/run-failures';
+import { CANCELLED } from '../domain/run-settlement';
 import type { RunSummary } from '../domain/run-summary';
 import { judgedAgentModel, pinLiveRunAgent } from './agent-model';
 import { NO_FREE_SLOT, recordBatchErrors, scoreCaseBatch, type CaseBatchInput } from './case-batch';
@@ -20,10 +21,6 @@ import { createJudge, type Judge } from './judge.activities';
 import type { ActivityDeps } from './activity-deps';
 
 export type { CaseBatchInput };
-
-function scopeOf(run: ScoringRun): RunCaseScope {
-  return { evalSetId: run.eval_set_id, asOf: run.created_at };
-}
 
 async function requireRun(deps: ActivityDeps, runId: string): Promise<ScoringRun> {
   const run = await findScoringRun(deps.db, runId);
@@ -45,7 +42,7 @@ export function createEvalRunActivities(deps: ActivityDeps, judge: Judge = creat
       const run = await requireRun(deps, input.runId);
       const live = run.mode === 'live';
       const pinned = live ? await pinLiveRunAgent(deps, guard, run) : null;
-      const scope = scopeOf(run);
+      const scope = runCaseScope(run);
       const judged = (await someRunCaseNeedsJudge(deps.db, scope))
         ? await judge.resolveForRun(
             run,
@@ -69,7 +66,7 @@ export function createEvalRunActivities(deps: ActivityDeps, judge: Judge = creat
       limit: number;
     }): Promise<{ caseIds: string[] }> {
       const run = await requireRun(deps, input.runId);
-      return { caseIds: await runCaseIdPage(deps.db, scopeOf(run), input.after, input.limit) };
+      return { caseIds: await runCaseIdPage(deps.db, runCaseScope(run), input.after, input.limit) };
     },
 
     /**
@@ -94,7 +91,7 @@ export function createEvalRunActivities(deps: ActivityDeps, judge: Judge = creat
 
     /** Ends a cancelled run as `cancelled` with the summary of the cases scored before it stopped. */
     async cancelEvalRun(input: { runId: string }): Promise<void> {
-      await settleEvalRun(deps.db, input.runId, { status: 'cancelled', error: 'the run was cancelled' });
+      await settleEvalRun(deps.db, input.runId, CANCELLED);
     },
 
     /** Fails the run with a message for the caller. */

@@ -1,4 +1,7 @@
-import type { AgentNotRunnableReason } from '../domain/agent-runnability';
+import { findPublishedVersion } from '../db/agent.repository';
+import type { Db } from '../db/database';
+import type { Agent } from '../db/tables/agent.table';
+import { agentRunnability, type AgentNotRunnableReason } from '../domain/agent-runnability';
 import { HttpError, type HttpErrorCode } from './http-error';
 
 const NOT_RUNNABLE_CODE: Readonly<Record<AgentNotRunnableReason, HttpErrorCode>> = {
@@ -10,4 +13,10 @@ const NOT_RUNNABLE_CODE: Readonly<Record<AgentNotRunnableReason, HttpErrorCode>>
 /** 409: the agent cannot run (production or live evaluation) until it is published with a usable model and settings. */
 export function agentNotRunnable(verdict: { reason: AgentNotRunnableReason; message: string }): HttpError {
   return new HttpError(409, NOT_RUNNABLE_CODE[verdict.reason], verdict.message);
+}
+
+/** The agent's published version can run (live evaluation, production), else the 409 saying why. */
+export async function requireRunnableAgent(db: Db, agent: Agent): Promise<void> {
+  const verdict = agentRunnability(await findPublishedVersion(db, agent));
+  if (!verdict.runnable) throw agentNotRunnable(verdict);
 }

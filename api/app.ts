@@ -4,7 +4,9 @@ import { builderPages } from './builder-pages';
 import type { AppDeps } from './app-deps';
 import { errorHandler } from './error-handler';
 import { servesOnlyLoopback } from '../lib/loopback-host';
+import { evalSetFileJsonSchema } from '../domain/eval-set-file.schema';
 import { HttpError } from './http-error';
+import { bulkBodies } from './jsonl-body';
 import { createRegistry, generateDocument, renderDocsPage } from './openapi';
 import { registerPlatformPaths } from './platform-paths';
 import { rejectNulInPath, requestContext, requireJsonBody } from './request-context';
@@ -12,11 +14,15 @@ import { mountRoutes, type RouteSpec } from './route';
 import { agentLinkRoutes } from './routes/agent-links.routes';
 import { agentRunRoutes } from './routes/agent-runs.routes';
 import { agentRoutes } from './routes/agents.routes';
+import { conversationBatchRoutes } from './routes/conversation-batch.routes';
 import { conversationRoutes } from './routes/conversations.routes';
 import { evalCaseRoutes } from './routes/eval-cases.routes';
+import { evalRunActionRoutes } from './routes/eval-run-actions.routes';
 import { evalRunCaseRoutes } from './routes/eval-run-cases.routes';
+import { evalRunCompareRoutes } from './routes/eval-run-compare.routes';
 import { evalRunRoutes } from './routes/eval-runs.routes';
 import { evalSetRoutes } from './routes/eval-sets.routes';
+import { evalSetFileRoutes } from './routes/eval-set-files.routes';
 import { flowRunRoutes } from './routes/flow-runs.routes';
 import { flowRoutes } from './routes/flows.routes';
 import { codecRouter } from './routes/codec.routes';
@@ -37,13 +43,23 @@ export const API_ROUTES: RouteSpec[] = [
   ...flowRoutes,
   ...flowRunRoutes,
   ...conversationRoutes,
+  ...conversationBatchRoutes,
   ...agentRunRoutes,
   ...evalSetRoutes,
   ...evalCaseRoutes,
+  ...evalSetFileRoutes,
   ...evalRunRoutes,
   ...evalRunCaseRoutes,
+  ...evalRunCompareRoutes,
+  ...evalRunActionRoutes,
   ...judgeModelRoutes,
   ...integrationRoutes,
+];
+
+/** Routes whose body is a whole set (JSON or JSONL, up to `LIMITS.importBodyBytes`): see `api/jsonl-body.ts`. */
+const BULK_IMPORT_PATHS = [
+  '/api/ai-agents/:agent/runs/import/batch',
+  '/api/ai-agents/:agent/eval-sets/:set/cases/import',
 ];
 
 /** Builds the Express application: health, docs, then authenticated routes, then the one error handler. */
@@ -66,6 +82,10 @@ export function createApp(deps: AppDeps): Express {
   app.get('/docs', (_req, res) => {
     res.type('html').send(renderDocsPage(document));
   });
+  const evalSetSchema = evalSetFileJsonSchema();
+  app.get('/schemas/eval-set.json', (_req, res) => {
+    res.json(evalSetSchema);
+  });
   app.use(builderPages());
   const codec = deps.temporal.options.loadedDataConverter.payloadCodecs[0];
   app.use(
@@ -77,13 +97,9 @@ export function createApp(deps: AppDeps): Express {
       tokenless: deps.embeddedTemporalUi === true && servesOnlyLoopback(deps.config),
     }),
   );
-  app.use(
-    '/api',
-    authMiddleware(deps.db),
-    rejectNulInPath,
-    requireJsonBody,
-    express.json({ limit: deps.config.BODY_LIMIT, strict: true }),
-  );
+  app.use('/api', authMiddleware(deps.db), rejectNulInPath);
+  app.use(bulkBodies(BULK_IMPORT_PATHS));
+  app.use('/api', requireJsonBody, express.json({ limit: deps.config.BODY_LIMIT, strict: true }));
   app.use(api);
   app.use(() => {
     throw new HttpError(404, 'not_found', 'route not found');

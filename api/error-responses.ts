@@ -19,7 +19,7 @@ const ERROR_STATUS_DESCRIPTIONS: Readonly<Record<number, string>> = {
   403: 'The role lacks the permission, or the caller is no member of the X-Workspace-Id workspace (`forbidden`)',
   404: 'No such resource in this workspace, or one named in the body is not (`not_found`)',
   409: 'Conflicts with the current state: a name already taken, an agent not published or not runnable',
-  413: 'Request body over BODY_LIMIT (`payload_too_large`)',
+  413: 'Request body over BODY_LIMIT, or a case import over its limits (`payload_too_large`)',
   415: 'Request body that is not application/json (`unsupported_media_type`)',
   422: 'A body, query or path value is invalid; `details` names each field (`validation_failed`)',
   500: 'Internal error; the message names the request id and nothing else (`internal`)',

@@ -42,6 +42,13 @@ export const PLATFORM_PATHS: RouteConfig[] = [
   },
   {
     method: 'get',
+    path: '/schemas/eval-set.json',
+    summary: 'The JSON Schema (draft 2020-12) of an eval set file (no token)',
+    tags: ['platform'],
+    responses: { 200: { description: 'JSON Schema', content: json(z.record(z.string(), z.unknown())) } },
+  },
+  {
+    method: 'get',
     path: '/docs',
     summary: 'This document as an HTML page (no token)',
     tags: ['platform'],

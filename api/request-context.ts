@@ -22,10 +22,10 @@ export function requestContext(logger: Logger) {
   };
 }
 
-/** 415 for a request body that is not JSON. */
+/** 415 for a request body that is not JSON (a body an earlier parser read as text, such as a case import, passes). */
 export function requireJsonBody(req: Request, _res: Response, next: NextFunction): void {
   const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
-  if (hasBody && !req.is('application/json')) {
+  if (hasBody && typeof req.body !== 'string' && !req.is('application/json')) {
     throw new HttpError(415, 'unsupported_media_type', 'request body must be application/json', {
       field: 'Content-Type',
     });

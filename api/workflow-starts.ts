@@ -1,10 +1,11 @@
 import crypto from 'node:crypto';
-import { WorkflowFailedError, type WorkflowStartOptions } from '@temporalio/client';
+import { WorkflowFailedError, WorkflowNotFoundError, type WorkflowStartOptions } from '@temporalio/client';
 import { TimeoutFailure, type Workflow } from '@temporalio/common';
-import { failRun } from '../db/eval-run.repository';
+import { failRun, settleEvalRun } from '../db/eval-run.repository';
 import { finishFlowRun } from '../db/flow-run.repository';
 import type { EvalRun } from '../db/tables/eval-run.table';
 import type { FlowRun } from '../db/tables/flow.table';
+import { CANCELLED } from '../domain/run-settlement';
 import { logError } from '../lib/logger';
 import type { agentRunWorkflow } from '../workflows/agent-run.workflow';
 import type { evalRunWorkflow } from '../workflows/eval-run.workflow';
@@ -23,7 +24,7 @@ import type { AppDeps } from './app-deps';
 import { HttpError, type HttpErrorCode } from './http-error';
 
 /**
- * The one way the api starts workflows: each start names its workflow, id, search attributes and id policy here, on
+ * The one way the api starts (and cancels) workflows: each start names its workflow, id, search attributes and id policy here, on
  * the configured task queue, and a start that fails (Temporal unreachable, refused) is logged and answered with one
  * error, 503 `unavailable`. Workflows are named by string with `import type`, so the api never loads workflow code.
  */
@@ -122,6 +123,27 @@ export async function startEvalRun(deps: AppDeps, run: EvalRun, label: EvalRunLa
       markFailed: () => failRun(deps.db, run.id, `the run could not be started: ${UNAVAILABLE}`),
     },
   );
+}
+
+/**
+ * Asks an eval run's workflow to cancel: the workflow stops its batches (their heartbeats deliver it), keeps the
+ * results stored so far and records `cancelled` itself. A workflow that is gone or already closed (closed without
+ * writing its row, which the sweep would otherwise settle later) leaves the run to be settled `cancelled` here; a row
+ * that already ended is left alone. Temporal unreachable: 503.
+ */
+export async function cancelEvalRunWorkflow(deps: AppDeps, runId: string): Promise<void> {
+  const workflow = deps.temporal.workflow.getHandle(workflowIds.evalRun(runId));
+  try {
+    await workflow.cancel();
+    // Temporal accepts a cancel of a closed workflow and does nothing: only a running one will write the row.
+    if ((await workflow.describe()).status.name === 'RUNNING') return;
+  } catch (error) {
+    if (!(error instanceof WorkflowNotFoundError)) {
+      deps.logger.error({ ...logError(error), run_id: runId }, 'eval run not cancelled');
+      throw new HttpError(503, 'unavailable', UNAVAILABLE);
+    }
+  }
+  await settleEvalRun(deps.db, runId, CANCELLED);
 }
 
 /** Starts a flow run's workflow; if it cannot start, the run is marked failed and the caller gets a 503. */

@@ -1,95 +1,137 @@
-import fs from 'node:fs';
-import { SingleBar } from 'cli-progress';
-import { LIMITS } from '../domain/limits';
-import { createApiClient, type ApiClient } from './api-client';
-import { EXIT } from './exit-codes';
-import { renderDetails, renderJunit, renderSummary, renderTable } from './eval-report';
+import { apiClientFor, type ApiClient, type ApiCommandOptions } from './api-client';
+import { fetchAllPages } from './api-pages';
+import { fetchComparison } from './eval-compare-report';
+import { casesWithoutConversation, importConversations, type GateSet } from './eval-gate-conversations';
+import { readConversationsFile, type ConversationsFile } from './eval-gate-inputs';
+import { parseBaseline, parseMinPassRate, parseTags, parseTimeout, type Baseline } from './eval-gate-options';
+import { writeGateReport } from './eval-gate-report';
+import { armStops, cancelRun, stoppedMessage, waitForRun, type Stops } from './eval-run-watch';
 import type { CaseResultJson, EvalRunJson } from './eval-run.types';
+import { EXIT } from './exit-codes';
 
-export interface AgentEvalOptions {
+export interface AgentEvalOptions extends ApiCommandOptions {
   minPassRate: string;
   detailed?: boolean;
   junit?: string;
+  /** A file, or `-` for stdout (the human report then goes to stderr, so stdout stays parseable). */
   json?: string;
-  url?: string;
-  token?: string;
   pollMs?: string;
+  conversations?: string;
+  requireAll?: boolean;
+  tag?: string[];
+  baseline?: string;
+  failOnRegression?: boolean;
+  timeout?: string;
+}
+
+/** The command line, checked whole before the command sends anything. */
+interface GatePlan {
+  minPassRate: number;
+  timeout: number | null;
+  tags: string[];
+  baseline: Baseline | null;
+  file: ConversationsFile | null;
+  pollMs: number;
 }
 
 const enc = encodeURIComponent;
 
-function parseMinPassRate(value: string): number {
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1)
-    throw new Error('--min-pass-rate must be a number from 0 to 1');
-  return n;
+function readPlan(options: AgentEvalOptions): GatePlan {
+  if (options.requireAll && !options.conversations) throw new Error('--require-all needs --conversations <file>');
+  if (options.failOnRegression && !options.baseline) throw new Error('--fail-on-regression needs --baseline');
+  return {
+    minPassRate: parseMinPassRate(options.minPassRate),
+    timeout: parseTimeout(options.timeout),
+    tags: parseTags(options.tag),
+    baseline: parseBaseline(options.baseline),
+    file: options.conversations ? readConversationsFile(options.conversations) : null,
+    pollMs: Number(options.pollMs ?? 500),
+  };
 }
 
-async function waitForRun(api: ApiClient, path: string, pollMs: number): Promise<EvalRunJson> {
-  const bar = process.stderr.isTTY
-    ? new SingleBar({ format: 'scoring [{bar}] {value}/{total} cases', stream: process.stderr })
-    : null;
-  let lastLine = '';
-  for (;;) {
-    const { data: run } = await api.get<{ data: EvalRunJson }>(path);
-    const scored = run.scored_cases;
-    const total = run.total_cases ?? 0;
-    // A queued run has no case count yet: progress starts once its preflight has counted the cases.
-    const known = run.total_cases !== null;
-    if (known && bar) {
-      if (!bar.isActive) bar.start(total, scored);
-      bar.setTotal(total);
-      bar.update(scored);
-    } else if (known && `${scored}/${total}` !== lastLine) {
-      lastLine = `${scored}/${total}`;
-      process.stderr.write(`scored ${lastLine} cases\n`);
+/** Where the human report goes: stdout, or stderr when `--json -` takes stdout. */
+const reportStream = (options: AgentEvalOptions): NodeJS.WritableStream =>
+  options.json === '-' ? process.stderr : process.stdout;
+
+/**
+ * The trigger body: offline with one judge sample (the spec's CI gate), the run's tags, and with `--conversations`
+ * the imported conversation of each case (cases the file does not name fall back to their source conversation).
+ * Null when `--require-all` finds cases without a conversation (printed by name).
+ */
+async function triggerBody(
+  api: ApiClient,
+  agentPath: string,
+  set: GateSet,
+  plan: GatePlan,
+  options: AgentEvalOptions,
+): Promise<Record<string, unknown> | null> {
+  const body: Record<string, unknown> = { mode: 'offline', judge_samples: 1 };
+  if (plan.tags.length) body.tags = plan.tags;
+  if (!plan.file || !options.conversations) return body;
+  if (options.requireAll) {
+    const missing = await casesWithoutConversation(api, `${agentPath}/eval-sets/${enc(set.id)}`, plan.file);
+    if (missing.length) {
+      reportStream(options).write(
+        `FAILED: ${missing.length} cases of ${set.name} have no conversation in ${options.conversations} ` +
+          `(--require-all): ${missing.join(', ')}\n`,
+      );
+      return null;
     }
-    if (run.status === 'completed' || run.status === 'failed' || run.status === 'cancelled') {
-      bar?.stop();
-      return run;
-    }
-    await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
+  const conversations = await importConversations(api, agentPath, set, plan.file, options.conversations);
+  return { ...body, run_selection: 'explicit', conversations };
 }
 
-// Every result of the run, following `next_cursor` in the largest pages the API serves.
-async function fetchResults(api: ApiClient, path: string): Promise<CaseResultJson[]> {
-  const results: CaseResultJson[] = [];
-  let cursor: string | null = null;
-  do {
-    const page: { data: CaseResultJson[]; next_cursor?: string | null } = await api.get(
-      `${path}?limit=${LIMITS.pageMax}${cursor ? `&cursor=${enc(cursor)}` : ''}`,
-    );
-    results.push(...page.data);
-    cursor = page.next_cursor ?? null;
-  } while (cursor);
-  return results;
+// A mistyped baseline id fails now, not after the whole run.
+async function checkBaselineRun(api: ApiClient, agentPath: string, set: GateSet, runId: string): Promise<void> {
+  const { data: run } = await api.get<{ data: EvalRunJson }>(`${agentPath}/eval-runs/${enc(runId)}`);
+  if (run.eval_set_id !== set.id) throw new Error(`--baseline ${runId} is a run of another eval set than ${set.name}`);
+}
+
+/** Runs the set until the run ends, or cancels it on `--timeout` or Ctrl-C (then exits 2 saying so). */
+async function runToEnd(
+  api: ApiClient,
+  agentPath: string,
+  set: GateSet,
+  body: Record<string, unknown>,
+  plan: GatePlan,
+  stops: Stops,
+): Promise<EvalRunJson | number> {
+  const { data: started } = await api.post<{ data: EvalRunJson }>(`${agentPath}/eval-sets/${enc(set.id)}/run`, body);
+  const runPath = `${agentPath}/eval-runs/${enc(started.id)}`;
+  const run = await waitForRun(api, runPath, plan.pollMs, stops.signal);
+  if (run) return run;
+  const why = stops.reason() ?? 'interrupt';
+  process.stderr.write(`cancelling eval run ${started.id}\n`);
+  const cancelled = await cancelRun(api, runPath, plan.pollMs);
+  process.stderr.write(`${stoppedMessage(cancelled, why, plan.timeout)}\n`);
+  return EXIT.error;
 }
 
 /** `assay agent:eval {agent} {evalSet}`: runs the set offline through the API and gates on the pass rate. */
 export async function agentEvalCommand(agent: string, evalSet: string, options: AgentEvalOptions): Promise<number> {
-  const minPassRate = parseMinPassRate(options.minPassRate);
-  const token = options.token ?? process.env.ASSAY_TOKEN;
-  if (!token) throw new Error('ASSAY_TOKEN (or --token) is required');
-  const api = createApiClient(options.url ?? process.env.ASSAY_URL ?? 'http://127.0.0.1:3000', token);
-  const base = `/api/ai-agents/${enc(agent)}`;
-  const { data: set } = await api.get<{ data: { id: string; name: string } }>(`${base}/eval-sets/${enc(evalSet)}`);
-  // The spec's CI gate: always offline and without sampling (one judge verdict per criterion).
-  const trigger = { mode: 'offline', judge_samples: 1 };
-  const { data: started } = await api.post<{ data: EvalRunJson }>(`${base}/eval-sets/${enc(set.id)}/run`, trigger);
-  const runPath = `${base}/eval-runs/${enc(started.id)}`;
-  const run = await waitForRun(api, runPath, Number(options.pollMs ?? 500));
-  if (run.status !== 'completed') throw new Error(`eval run ${run.id} ${run.status}: ${run.error ?? 'unknown error'}`);
-  const results = await fetchResults(api, `${runPath}/results`);
-  process.stdout.write(`${renderTable(results)}\n${renderSummary(run, minPassRate)}\n`);
-  if (options.detailed) process.stdout.write(`\n${renderDetails(results) || 'no failed criteria'}\n`);
-  if (options.junit) fs.writeFileSync(options.junit, renderJunit(set.name, run, results));
-  if (options.json) fs.writeFileSync(options.json, `${JSON.stringify({ run, results }, null, 2)}\n`);
-  const passRate = run.summary?.pass_rate ?? 0;
-  process.stdout.write(
-    passRate >= minPassRate
-      ? 'PASSED\n'
-      : `FAILED: pass rate ${passRate.toFixed(2)} is below ${minPassRate.toFixed(2)}\n`,
-  );
-  return passRate >= minPassRate ? EXIT.ok : EXIT.gateFailed;
+  const plan = readPlan(options);
+  const api = apiClientFor(options);
+  const agentPath = `/api/ai-agents/${enc(agent)}`;
+  const { data: set } = await api.get<{ data: GateSet }>(`${agentPath}/eval-sets/${enc(evalSet)}`);
+  if (plan.baseline?.kind === 'run') await checkBaselineRun(api, agentPath, set, plan.baseline.id);
+  const stops = armStops(plan.timeout);
+  try {
+    const body = await triggerBody(api, agentPath, set, plan, options);
+    if (!body) return EXIT.gateFailed;
+    if (stops.signal.aborted) {
+      process.stderr.write(`stopped (${stops.reason()}) before the run was triggered\n`);
+      return EXIT.error;
+    }
+    const run = await runToEnd(api, agentPath, set, body, plan, stops);
+    if (typeof run === 'number') return run;
+    if (run.status !== 'completed')
+      throw new Error(`eval run ${run.id} ${run.status}: ${run.error ?? 'unknown error'}`);
+    const runPath = `${agentPath}/eval-runs/${enc(run.id)}`;
+    const results = await fetchAllPages<CaseResultJson>(api, `${runPath}/results`);
+    const comparison = plan.baseline ? await fetchComparison(api, runPath, plan.baseline) : null;
+    return writeGateReport(reportStream(options), { set, run, results, comparison, plan, options });
+  } finally {
+    stops.dispose();
+  }
 }

@@ -1,9 +1,11 @@
-/** An error answered by the Assay API, with its HTTP status and error code. */
+/** An error answered by the Assay API: HTTP status (0: the API was not reached), error code and details (the fields it
+ * names). */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
+    readonly details?: unknown,
   ) {
     super(message);
   }
@@ -13,25 +15,110 @@ export class ApiError extends Error {
 export interface ApiClient {
   get<T>(path: string): Promise<T>;
   post<T>(path: string, body: unknown): Promise<T>;
+  /** Posts a body already serialised (a file as read), with its content type. */
+  postText<T>(path: string, text: string, contentType: string): Promise<T>;
 }
 
-/** Creates a client for `baseUrl` authenticating with `token`. */
-export function createApiClient(baseUrl: string, token: string): ApiClient {
-  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const res = await fetch(new URL(path, baseUrl), {
-      method,
-      headers: {
-        Authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }).catch((error: unknown) => {
-      throw new ApiError(0, 'unreachable', `cannot reach ${baseUrl}: ${(error as Error).message}`);
-    });
-    const json = (await res.json().catch(() => ({}))) as { error?: { code?: string; message?: string } };
-    if (!res.ok)
-      throw new ApiError(res.status, json.error?.code ?? 'http_error', json.error?.message ?? `HTTP ${res.status}`);
-    return json as T;
+/** How the client calls the API beyond its URL and token. */
+export interface ApiClientOptions {
+  /** Sent as `X-Workspace-Id` (default: the token's workspace). */
+  workspace?: string;
+  /** Tries of a GET that meets a transient failure (a network error, a timeout, 502/503/504); default 5. */
+  attempts?: number;
+  /** Wait before the second try, doubled before each later one; default 250 ms (250, 500, 1000, 2000). */
+  backoffMs?: number;
+  /** Longest wait for one answer before it counts as a network failure; default 60 s. */
+  requestTimeoutMs?: number;
+  /** Told of each retry; default: a line on stderr. */
+  onRetry?: (message: string) => void;
+}
+
+const TRANSIENT_STATUSES = new Set([502, 503, 504]);
+
+// What fetch rejected with, with the system error (ECONNREFUSED, ECONNRESET, …) undici keeps as its cause.
+function networkMessage(error: unknown): string {
+  const err = error as Error & { cause?: { code?: string; message?: string } };
+  if (err.name === 'TimeoutError') return 'no answer in time';
+  return err.cause?.code ?? err.cause?.message ?? err.message;
+}
+
+/**
+ * Creates a client for `baseUrl` authenticating with `token`. A GET is retried with exponential backoff on a network
+ * error, a timeout or a 502/503/504 (polling survives an api restart or a proxy hiccup); other methods are tried once,
+ * since they change something. A failure that outlasts the tries is an `ApiError` saying how many were made.
+ */
+export function createApiClient(baseUrl: string, token: string, options: ApiClientOptions = {}): ApiClient {
+  const attempts = options.attempts ?? 5;
+  const backoffMs = options.backoffMs ?? 250;
+  const onRetry = options.onRetry ?? ((message: string) => process.stderr.write(`${message}\n`));
+  const headers = (body?: { type: string }): Record<string, string> => ({
+    Authorization: `Bearer ${token}`,
+    ...(options.workspace ? { 'X-Workspace-Id': options.workspace } : {}),
+    ...(body ? { 'Content-Type': body.type } : {}),
+  });
+  type Body = { text: string; type: string };
+
+  // One try: the answer, or a transient failure to retry (`retry`), or an ApiError to give up with.
+  const once = async <T>(method: string, path: string, body?: Body): Promise<{ value: T } | { retry: ApiError }> => {
+    let res: Response;
+    try {
+      res = await fetch(new URL(path, baseUrl), {
+        method,
+        headers: headers(body),
+        body: body?.text,
+        signal: AbortSignal.timeout(options.requestTimeoutMs ?? 60_000),
+      });
+    } catch (error) {
+      return { retry: new ApiError(0, 'unreachable', `cannot reach ${baseUrl}: ${networkMessage(error)}`) };
+    }
+    const json = (await res.json().catch(() => ({}))) as {
+      error?: { code?: string; message?: string; details?: unknown };
+    };
+    if (res.ok) return { value: json as T };
+    const failure = new ApiError(
+      res.status,
+      json.error?.code ?? 'http_error',
+      json.error?.message ?? `HTTP ${res.status} ${res.statusText}`.trim(),
+      json.error?.details,
+    );
+    if (TRANSIENT_STATUSES.has(res.status)) return { retry: failure };
+    throw failure;
   };
-  return { get: (path) => call('GET', path), post: (path, body) => call('POST', path, body) };
+
+  const call = async <T>(method: string, path: string, body?: Body): Promise<T> => {
+    const tries = method === 'GET' ? attempts : 1;
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await once<T>(method, path, body);
+      if ('value' in outcome) return outcome.value;
+      const { retry } = outcome;
+      if (attempt >= tries) {
+        const after = tries > 1 ? ` (gave up after ${tries} tries)` : '';
+        throw new ApiError(retry.status, retry.code, `${method} ${path}: ${retry.message}${after}`, retry.details);
+      }
+      const waitMs = backoffMs * 2 ** (attempt - 1);
+      onRetry(`${method} ${path}: ${retry.message}; try ${attempt + 1} of ${tries} in ${waitMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+    }
+  };
+  return {
+    get: (path) => call('GET', path),
+    post: (path, body) => call('POST', path, { text: JSON.stringify(body), type: 'application/json' }),
+    postText: (path, text, type) => call('POST', path, { text, type }),
+  };
+}
+
+/** The options every API-calling command takes (`--url`, `--token`, `--workspace`). */
+export interface ApiCommandOptions {
+  url?: string;
+  token?: string;
+  /** Sent as X-Workspace-Id. */
+  workspace?: string;
+}
+
+/** The client of an API-calling command: flags first, then ASSAY_URL / ASSAY_TOKEN / ASSAY_WORKSPACE. */
+export function apiClientFor(options: ApiCommandOptions): ApiClient {
+  const token = options.token ?? process.env.ASSAY_TOKEN;
+  if (!token) throw new Error('ASSAY_TOKEN (or --token) is required');
+  const url = options.url ?? (process.env.ASSAY_URL || 'http://127.0.0.1:3000');
+  return createApiClient(url, token, { workspace: options.workspace ?? (process.env.ASSAY_WORKSPACE || undefined) });
 }

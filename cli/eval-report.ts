@@ -1,5 +1,12 @@
+import { TRANSITIONS } from '../domain/run-comparison';
 import Table from 'cli-table3';
-import { CRITERIA_ORDER, type CaseResultJson, type CriterionJson, type EvalRunJson } from './eval-run.types';
+import {
+  CRITERIA_ORDER,
+  type CaseResultJson,
+  type ComparisonJson,
+  type CriterionJson,
+  type EvalRunJson,
+} from './eval-run.types';
 
 const fmt = (n: number): string => n.toFixed(2);
 
@@ -65,21 +72,50 @@ export function renderDetails(results: CaseResultJson[]): string {
 const xml = (s: string): string =>
   s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 
-/** JUnit XML: one testsuite for the run, one testcase per case (failures and errors with their detail). */
-export function renderJunit(suite: string, run: EvalRunJson, results: CaseResultJson[]): string {
+const property = (name: string, value: string | number): string =>
+  `<property name="${xml(name)}" value="${xml(String(value))}"/>`;
+
+// With a baseline: the suite carries the baseline run and the transition counts, each case its transition.
+function comparisonProperties(comparison: ComparisonJson | null): { suite: string[]; byCase: Map<string, string> } {
+  if (!comparison) return { suite: [], byCase: new Map() };
+  const counts = TRANSITIONS.map((key) => property(key, comparison.summary[key]));
+  const suite = ['    <properties>', `      ${property('baseline_run_id', comparison.baseline_run_id)}`];
+  suite.push(...counts.map((p) => `      ${p}`), '    </properties>');
+  const byCase = new Map(
+    comparison.cases.map((c) => [c.case_id, `      <properties>${property('transition', c.transition)}</properties>`]),
+  );
+  return { suite, byCase };
+}
+
+/**
+ * JUnit XML: one testsuite for the run, one testcase per case (failures and errors with their detail); with a
+ * comparison, the baseline and transition counts as suite properties and each case's transition as its property.
+ */
+export function renderJunit(
+  suite: string,
+  run: EvalRunJson,
+  results: CaseResultJson[],
+  comparison: ComparisonJson | null = null,
+): string {
   const failures = results.filter((r) => r.status === 'failed').length;
   const errors = results.filter((r) => r.status === 'error').length;
+  const props = comparisonProperties(comparison);
   const cases = results.map((r) => {
     const open = `    <testcase name="${xml(r.case_name)}" classname="${xml(suite)}">`;
-    if (r.status === 'passed') return `${open}</testcase>`;
-    const detail = xml(renderDetails([r]));
-    const tag = r.status === 'error' ? 'error' : 'failure';
-    return `${open}\n      <${tag} message="${xml(r.status === 'error' ? (r.error ?? 'error') : 'criteria below minimum')}">${detail}</${tag}>\n    </testcase>`;
+    const transition = props.byCase.get(r.case_id);
+    const body = transition ? [transition] : [];
+    if (r.status !== 'passed') {
+      const tag = r.status === 'error' ? 'error' : 'failure';
+      const message = r.status === 'error' ? (r.error ?? 'error') : 'criteria below minimum';
+      body.push(`      <${tag} message="${xml(message)}">${xml(renderDetails([r]))}</${tag}>`);
+    }
+    return body.length ? [open, ...body, '    </testcase>'].join('\n') : `${open}</testcase>`;
   });
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="assay" tests="${results.length}" failures="${failures}" errors="${errors}">`,
     `  <testsuite name="${xml(suite)}" id="${xml(run.id)}" tests="${results.length}" failures="${failures}" errors="${errors}">`,
+    ...props.suite,
     ...cases,
     '  </testsuite>',
     '</testsuites>',

@@ -1,3 +1,5 @@
+import type { CaseComparison, Delta, RunComparison } from '../domain/run-comparison';
+
 /** One criterion of a case result as the API returns it. */
 export interface CriterionJson {
   score: number;
@@ -19,15 +21,29 @@ export interface CaseResultJson {
 /** An eval run as the API returns it. */
 export interface EvalRunJson {
   id: string;
+  eval_set_id: string;
   status: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
   summary: {
     pass_rate: number;
     avg_score: Record<string, number>;
     counts?: { total: number; passed: number; failed: number; error: number };
+    /** A cancelled run's cases that got no result. */
+    not_scored?: number;
   } | null;
   scored_cases: number;
   total_cases: number | null;
   error?: string | null;
+  tags?: string[];
+}
+
+/** One criterion's score (or mean) in a run and its baseline, and the change. */
+export type CriterionDeltaJson = Delta;
+/** One case of a comparison. */
+export type CaseComparisonJson = CaseComparison;
+/** A run compared with its baseline (`GET …/eval-runs/{run}/compare`), every page of cases gathered. */
+export interface ComparisonJson extends RunComparison {
+  run_id: string;
+  baseline_run_id: string;
 }
 
 /** Criterion keys in the order columns are printed. */

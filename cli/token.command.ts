@@ -1,14 +1,18 @@
 import path from 'node:path';
 import { createDb } from '../db/database';
+import { InvalidCursorError } from '../db/keyset-page';
 import {
   createWorkspace,
   ensureUser,
   findFirstWorkspace,
+  findUserByEmail,
   grantOperator,
   isOperator,
+  listUserApiTokens,
   revokeApiToken,
   upsertMembership,
 } from '../db/tenancy.repository';
+import { LIMITS } from '../domain/limits';
 import { ROLES } from '../domain/permissions';
 import { issueToken } from '../lib/api-tokens';
 import { loadConfig } from '../lib/config';
@@ -18,6 +22,7 @@ export interface TokenCreateOptions {
   email: string;
   name?: string;
   workspace?: string;
+  /** Default (commander): builder. */
   role: string;
   expiresInDays?: string;
   /** Also make the user an instance operator (the Temporal UI's codec). */
@@ -64,6 +69,34 @@ export async function tokenRevokeCommand(tokenId: string, options: { email: stri
     const user = await ensureUser(db, options.email, options.email);
     if (!(await revokeApiToken(db, user.id, tokenId))) throw new Error('no such active token for that user');
     process.stdout.write('revoked\n');
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** `assay token list`: a user's tokens, newest first, one page as JSON (`next_cursor` for the next); no secrets. */
+export async function tokenListCommand(options: { email: string; limit: string; cursor?: string }): Promise<void> {
+  const limit = Number(options.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > LIMITS.pageMax)
+    throw new Error(`--limit must be an integer from 1 to ${LIMITS.pageMax}`);
+  const db = database();
+  try {
+    const user = await findUserByEmail(db, options.email);
+    if (!user) throw new Error(`no user with e-mail ${options.email}`);
+    const page = await listUserApiTokens(db, user.id, { limit, cursor: options.cursor }).catch((error: unknown) => {
+      throw error instanceof InvalidCursorError ? new Error('--cursor is not a cursor of this list') : error;
+    });
+    const data = page.items.map((t) => ({
+      id: t.id,
+      name: t.name,
+      prefix: t.prefix,
+      workspace_id: t.default_workspace_id,
+      role: t.role,
+      created_at: t.created_at.toISOString(),
+      expires_at: t.expires_at?.toISOString() ?? null,
+      revoked_at: t.revoked_at?.toISOString() ?? null,
+    }));
+    process.stdout.write(`${JSON.stringify({ data, next_cursor: page.nextCursor })}\n`);
   } finally {
     await db.destroy();
   }

@@ -144,3 +144,17 @@ export async function releaseCaseSlots(db: Db, runId: string, caseIds: readonly 
     .where('case_id', 'in', [...caseIds])
     .execute();
 }
+
+/** Whether any of the run's `caseIds` holds a slot whose lease has not lapsed. */
+export async function anyCaseSlotHeld(db: Db, runId: string, caseIds: readonly string[]): Promise<boolean> {
+  if (caseIds.length === 0) return false;
+  const row = await db
+    .selectFrom('case_slots')
+    .select('case_id')
+    .where('run_id', '=', runId)
+    .where('case_id', 'in', [...caseIds])
+    .where('expires_at', '>', sql<Date>`now()`)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { Db } from './database';
 import { NEWEST_FIRST, keysetPage, type Page, type PageParams } from './keyset-page';
 import { jsonOrNull } from './column-values';
@@ -63,6 +64,29 @@ export async function insertConversations(
     .values(inputs.map((input) => toColumns(agent, input)))
     .returningAll()
     .execute();
+}
+
+// Rows per INSERT of a batch: 14 parameters a row stays far below Postgres's 65,535 parameters a statement.
+const BATCH_ROWS = 1_000;
+
+/**
+ * Records a batch of conversations of an agent in one transaction (all or none) and answers their ids in input order.
+ * Ids are chosen here, so the order of the database's answer does not matter.
+ */
+export async function insertConversationBatch(
+  db: Db,
+  agent: { id: string; workspace_id: string },
+  inputs: readonly ConversationInput[],
+): Promise<string[]> {
+  const rows = inputs.map((input) => ({ id: crypto.randomUUID(), ...toColumns(agent, input) }));
+  await db.transaction().execute(async (trx) => {
+    for (let i = 0; i < rows.length; i += BATCH_ROWS)
+      await trx
+        .insertInto('conversations')
+        .values(rows.slice(i, i + BATCH_ROWS))
+        .execute();
+  });
+  return rows.map((row) => row.id);
 }
 
 /** An agent's conversations, newest first. */

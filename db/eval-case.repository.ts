@@ -1,21 +1,18 @@
+import { sql } from 'kysely';
 import type { Db } from './database';
 import { OLDEST_FIRST, keysetPage, type Page, type PageParams } from './keyset-page';
-import { jsonOrNull } from './column-values';
-import type { ToolCall } from '../domain/trajectory';
+import { isUuid, jsonOrNull } from './column-values';
+import type { ImportCase } from '../domain/eval-set-file.reader';
 import type { CaseSnapshot, EvalCase } from './tables/eval-set.table';
 
-/** The stored fields of an eval case. */
-export interface EvalCaseInput {
-  name: string;
-  session_input: { message: string } & Record<string, unknown>;
-  expected_trajectory: ToolCall[] | null;
-  expected_final_response: string | null;
-  rubrics: string[] | null;
+/** The stored fields of an eval case: those a builder writes, and what a promoted case keeps of its conversation. */
+export interface EvalCaseInput extends ImportCase {
   source_run_id: string | null;
   snapshot: CaseSnapshot | null;
 }
 
-function toColumns(input: EvalCaseInput) {
+/** The column values of a case's fields. */
+export function evalCaseColumns(input: EvalCaseInput) {
   return {
     name: input.name,
     session_input: JSON.stringify(input.session_input),
@@ -31,7 +28,7 @@ function toColumns(input: EvalCaseInput) {
 export async function insertEvalCase(db: Db, evalSetId: string, input: EvalCaseInput): Promise<EvalCase> {
   return db
     .insertInto('eval_cases')
-    .values({ eval_set_id: evalSetId, ...toColumns(input) })
+    .values({ eval_set_id: evalSetId, ...evalCaseColumns(input) })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
@@ -45,7 +42,7 @@ export async function insertEvalCases(
   if (!inputs.length) return [];
   return db
     .insertInto('eval_cases')
-    .values(inputs.map((input) => ({ eval_set_id: evalSetId, ...toColumns(input) })))
+    .values(inputs.map((input) => ({ eval_set_id: evalSetId, ...evalCaseColumns(input) })))
     .returningAll()
     .execute();
 }
@@ -108,7 +105,7 @@ export async function findEvalCasesByIds(db: Db, ids: readonly string[]): Promis
 export async function updateEvalCase(db: Db, id: string, input: EvalCaseInput): Promise<EvalCase> {
   return db
     .updateTable('eval_cases')
-    .set({ ...toColumns(input), updated_at: new Date() })
+    .set({ ...evalCaseColumns(input), updated_at: new Date() })
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -129,4 +126,22 @@ export async function existingCaseIds(db: Db, evalSetId: string, ids: readonly s
     .where('id', 'in', [...ids])
     .execute();
   return new Set(rows.map((row) => row.id));
+}
+
+/** The cases of the set whose id or name is one of `refs` (one query, one array parameter per column). */
+export async function findCasesByIdOrName(
+  db: Db,
+  evalSetId: string,
+  refs: readonly string[],
+): Promise<Array<{ id: string; name: string }>> {
+  if (refs.length === 0) return [];
+  const ids = refs.filter(isUuid);
+  return db
+    .selectFrom('eval_cases')
+    .select(['id', 'name'])
+    .where('eval_set_id', '=', evalSetId)
+    .where((eb) =>
+      eb.or([eb('name', '=', sql<string>`ANY(${[...refs]}::text[])`), eb('id', '=', sql<string>`ANY(${ids}::uuid[])`)]),
+    )
+    .execute();
 }

@@ -6,7 +6,8 @@ import { jsonOrNull } from './column-values';
 import { notifyEvalProgress, type EvalRunStatusEvent } from './eval-progress';
 import type { CriterionKey, MinScores } from '../domain/criteria';
 import type { Settlement } from '../domain/run-settlement';
-import { summarizeRun, type RunSummary } from '../domain/run-summary';
+import { summarizeRun, withNotScored, type RunSummary } from '../domain/run-summary';
+import { countRunCases, runCaseScope } from './run-cases.repository';
 import type { EvalRun, EvalRunTable, RunAgent, RunJudge } from './tables/eval-run.table';
 
 /** What a triggered run is created with. */
@@ -16,10 +17,14 @@ export interface EvalRunInput {
   conversations: Record<string, string> | null;
   min_scores: MinScores;
   judge_samples: number;
+  /** Distinct tags; none when absent. */
+  tags?: string[];
+  /** The ended run whose `error` cases this one re-scores (and no others). */
+  retry_of?: string;
 }
 
 /** The run fields scoring needs, without the (possibly large) explicit conversation map. */
-export type ScoringRun = Omit<EvalRun, 'conversations' | 'summary'>;
+export type ScoringRun = Omit<EvalRun, 'conversations' | 'summary' | 'tags'>;
 
 /** Creates a run in `queued`. */
 export async function insertEvalRun(
@@ -39,8 +44,10 @@ export async function insertEvalRun(
       conversations: jsonOrNull(input.conversations),
       min_scores: JSON.stringify(input.min_scores),
       judge_samples: input.judge_samples,
+      tags: input.tags ?? [],
       judge: null,
       agent: null,
+      retry_of: input.retry_of ?? null,
       total_cases: null,
       summary: null,
       error: null,
@@ -56,9 +63,15 @@ export async function findEvalRun(db: Db, agentId: string, id: string): Promise<
   return db.selectFrom('eval_runs').selectAll().where('agent_id', '=', agentId).where('id', '=', id).executeTakeFirst();
 }
 
-/** A set's runs, newest first. */
-export async function listEvalRuns(db: Db, evalSetId: string, page: PageParams): Promise<Page<EvalRun>> {
-  const query = db.selectFrom('eval_runs').selectAll().where('eval_set_id', '=', evalSetId);
+/** A set's runs, newest first; with `tag`, only the runs carrying it. */
+export async function listEvalRuns(
+  db: Db,
+  evalSetId: string,
+  page: PageParams,
+  filter: { tag?: string } = {},
+): Promise<Page<EvalRun>> {
+  let query = db.selectFrom('eval_runs').selectAll().where('eval_set_id', '=', evalSetId);
+  if (filter.tag !== undefined) query = query.where('tags', '@>', sql<string[]>`array[${filter.tag}]::text[]`);
   return keysetPage(query, NEWEST_FIRST, page);
 }
 
@@ -78,6 +91,7 @@ export async function findScoringRun(db: Db, id: string): Promise<ScoringRun | u
       'judge_samples',
       'judge',
       'agent',
+      'retry_of',
       'total_cases',
       'scored_cases',
       'error',
@@ -200,11 +214,22 @@ export async function summarizeStoredResults(db: Db, runId: string): Promise<Run
  * the summary of the results it stored before it stopped, and NOTIFYs the new status; true when the row changed.
  */
 export async function settleEvalRun(db: Db, id: string, settlement: Settlement): Promise<boolean> {
-  const values = async (trx: Db): Promise<Updateable<EvalRunTable>> => ({
-    error: settlement.error,
-    summary: JSON.stringify(await summarizeStoredResults(trx, id)),
-  });
+  const values = async (trx: Db): Promise<Updateable<EvalRunTable>> => {
+    const summary = await summarizeStoredResults(trx, id);
+    const ended = settlement.status === 'cancelled' ? withNotScored(summary, await runCaseTotal(trx, id)) : summary;
+    return { error: settlement.error, summary: JSON.stringify(ended) };
+  };
   return endRun(db, id, settlement.status, values, true);
+}
+
+// The cases a run scores: the count pinned at preflight, or (stopped before it) the run's scope counted now.
+async function runCaseTotal(db: Db, id: string): Promise<number> {
+  const run = await db
+    .selectFrom('eval_runs')
+    .select(['total_cases', 'eval_set_id', 'created_at', 'retry_of'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  return run.total_cases ?? countRunCases(db, runCaseScope(run));
 }
 
 /** One run by id alone (the WebSocket relay checks its workspace against the caller's membership). */

@@ -104,3 +104,23 @@ export async function keysetPage<DB, TB extends keyof DB, O>(
   const last = rows.length > page.limit ? rows[page.limit - 1] : undefined;
   return { items, nextCursor: last ? encodeCursor(JSON.parse(last.page_key) as string[]) : null };
 }
+
+/**
+ * One page of a list already sorted in memory by `compare` over the unique keys `keyOf` gives: the items strictly
+ * after the cursor's position, with the same cursors and checks as `keysetPage`.
+ */
+export function sortedPage<T>(
+  sorted: readonly T[],
+  order: { keys: SortKey[]; keyOf: (item: T) => string[]; compare: (a: string[], b: string[]) => number },
+  page: PageParams,
+): Page<T> {
+  let start = 0;
+  if (page.cursor !== undefined) {
+    const after = decodeCursor(page.cursor, order.keys);
+    const next = sorted.findIndex((item) => order.compare(order.keyOf(item), after) > 0);
+    start = next < 0 ? sorted.length : next;
+  }
+  const items = sorted.slice(start, start + page.limit);
+  const more = start + page.limit < sorted.length;
+  return { items, nextCursor: more ? encodeCursor(order.keyOf(items[items.length - 1])) : null };
+}

@@ -10,6 +10,8 @@ import * as fairShare from './migrations/0007-fair-share';
 import * as keysetIndexes from './migrations/0008-keyset-indexes';
 import * as runAgentPin from './migrations/0009-run-agent-pin';
 import * as scoredBy from './migrations/0010-scored-by';
+import * as runTags from './migrations/0011-run-tags';
+import * as runRetryOf from './migrations/0012-run-retry-of';
 
 // A static list rather than a folder scan: works the same under tsx, a bundle or a compiled build.
 const migrations: Record<string, Migration> = {
@@ -23,6 +25,8 @@ const migrations: Record<string, Migration> = {
   '0008-keyset-indexes': keysetIndexes,
   '0009-run-agent-pin': runAgentPin,
   '0010-scored-by': scoredBy,
+  '0011-run-tags': runTags,
+  '0012-run-retry-of': runRetryOf,
 };
 
 /** Brings the schema up to date; safe to call on every start. */

@@ -1,16 +1,34 @@
 import { sql } from 'kysely';
 import type { Db } from './database';
 import { OLDEST_FIRST, keysetPage, type Page, type PageParams } from './keyset-page';
+import type { EvalRun } from './tables/eval-run.table';
 import type { EvalCase } from './tables/eval-set.table';
 
-/** The cases a run scores: those of its set that existed when the run was created. */
+/**
+ * The cases a run scores: those of its set that existed when the run was created; for a retry (`retryOf`), only
+ * those of them that ended `error` in the run it retries (an ended run's results never change).
+ */
 export interface RunCaseScope {
   evalSetId: string;
   asOf: Date;
+  retryOf: string | null;
+}
+
+/** The scope of a run's cases, read from its row. */
+export function runCaseScope(run: Pick<EvalRun, 'eval_set_id' | 'created_at' | 'retry_of'>): RunCaseScope {
+  return { evalSetId: run.eval_set_id, asOf: run.created_at, retryOf: run.retry_of };
 }
 
 function inScope(db: Db, scope: RunCaseScope) {
-  return db.selectFrom('eval_cases').where('eval_set_id', '=', scope.evalSetId).where('created_at', '<=', scope.asOf);
+  const { retryOf } = scope;
+  const query = db
+    .selectFrom('eval_cases')
+    .where('eval_set_id', '=', scope.evalSetId)
+    .where('created_at', '<=', scope.asOf);
+  if (retryOf === null) return query;
+  return query.where('id', 'in', (eb) =>
+    eb.selectFrom('case_results').select('case_id').where('run_id', '=', retryOf).where('status', '=', 'error'),
+  );
 }
 
 /** How many cases a run scores. */

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from './database';
+import { NEWEST_FIRST, keysetPage, type Page, type PageParams } from './keyset-page';
 import type { ApiToken } from './tables/tenancy.table';
 
 /** Creates a workspace. */
@@ -67,6 +68,43 @@ export async function revokeApiToken(db: Db, userId: string, tokenId: string): P
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
+}
+
+/** What `assay token list` shows of a token: never its hash or secret. */
+export interface ApiTokenListing {
+  id: string;
+  name: string;
+  prefix: string;
+  default_workspace_id: string;
+  /** The user's role in that workspace now (null when no longer a member). */
+  role: string | null;
+  created_at: Date;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+}
+
+/** A user's tokens, newest first, revoked and expired ones included. */
+export async function listUserApiTokens(db: Db, userId: string, page: PageParams): Promise<Page<ApiTokenListing>> {
+  const query = db
+    .selectFrom('api_tokens')
+    .select(['id', 'name', 'prefix', 'default_workspace_id', 'expires_at', 'revoked_at'])
+    // The table types created_at as a generated, never-written column; it reads back as a Date.
+    .select(sql<Date>`created_at`.as('created_at'))
+    .select((eb) =>
+      eb
+        .selectFrom('memberships')
+        .select('role')
+        .whereRef('memberships.workspace_id', '=', 'api_tokens.default_workspace_id')
+        .whereRef('memberships.user_id', '=', 'api_tokens.user_id')
+        .as('role'),
+    )
+    .where('user_id', '=', userId);
+  return keysetPage(query, NEWEST_FIRST, page);
+}
+
+/** Finds a user by e-mail (never creating one). */
+export async function findUserByEmail(db: Db, email: string): Promise<{ id: string } | undefined> {
+  return db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
 }
 
 /** The first workspace, used by `assay start` to find its default workspace again. */

@@ -16,6 +16,9 @@ export const LIMITS = {
   guardrailEventsPerConversation: 200,
   /** Cases in one eval set: the largest run the benchmarks prove (10,000 cases, bounded history). */
   casesPerEvalSet: 10_000,
+  /** Size of the body of a bulk import (a set's conversations or cases, JSON or JSONL), in bytes: 10,000 items of a
+   * few KiB each; above `BODY_LIMIT` because one request carries a whole set. */
+  importBodyBytes: 32 * 1024 * 1024,
   /** Tools one MCP server may advertise. */
   toolsPerMcpServer: 1_000,
   /** Size of one tool descriptor (name, description, input schema) as JSON, in bytes. */
@@ -48,6 +51,8 @@ export const LIMITS = {
   textChars: 100_000,
   /** Characters of a conversation's final response or one of its messages: a model's longest answers fit. */
   responseChars: 1_000_000,
+  /** Tags on one eval run (each 1–100 characters): a commit, a branch and a few labels fit. */
+  tagsPerRun: 10,
   /** Default and largest page of every list endpoint. */
   pageDefault: 50,
   pageMax: 500,

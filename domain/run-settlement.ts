@@ -21,10 +21,13 @@ export type WorkflowState =
   | 'UNKNOWN'
   | 'NOT_FOUND';
 
+/** A run cancelled on purpose (Temporal UI, `temporal workflow cancel`, the API's `cancel`). */
+export const CANCELLED: Settlement = { status: 'cancelled', error: 'the run was cancelled' };
+
 const SETTLEMENTS: Partial<Record<WorkflowState, Settlement>> = {
   // Termination runs no workflow code, so nothing wrote the row: someone stopped the run on purpose.
   TERMINATED: { status: 'cancelled', error: 'the run was terminated in Temporal' },
-  CANCELLED: { status: 'cancelled', error: 'the run was cancelled' },
+  CANCELLED,
   TIMED_OUT: { status: 'failed', error: 'the run timed out in Temporal' },
   FAILED: { status: 'failed', error: 'the run failed in Temporal' },
   COMPLETED: { status: 'failed', error: 'the run ended without recording an outcome' },

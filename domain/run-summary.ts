@@ -12,6 +12,8 @@ export interface RunSummary {
   pass_rate: number;
   avg_score: Partial<Record<CriterionKey, number>>;
   counts: { total: number; passed: number; failed: number; error: number };
+  /** A cancelled run only: how many of its cases got no result before it stopped. */
+  not_scored?: number;
 }
 
 /**
@@ -36,4 +38,9 @@ export function summarizeRun(cases: readonly SummarizableCase[]): RunSummary {
     if (sum) avg_score[criterion] = sum.total / sum.count;
   }
   return { pass_rate: counts.total === 0 ? 0 : counts.passed / counts.total, avg_score, counts };
+}
+
+/** A cancelled run's summary: `not_scored` counts the run's cases that have no result (never below zero). */
+export function withNotScored(summary: RunSummary, runCases: number): RunSummary {
+  return { ...summary, not_scored: Math.max(0, runCases - summary.counts.total) };
 }

@@ -25,8 +25,8 @@ export function batchSize(remaining: number, lanes: number): number {
   return Math.min(EVAL_BATCH_MAX, Math.max(1, Math.ceil(remaining / (lanes * rounds))));
 }
 
-/** Scores one batch (or one live case) in a lane of `width`, and says how it came out. */
-export type ScoreBatch = (caseIds: string[], width: number) => Promise<CaseBatchOutcome>;
+/** Scores one batch (or one live case) in a lane of `width`, and says how it came out; see `FedBatch` for `carried`. */
+export type ScoreBatch = (caseIds: string[], width: number, carried: boolean) => Promise<CaseBatchOutcome>;
 
 /** How the window ended: every case settled, or handed over with the batches still in flight. */
 export type WindowEnd = { handover: false } | { handover: true; inFlight: string[][] };
@@ -79,13 +79,14 @@ export async function runWindow(options: {
         handover = true;
         return;
       }
-      const caseIds = await feed.take(options.single ? 1 : size);
-      if (!caseIds) return;
+      const batch = await feed.take(options.single ? 1 : size);
+      if (!batch) return;
+      const { caseIds } = batch;
       const key = issued++;
       inFlight.set(key, caseIds);
       progress.inFlight += caseIds.length;
       try {
-        const outcome = await score(caseIds, width);
+        const outcome = await score(caseIds, width, batch.carried);
         countBatch(progress, outcome);
         settled++;
         if (outcome.runClosed) closed = true;

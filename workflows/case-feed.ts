@@ -18,13 +18,20 @@ export interface CaseFeedState {
 /** A fresh feed for a run whose cases have not been listed yet. */
 export const unlistedFeed = (): CaseFeedState => ({ cursor: null, listedAll: false, queued: [], carried: [] });
 
+/** Case ids handed to one batch; `carried` when the previous execution left this batch running (see `CaseBatchInput`). */
+export interface FedBatch {
+  caseIds: string[];
+  carried: boolean;
+}
+
 /** Lists the page of case ids after `after`. */
 export type ListCasePage = (after: string | null, limit: number) => Promise<string[]>;
 
 /**
  * Hands the run's case ids to batches. The next page is listed while at least `lowWater` ids are still queued, so
  * lanes never wait on a page boundary; batches carried over from the previous execution come last, when the batches
- * that execution left running have had the time to store them (a carried case is then only skipped).
+ * that execution left running have most likely stored them (a carried case is then only skipped); one still running
+ * is waited for by the carried batch's activity (`CaseBatchInput.carried`), so no case is ever judged twice.
  */
 export class CaseFeed {
   private listing: Promise<void> | null = null;
@@ -42,12 +49,16 @@ export class CaseFeed {
   }
 
   /** Up to `size` ids for the next batch (a carried batch whole), or null once every case has been handed out. */
-  async take(size: number): Promise<string[] | null> {
+  async take(size: number): Promise<FedBatch | null> {
     for (;;) {
       if (this.failure !== undefined) throw this.failure;
       if (!this.state.listedAll && this.state.queued.length < this.lowWater) this.listAhead();
-      if (this.state.queued.length > 0) return this.state.queued.splice(0, Math.max(1, size));
-      if (this.state.listedAll) return this.state.carried.shift() ?? null;
+      if (this.state.queued.length > 0)
+        return { caseIds: this.state.queued.splice(0, Math.max(1, size)), carried: false };
+      if (this.state.listedAll) {
+        const caseIds = this.state.carried.shift();
+        return caseIds ? { caseIds, carried: true } : null;
+      }
       await this.listing;
     }
   }

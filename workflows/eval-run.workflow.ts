@@ -57,12 +57,22 @@ function childSearchAttributes(): SearchAttributePair[] {
   return pairs;
 }
 
-// A batch in the lane's slots; one that failed past its retries becomes `error` results (never missing ones).
-async function scoreBatch(runId: string, caseIds: string[], width: number): Promise<CaseBatchOutcome> {
+// A batch in the lane's slots; one that failed past its retries becomes `error` results (never missing ones). A
+// carried batch waits for the previous execution's attempt on its first call only: a later call (after waiting for a
+// slot) would otherwise wait for the slot this workflow holds for it.
+async function scoreBatch(
+  runId: string,
+  caseIds: string[],
+  width: number,
+  carried: boolean,
+): Promise<CaseBatchOutcome> {
+  let first = carried;
   try {
-    return await scoreInCaseSlot<CaseBatchOutcome>({ runId, caseId: caseIds[0] }, () =>
-      scoring.scoreCaseBatch({ runId, caseIds, width }),
-    );
+    return await scoreInCaseSlot<CaseBatchOutcome>({ runId, caseId: caseIds[0] }, () => {
+      const input = { runId, caseIds, width, carried: first };
+      first = false;
+      return scoring.scoreCaseBatch(input);
+    });
   } catch (error) {
     if (isCancellation(error) || isRunFatal(error)) throw error;
     const message = `scoring failed after retries: ${failureMessage(error)}`;
@@ -139,7 +149,7 @@ export async function evalRunWorkflow(input: EvalRunWorkflowInput): Promise<Eval
       drainOnHandover: live,
       score: live
         ? (caseIds) => scoreLiveCase(runId, caseIds[0])
-        : (caseIds, width) => scoreBatch(runId, caseIds, width),
+        : (caseIds, width, carried) => scoreBatch(runId, caseIds, width, carried),
     });
     if (end.handover) {
       const carried = [...end.inFlight, ...feed.state.carried];

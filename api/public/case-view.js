@@ -1,7 +1,7 @@
 'use strict';
 // Renders one case of a run: waiting (from the case) or scored (from its result), with every criterion's detail.
 window.CaseView = (() => {
-  const { el, score, CRITERIA } = window.Assay;
+  const { el, table, score, CRITERIA } = window.Assay;
 
   const call = (c, mark) =>
     el(
@@ -102,20 +102,7 @@ window.CaseView = (() => {
         );
       });
     if (rows.length === 0) return null;
-    return el(
-      'table',
-      { class: 'scores' },
-      el(
-        'thead',
-        {},
-        el(
-          'tr',
-          {},
-          ['Criterion', 'Score', 'Minimum', 'Pass'].map((h) => el('th', { text: h })),
-        ),
-      ),
-      el('tbody', {}, rows),
-    );
+    return table({ class: 'scores' }, ['Criterion', 'Score', 'Minimum', 'Pass'], rows);
   }
 
   function rubrics(entry) {

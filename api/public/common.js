@@ -19,6 +19,23 @@ window.Assay = (() => {
     return node;
   }
 
+  /** A table with one header row of `headings` and `rows` (already built `tr` elements) as its body. */
+  const table = (attrs, headings, rows) =>
+    el(
+      'table',
+      attrs,
+      el(
+        'thead',
+        {},
+        el(
+          'tr',
+          {},
+          headings.map((h) => el('th', { text: h })),
+        ),
+      ),
+      el('tbody', {}, rows),
+    );
+
   const token = () => sessionStorage.getItem(TOKEN_KEY);
   const forgetToken = () => sessionStorage.removeItem(TOKEN_KEY);
 
@@ -49,7 +66,8 @@ window.Assay = (() => {
     });
   }
 
-  /** Calls the API with the token; a 401 forgets the token so the next load asks again. */
+  /** Calls the API with the token; a 401 forgets the token so the next load asks again. Errors carry the HTTP
+   * `status` and the API's error `code`. */
   async function api(path, options = {}) {
     const headers = { Authorization: `Bearer ${token()}`, Accept: 'application/json' };
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
@@ -60,7 +78,12 @@ window.Assay = (() => {
     });
     const body = res.status === 204 ? null : await res.json().catch(() => null);
     if (res.status === 401) forgetToken();
-    if (!res.ok) throw new Error((body && body.error && body.error.message) || `${res.status} ${res.statusText}`);
+    if (!res.ok) {
+      const error = new Error((body && body.error && body.error.message) || `${res.status} ${res.statusText}`);
+      error.status = res.status;
+      error.code = (body && body.error && body.error.code) || null;
+      throw error;
+    }
     return body;
   }
 
@@ -94,5 +117,5 @@ window.Assay = (() => {
   const score = (value) => (typeof value === 'number' ? value.toFixed(3) : '–');
   const when = (iso) => (iso ? new Date(iso).toLocaleString() : '–');
 
-  return { el, token, forgetToken, requireToken, api, apiAll, showError, percent, score, when, CRITERIA };
+  return { el, table, token, forgetToken, requireToken, api, apiAll, showError, percent, score, when, CRITERIA };
 })();

@@ -93,6 +93,7 @@
 
   function finish(status, summary, error) {
     ended = true;
+    window.Compare.ended();
     setStatus(status);
     showSummary(summary);
     if (error) {
@@ -178,6 +179,7 @@
     }
     document.getElementById('overview').hidden = false;
     applyRun(run);
+    window.Compare.init({ agentId, runId, runPath, setId: run.eval_set_id, ended });
     if (!ended) connect();
     else (await apiAll(`${runPath}/results`)).forEach(applyResult);
   }

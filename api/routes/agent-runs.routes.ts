@@ -5,7 +5,7 @@ import { findIntegration } from '../../db/integration.repository';
 import { agentRunnability } from '../../domain/agent-runnability';
 import { providerNotConnectedMessage } from '../../domain/run-failures';
 import { agentNotRunnable } from '../agent-run-errors';
-import { nonBlank } from '../input-fields';
+import { nonBlank } from '../../domain/eval-fields';
 import { HttpError } from '../http-error';
 import { requireAgent } from '../lookups';
 import { route, type RouteSpec } from '../route';

@@ -1,15 +1,16 @@
 import { z } from 'zod';
-import { insertConversation, listConversations } from '../../db/conversation.repository';
+import { insertConversation, listConversations, type ConversationInput } from '../../db/conversation.repository';
 import type { Conversation } from '../../db/tables/conversation.table';
 import { boundedArray, boundedJson, boundedString } from '../../domain/bounded-schemas';
 import { toolCallSchema } from '../../domain/trajectory';
 import { requireConversation } from '../eval-lookups';
-import { sessionInputSchema } from '../input-fields';
+import { sessionInputSchema } from '../../domain/eval-fields';
 import { requireAgent } from '../lookups';
 import { dataPage, dataPageJson, pageQuery } from '../paging';
 import { route, type RouteSpec } from '../route';
 
-const importBody = z
+/** What `POST /runs/import` takes: one conversation recorded elsewhere (the batch import takes a list of these). */
+export const conversationImportBody = z
   .object({
     session_input: sessionInputSchema,
     messages: boundedArray(
@@ -33,6 +34,23 @@ const importBody = z
     token_usage: z.record(z.string(), z.number().nonnegative()).optional(),
   })
   .strict();
+
+/** The stored form of an imported conversation (a transcript of the message and reply unless `messages` is given). */
+export function importedConversation(body: z.infer<typeof conversationImportBody>): ConversationInput {
+  return {
+    session_input: body.session_input,
+    messages: body.messages ?? [
+      { role: 'user', content: body.session_input.message },
+      { role: 'assistant', content: body.final_response },
+    ],
+    tool_calls: body.tool_calls,
+    final_response: body.final_response,
+    guardrail_events: body.guardrail_events,
+    model: body.model ?? null,
+    token_usage: body.token_usage ?? null,
+    source: 'imported',
+  };
+}
 
 /** The API shape of a conversation, as every `/runs` endpoint answers it. */
 export const conversationJson = z.object({
@@ -100,25 +118,12 @@ export const conversationRoutes: RouteSpec[] = [
     summary: 'Record a conversation produced elsewhere',
     tag: 'evaluation',
     permission: 'evals:manage',
-    body: importBody,
+    body: conversationImportBody,
     status: 201,
     response: z.object({ data: conversationJson }),
     handler: async ({ body, params, auth, deps }) => {
       const agent = await requireAgent(deps.db, auth.workspaceId, params.agent);
-      const messages = body.messages ?? [
-        { role: 'user', content: body.session_input.message },
-        { role: 'assistant', content: body.final_response },
-      ];
-      const row = await insertConversation(deps.db, agent, {
-        session_input: body.session_input,
-        messages,
-        tool_calls: body.tool_calls,
-        final_response: body.final_response,
-        guardrail_events: body.guardrail_events,
-        model: body.model ?? null,
-        token_usage: body.token_usage ?? null,
-        source: 'imported',
-      });
+      const row = await insertConversation(deps.db, agent, importedConversation(body));
       return { data: toConversationJson(row) };
     },
   }),

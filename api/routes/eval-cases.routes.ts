@@ -10,24 +10,16 @@ import type { Db } from '../../db/database';
 import { findEvalSet } from '../../db/eval-set.repository';
 import type { Conversation } from '../../db/tables/conversation.table';
 import type { EvalCase } from '../../db/tables/eval-set.table';
-import { boundedArray, boundedString } from '../../domain/bounded-schemas';
+import { blankToNull, evalCaseBody, evalCaseFields, evalName, sessionInputSchema } from '../../domain/eval-fields';
 import { LIMITS } from '../../domain/limits';
-import { toolCallSchema } from '../../domain/trajectory';
 import { requireAgentEvalCase, requireAgentEvalSet, requireConversation } from '../eval-lookups';
 import { invalidField, limitExceeded } from '../field-errors';
-import { evalName, nonBlank, sessionInputSchema } from '../input-fields';
 import { requireAgent } from '../lookups';
 import { route, type RouteSpec } from '../route';
 import { dataPage, dataPageJson, pageQuery } from '../paging';
 
-const caseFields = {
-  expected_trajectory: boundedArray(toolCallSchema, 'toolCallsPerExpectedTrajectory').nullish(),
-  expected_final_response: boundedString('textChars').nullish(),
-  rubrics: boundedArray(nonBlank, 'rubricsPerCase').nullish(),
-};
-const createCaseBody = z.object({ name: evalName, session_input: sessionInputSchema, ...caseFields }).strict();
 const updateCaseBody = z
-  .object({ name: evalName.optional(), session_input: sessionInputSchema.optional(), ...caseFields })
+  .object({ name: evalName.optional(), session_input: sessionInputSchema.optional(), ...evalCaseFields })
   .strict();
 const promoteBody = z.object({ eval_set_id: z.string().min(1).max(200), name: evalName.optional() }).strict();
 
@@ -67,9 +59,6 @@ export function toEvalCaseJson(row: EvalCase): z.infer<typeof evalCaseJson> {
     updated_at: row.updated_at.toISOString(),
   };
 }
-
-// A blank expected response means none: the criterion is then not applicable rather than judged against "".
-const blankToNull = (text: string | null | undefined): string | null => (text && text.trim() !== '' ? text : null);
 
 function firstUserMessage(conversation: Conversation): string {
   const fromMessages = conversation.messages.find(
@@ -137,7 +126,7 @@ export const evalCaseRoutes: RouteSpec[] = [
     summary: 'Write a case by hand',
     tag: 'evaluation',
     permission: 'evals:manage',
-    body: createCaseBody,
+    body: evalCaseBody,
     status: 201,
     response: caseResponse,
     handler: async ({ body, params, auth, deps }) => {

@@ -1,4 +1,4 @@
-import { listRunCases } from '../../db/run-cases.repository';
+import { listRunCases, runCaseScope } from '../../db/run-cases.repository';
 import { requireAgentEvalRun } from '../eval-lookups';
 import { route, type RouteSpec } from '../route';
 import { dataPage, dataPageJson, pageQuery } from '../paging';
@@ -16,8 +16,7 @@ export const evalRunCaseRoutes: RouteSpec[] = [
     response: dataPageJson(evalCaseJson),
     handler: async ({ params, query, auth, deps }) => {
       const run = await requireAgentEvalRun(deps.db, auth.workspaceId, params);
-      const scope = { evalSetId: run.eval_set_id, asOf: run.created_at };
-      return dataPage(query, (page) => listRunCases(deps.db, scope, page), toEvalCaseJson);
+      return dataPage(query, (page) => listRunCases(deps.db, runCaseScope(run), page), toEvalCaseJson);
     },
   }),
 ];

@@ -1,17 +1,16 @@
 import { z } from 'zod';
-import { findPublishedVersion } from '../../db/agent.repository';
 import { listCaseResults } from '../../db/case-result.repository';
 import { isUuid } from '../../db/column-values';
 import { existingConversationIds } from '../../db/conversation.repository';
 import { existingCaseIds } from '../../db/eval-case.repository';
 import { insertEvalRun, listEvalRuns } from '../../db/eval-run.repository';
-import { countRunCases } from '../../db/run-cases.repository';
+import { countRunCases, runCaseScope } from '../../db/run-cases.repository';
 import type { EvalSet } from '../../db/tables/eval-set.table';
-import { agentRunnability } from '../../domain/agent-runnability';
 import { boundedRecord } from '../../domain/bounded-schemas';
 import { minScoresOverrideSchema, resolveMinScores } from '../../domain/criteria';
+import { distinctTags, runTagSchema, runTagsSchema } from '../../domain/run-tags';
 import type { AppDeps } from '../app-deps';
-import { agentNotRunnable } from '../agent-run-errors';
+import { requireRunnableAgent } from '../agent-run-errors';
 import { requireAgentEvalRun, requireAgentEvalSet } from '../eval-lookups';
 import { requireAgent } from '../lookups';
 import { invalidField } from '../field-errors';
@@ -27,9 +26,14 @@ const triggerBody = z
     conversations: boundedRecord(z.string().max(200), 'casesPerEvalSet').optional(),
     min_scores: minScoresOverrideSchema.optional(),
     judge_samples: z.number().int().min(1).max(9).optional(),
+    tags: runTagsSchema.optional(),
   })
   .strict();
 type TriggerBody = z.infer<typeof triggerBody>;
+
+const runsQuery = pageQuery.extend({
+  tag: runTagSchema.optional().meta({ description: 'Only the runs carrying this tag.' }),
+});
 
 // Explicit selection: every key a case of the set, every value a conversation of the agent (others fall back to source).
 async function validateSelection(
@@ -67,9 +71,7 @@ async function checkLiveTrigger(
 ): Promise<void> {
   if (body.run_selection === 'explicit')
     throw invalidField('run_selection', 'live mode runs the agent for each case: use "source" (the default)');
-  const agent = await requireAgent(deps.db, workspaceId, agentRef);
-  const verdict = agentRunnability(await findPublishedVersion(deps.db, agent));
-  if (!verdict.runnable) throw agentNotRunnable(verdict);
+  await requireRunnableAgent(deps.db, await requireAgent(deps.db, workspaceId, agentRef));
 }
 
 /** Eval runs: trigger a run of a set, read it and its case results, list a set's runs. */
@@ -95,8 +97,9 @@ export const evalRunRoutes: RouteSpec[] = [
         conversations,
         min_scores: resolveMinScores(set.min_scores, body.min_scores),
         judge_samples: body.judge_samples ?? set.judge_samples,
+        tags: distinctTags(body.tags ?? []),
       });
-      const cases = await countRunCases(deps.db, { evalSetId: set.id, asOf: run.created_at });
+      const cases = await countRunCases(deps.db, runCaseScope(run));
       await startEvalRun(deps, run, { agent: params.agent, set: set.name, cases });
       return { data: toEvalRunJson(run) };
     },
@@ -104,14 +107,15 @@ export const evalRunRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: '/api/ai-agents/:agent/eval-sets/:set/runs',
-    summary: "List a set's runs, newest first",
+    summary: "List a set's runs, newest first (with `tag`, only the runs carrying it)",
     tag: 'evaluation',
     permission: 'evals:view',
-    query: pageQuery,
+    query: runsQuery,
     response: dataPageJson(evalRunJson),
     handler: async ({ params, query, auth, deps }) => {
       const set = await requireAgentEvalSet(deps.db, auth.workspaceId, params);
-      return dataPage(query, (page) => listEvalRuns(deps.db, set.id, page), toEvalRunJson);
+      const { tag } = query as z.infer<typeof runsQuery>;
+      return dataPage(query, (page) => listEvalRuns(deps.db, set.id, page, { tag }), toEvalRunJson);
     },
   }),
   route({

@@ -2,21 +2,16 @@ import { z } from 'zod';
 import { deleteEvalSet, insertEvalSet, listEvalSets, updateEvalSet } from '../../db/eval-set.repository';
 import { isUniqueViolation } from '../../db/pg-errors';
 import type { EvalSet } from '../../db/tables/eval-set.table';
-import { minScoresOverrideSchema, resolveMinScores } from '../../domain/criteria';
+import { resolveMinScores } from '../../domain/criteria';
+import { evalName, evalSetFields } from '../../domain/eval-fields';
 import { HttpError } from '../http-error';
 import { requireAgentEvalSet } from '../eval-lookups';
-import { evalName } from '../input-fields';
 import { requireAgent } from '../lookups';
 import { route, type RouteSpec } from '../route';
 import { dataPage, dataPageJson, pageQuery } from '../paging';
 
-const setFields = {
-  description: z.string().max(10_000).optional(),
-  min_scores: minScoresOverrideSchema.optional(),
-  judge_samples: z.number().int().min(1).max(9).optional(),
-};
-const createSetBody = z.object({ name: evalName, ...setFields }).strict();
-const updateSetBody = z.object({ name: evalName.optional(), ...setFields }).strict();
+const createSetBody = z.object({ name: evalName, ...evalSetFields }).strict();
+const updateSetBody = z.object({ name: evalName.optional(), ...evalSetFields }).strict();
 
 const minScoresJson = z.object({
   tool_trajectory_avg_score: z.number(),

@@ -39,10 +39,14 @@ export interface EvalRunTable {
   judge_samples: number;
   judge: NullableJson<RunJudge>;
   agent: NullableJson<RunAgent>;
+  /** The run this one retries (`retry-errors`): it scores only the cases that ended `error` there. */
+  retry_of: string | null;
   total_cases: number | null;
   scored_cases: ColumnType<number, never, number>;
   summary: NullableJson<RunSummary>;
   error: string | null;
+  /** Labels set at trigger time (a git SHA, a branch), distinct; `{}` when none. */
+  tags: ColumnType<string[], string[] | undefined, never>;
   created_at: ColumnType<Date, never, never>;
   started_at: Date | null;
   completed_at: Date | null;

@@ -1,31 +1,15 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { revokeApiToken } from '../../db/tenancy.repository';
 import { issueToken } from '../../lib/api-tokens';
 import { LIMITS } from '../../domain/limits';
 import { waitFor } from '../../lib/embedded/process-utils';
-import { evalApi, judgeReplies } from '../helpers/eval-api';
-import { harness } from '../helpers/harness';
+import { ARTIFACTS, openWithToken, startBuilderRig, type BuilderRig } from '../helpers/builder-browser';
+import { judgeReplies } from '../helpers/eval-api';
 import { judgeGate, type JudgeGate } from '../helpers/judge-gate';
-import { createTestPlatform, type TestPlatform } from '../helpers/platform';
-import { serveWithRelay, type ServedApi } from '../helpers/relay-client';
-import { startScriptedLlm, type ScriptedLlm } from '../helpers/scripted-llm';
-import { createTenant, type Tenant } from '../helpers/tenants';
+import { serveWithRelay } from '../helpers/relay-client';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const ARTIFACTS = path.join(__dirname, '..', '..', '.test-artifacts');
 const CASES = 30;
 const JUDGE_DELAY_MS = 300;
 
@@ -77,53 +61,35 @@ const RUN_COMPLETED = (): boolean =>
   (globalThis as any).document.querySelector('#run-status')?.dataset.status === 'completed';
 
 describe('builder eval page in headless Chromium', () => {
-  let platform: TestPlatform;
-  let llm: ScriptedLlm;
+  let rig: BuilderRig;
   let gate: JudgeGate;
-  let served: ServedApi;
-  let browser: Browser;
-  let owner: Tenant;
-  let api: ReturnType<typeof evalApi>;
+  let api: BuilderRig['api'];
   let agent: any;
   let set: any;
   const caseIds: string[] = [];
   const conversationIds: string[] = [];
 
   before(async () => {
-    assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is missing: run scripts/provision.sh`);
-    const h = await harness();
-    platform = await createTestPlatform(h, { env: { EGRESS_ALLOWLIST: '127.0.0.1', EVAL_CONCURRENCY: '2' } });
-    await platform.startWorker();
     gate = judgeGate();
-    llm = await startScriptedLlm(async (req) => {
-      await gate.acquire();
-      return judge(req);
-    });
-    owner = await createTenant(platform.runtime.db, 'owner');
-    api = evalApi(platform.app, owner);
-    agent = await api.agent('concierge', 'gpt-4o');
-    await api.connect('openai', 'sk-builder-page-openai-key-01', llm.baseUrl);
+    rig = await startBuilderRig(
+      async (req) => {
+        await gate.acquire();
+        return judge(req);
+      },
+      { EVAL_CONCURRENCY: '2' },
+    );
+    ({ api, agent } = rig);
     set = await api.evalSet('concierge', { name: 'order questions', description: 'Thirty order-status conversations' });
     for (let i = 0; i < CASES; i++) {
       const imported = await api.importRun('concierge', conversation(i));
       conversationIds.push(imported.id);
       caseIds.push((await api.promote('concierge', imported.id, set.id, `order question ${i}`)).id);
     }
-    served = await serveWithRelay(platform.app, {
-      config: platform.config,
-      db: platform.runtime.db,
-      logger: platform.logger,
-    });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
-    fs.mkdirSync(ARTIFACTS, { recursive: true });
   });
 
   after(async () => {
     gate?.release(Infinity);
-    await browser?.close();
-    await served?.close();
-    await llm?.close();
-    await platform?.close();
+    await rig?.close();
   });
 
   it('shows every case waiting, then passed or failed as results arrive without a reload, and the same summary as the API', async () => {
@@ -132,20 +98,16 @@ describe('builder eval page in headless Chromium', () => {
       run_selection: 'explicit',
       conversations: { [caseIds[10]]: conversationIds[11] },
     });
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    const problems: string[] = [];
-    page.on('pageerror', (error) => problems.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(message.text());
-    });
+    const { page, problems } = await openWithToken(
+      rig.browser,
+      `${rig.served.baseUrl}/builder/runs/${queued.id}?agent=${agent.id}`,
+      rig.owner.token,
+      { viewport: { width: 1280, height: 900 } },
+    );
     let navigations = 0;
     page.on('framenavigated', (frame) => {
       if (frame === page.mainFrame()) navigations++;
     });
-
-    await page.goto(`${served.baseUrl}/builder/runs/${queued.id}?agent=${agent.id}`);
-    await page.locator('#token-input').fill(owner.token);
-    await page.locator('#token-input').press('Enter');
     await page.waitForFunction(ALL_WAITING, CASES);
     assert.equal(await page.locator('#progress').textContent(), `0/${CASES}`);
     assert.equal(await page.locator('#live').textContent(), 'live');
@@ -159,7 +121,7 @@ describe('builder eval page in headless Chromium', () => {
     await page.waitForFunction(RUN_COMPLETED, undefined, { timeout: 60_000 });
     const run = await api.settle('concierge', queued.id);
     const results = await api.results('concierge', queued.id);
-    assert.equal(navigations, 1, 'the page was never reloaded');
+    assert.equal(navigations, 0, 'the page was never reloaded');
 
     const done = await states(page);
     assert.deepEqual(done, { passed: run.summary.counts.passed, failed: run.summary.counts.failed });
@@ -226,6 +188,7 @@ describe('builder eval page in headless Chromium', () => {
   it('stops live updates and forgets the token when the token is revoked while the page watches (close 4401)', async () => {
     gate = judgeGate();
     const queued = await api.trigger('concierge', set.id);
+    const { platform, owner } = rig;
     const deps = { config: platform.config, db: platform.runtime.db, logger: platform.logger };
     const watching = await serveWithRelay(platform.app, deps, { tokenRecheckMs: 200 });
     const revocable = await issueToken(platform.runtime.db, {
@@ -233,11 +196,12 @@ describe('builder eval page in headless Chromium', () => {
       workspaceId: owner.workspaceId,
       name: 'revoked while watching',
     });
-    const page = await browser.newPage();
+    const { page } = await openWithToken(
+      rig.browser,
+      `${watching.baseUrl}/builder/runs/${queued.id}?agent=${agent.id}`,
+      revocable.token,
+    );
     try {
-      await page.goto(`${watching.baseUrl}/builder/runs/${queued.id}?agent=${agent.id}`);
-      await page.locator('#token-input').fill(revocable.token);
-      await page.locator('#token-input').press('Enter');
       await page.waitForFunction(() => (globalThis as any).document.querySelector('#live')?.textContent === 'live');
 
       assert.ok(await revokeApiToken(platform.runtime.db, owner.userId, revocable.id));
@@ -253,10 +217,7 @@ describe('builder eval page in headless Chromium', () => {
   });
 
   it("lists an agent's eval sets with their runs, each linking to its page", async () => {
-    const page = await browser.newPage();
-    await page.goto(`${served.baseUrl}/builder`);
-    await page.locator('#token-input').fill(owner.token);
-    await page.locator('#token-input').press('Enter');
+    const { page } = await openWithToken(rig.browser, `${rig.served.baseUrl}/builder`, rig.owner.token);
     await page.locator('#agent-select').selectOption(agent.id);
     const card = page.locator(`[data-set-id="${set.id}"]`);
     await card.waitFor();
@@ -290,12 +251,11 @@ describe('builder eval page in headless Chromium', () => {
       const run = (await api.send('get', `/api/ai-agents/${agent.id}/eval-runs/${queued.id}`, 200)).data;
       return run.scored_cases === scoredFirst;
     });
-    const page = await browser.newPage();
-    const problems: string[] = [];
-    page.on('pageerror', (error) => problems.push(error.message));
-    await page.goto(`${served.baseUrl}/builder/runs/${queued.id}?agent=${agent.id}`);
-    await page.locator('#token-input').fill(owner.token);
-    await page.locator('#token-input').press('Enter');
+    const { page, problems } = await openWithToken(
+      rig.browser,
+      `${rig.served.baseUrl}/builder/runs/${queued.id}?agent=${agent.id}`,
+      rig.owner.token,
+    );
     await page.waitForFunction(ROWS_DONE, { rows: total, done: scoredFirst });
     assert.equal(await page.locator('#progress').textContent(), `${scoredFirst}/${total}`);
 

@@ -1,56 +1,75 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { listen } from '../../cli/http-server';
-import { evalApi, judgeReplies } from '../helpers/eval-api';
+import { waitFor } from '../../lib/embedded/process-utils';
+import {
+  runAssay,
+  servedPlatform,
+  spawnAssay,
+  type CliProcess,
+  type CliResult,
+  type ServedPlatform,
+} from '../helpers/assay-cli';
+import { judgeAsk, judgeReplies } from '../helpers/eval-api';
 import { harness } from '../helpers/harness';
-import { createTestPlatform, type TestPlatform } from '../helpers/platform';
+import { judgeGate, type JudgeGate } from '../helpers/judge-gate';
 import { startScriptedLlm, type ScriptedLlm } from '../helpers/scripted-llm';
-import { createTenant, type Tenant } from '../helpers/tenants';
 
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+const SLOW_CASES = 4;
 
 describe('assay agent:eval (the CI gate)', function () {
   this.timeout(180_000);
-  let platform: TestPlatform;
+  let served: ServedPlatform;
   let llm: ScriptedLlm;
-  let tenant: Tenant;
-  let apiUrl: string;
-  let closeHttp: () => Promise<void>;
   let tmpDir: string;
+  let api: ServedPlatform['api'];
 
+  // Judge calls about the "slow" set's cases wait here; each test that needs them gets a fresh, closed gate.
+  const gates: JudgeGate[] = [];
+  let slowJudge = judgeGate();
+  const judge = judgeReplies({ rubric: (rubric) => !rubric.includes('apologizes') });
+
+  const cliEnv = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ ...served.env, ...env });
   const cli = (args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> =>
-    new Promise((resolve) => {
-      const child = spawn(process.execPath, ['bin/assay.js', 'agent:eval', ...args], {
-        env: { ...process.env, ASSAY_URL: apiUrl, ASSAY_TOKEN: tenant.token, ...env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-      child.on('exit', (code) => resolve({ code, stdout, stderr }));
+    runAssay(['agent:eval', ...args], cliEnv(env));
+  const spawnCli = (args: string[]): CliProcess => spawnAssay(['agent:eval', ...args], cliEnv({}));
+  const writeFile = (name: string, lines: unknown[]): string => {
+    const file = path.join(tmpDir, name);
+    fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n'));
+    return file;
+  };
+  const runsOf = async (set: string): Promise<any[]> =>
+    (await api.send('get', `/api/ai-agents/cli-bot/eval-sets/${set}/runs`, 200)).data;
+  /** Waits for the newest run of the set to be running with at least `scored` cases scored. */
+  const runningRun = async (set: string, before: number, scored: number): Promise<any> => {
+    let run: any;
+    await waitFor(`a running run of ${set}`, async () => {
+      const runs = await runsOf(set);
+      run = runs.length > before ? runs[0] : undefined;
+      return run?.status === 'running' && run.scored_cases >= scored;
     });
+    return run;
+  };
+  const settleCancelled = async (runId: string): Promise<any> => {
+    const run = await api.settle('cli-bot', runId);
+    assert.equal(run.status, 'cancelled');
+    const results = await api.results('cli-bot', runId);
+    assert.equal(new Set(results.map((r) => r.case_id)).size, results.length, 'no case scored twice');
+    assert.equal(results.length, run.scored_cases);
+    assert.equal(run.summary.not_scored, SLOW_CASES - results.length);
+    return { run, results };
+  };
 
   before(async () => {
     const h = await harness();
     tmpDir = fs.mkdtempSync(path.join(h.tmpDir, 'cli-'));
-    llm = await startScriptedLlm(judgeReplies({ rubric: (rubric) => !rubric.includes('apologizes') }));
-    platform = await createTestPlatform(h, { env: { EGRESS_ALLOWLIST: '127.0.0.1' } });
-    await platform.startWorker();
-    const http = await listen(platform.app, '127.0.0.1', 0);
-    closeHttp = http.close;
-    apiUrl = `http://127.0.0.1:${(http.server.address() as { port: number }).port}`;
-    tenant = await createTenant(platform.runtime.db, 'admin');
-    const api = evalApi(platform.app, tenant);
-    await api.agent('cli-bot', 'gpt-4o');
-    await api.connect('openai', 'sk-cli-test-key', llm.baseUrl);
+    llm = await startScriptedLlm(async (req) => {
+      if (judgeAsk(req).user_input?.startsWith('slow')) await slowJudge.acquire();
+      return judge(req);
+    });
+    served = await servedPlatform(h, llm, 'cli-bot');
+    api = served.api;
     const set = await api.evalSet('cli-bot', { name: 'smoke' });
     const shipped = await api.importRun('cli-bot', {
       session_input: { message: 'Where is order 1?' },
@@ -74,10 +93,22 @@ describe('assay agent:eval (the CI gate)', function () {
       ],
       rubrics: ['The reply apologizes for the trouble'],
     });
+    const slow = await api.evalSet('cli-bot', { name: 'slow' });
+    for (let i = 0; i < SLOW_CASES; i++) {
+      const conversation = await api.importRun('cli-bot', {
+        session_input: { message: `slow question ${i}` },
+        final_response: `slow answer ${i}`,
+      });
+      await api.promote('cli-bot', conversation.id, slow.id, `slow ${i}`);
+    }
+  });
+  beforeEach(() => {
+    slowJudge = judgeGate();
+    gates.push(slowJudge);
   });
   after(async () => {
-    await closeHttp?.();
-    await platform?.close();
+    for (const gate of gates) gate.release(Infinity);
+    await served?.close();
     await llm?.close();
   });
 
@@ -127,5 +158,100 @@ describe('assay agent:eval (the CI gate)', function () {
     const badMin = await cli(['cli-bot', 'smoke', '--min-pass-rate=abc']);
     assert.equal(badMin.code, 2);
     assert.match(badMin.stderr, /--min-pass-rate/);
+  });
+
+  it('--conversations scores the given conversation of a case and falls back to the source one for the others', async () => {
+    const cases = (await api.send('get', '/api/ai-agents/cli-bot/eval-sets/smoke/cases', 200)).data;
+    const file = writeFile('one.jsonl', [
+      {
+        case: 'order status',
+        session_input: { message: 'Where is order 1?' },
+        tool_calls: [{ tool_name: 'cancel_order', tool_args: { id: 1 } }],
+        final_response: 'Your order shipped.',
+      },
+    ]);
+    const json = path.join(tmpDir, 'one.json');
+    const result = await cli(['cli-bot', 'smoke', '--conversations', file, '--min-pass-rate=0', '--json', json]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stderr, /imported 1 conversations from .*one\.jsonl/);
+    const { run, results } = JSON.parse(fs.readFileSync(json, 'utf8'));
+    assert.equal(run.run_selection, 'explicit');
+    const byName = Object.fromEntries(results.map((r: any) => [r.case_name, r]));
+    const source = Object.fromEntries(cases.map((c: any) => [c.name, c.source_run_id]));
+    assert.notEqual(byName['order status'].conversation_id, source['order status']);
+    assert.equal(byName['order status'].status, 'failed', 'scored against the conversation of the file');
+    assert.equal(byName.cancellation.conversation_id, source.cancellation);
+  });
+
+  it('--require-all names the cases without a conversation and exits 1 without importing or running', async () => {
+    const file = writeFile('partial.jsonl', [
+      { case: 'order status', session_input: { message: 'Where is order 1?' }, final_response: 'Shipped.' },
+    ]);
+    const runsBefore = (await runsOf('smoke')).length;
+    const conversations = async (): Promise<number> =>
+      (await api.send('get', '/api/ai-agents/cli-bot/runs?limit=500', 200)).data.length;
+    const conversationsBefore = await conversations();
+    const result = await cli(['cli-bot', 'smoke', '--conversations', file, '--require-all']);
+    assert.equal(result.code, 1, result.stdout + result.stderr);
+    assert.match(
+      result.stdout,
+      /FAILED: 1 cases of smoke have no conversation in .*partial\.jsonl \(--require-all\): cancellation\n/,
+    );
+    assert.equal((await runsOf('smoke')).length, runsBefore);
+    assert.equal(await conversations(), conversationsBefore);
+  });
+
+  it('exits 2 on bad options and a bad conversations file, before it imports or runs anything', async () => {
+    const runsBefore = (await runsOf('smoke')).length;
+    const unknownCase = writeFile('unknown.jsonl', [
+      { case: 'order status', session_input: { message: 'a' }, final_response: 'b' },
+      { case: 'no such case', session_input: { message: 'c' }, final_response: 'd' },
+    ]);
+    const badLine = path.join(tmpDir, 'bad.jsonl');
+    fs.writeFileSync(badLine, '{"case":"order status"}\nnot json\n');
+    const cases: Array<[string[], RegExp]> = [
+      [['--fail-on-regression'], /--fail-on-regression needs --baseline/],
+      [['--require-all'], /--require-all needs --conversations/],
+      [['--timeout', '0'], /--timeout must be whole seconds/],
+      [['--baseline', 'latest'], /--baseline must be a run id, last-completed or tag:<name>/],
+      [['--baseline', '00000000-0000-4000-8000-000000000000'], /not found/],
+      [['--tag', 'not a tag'], /--tag "not a tag": may only hold/],
+      [['--conversations', path.join(tmpDir, 'absent.jsonl')], /absent\.jsonl: no such file/],
+      [['--conversations', badLine], /bad\.jsonl line 2: not valid JSON/],
+      [['--conversations', unknownCase], /unknown\.jsonl line 2 › case/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await cli(['cli-bot', 'smoke', ...args]);
+      assert.equal(result.code, 2, `${args.join(' ')}: ${result.stdout}${result.stderr}`);
+      assert.match(result.stderr, message, args.join(' '));
+    }
+    assert.equal((await runsOf('smoke')).length, runsBefore);
+  });
+
+  it('cancels the run and exits 2 when it has not ended within --timeout', async () => {
+    const before = (await runsOf('slow')).length;
+    const result = await cli(['cli-bot', 'slow', '--timeout', '2']);
+    assert.equal(result.code, 2, result.stdout + result.stderr);
+    assert.match(
+      result.stderr,
+      /eval run \S+ did not end within --timeout 2 s; it ended cancelled: 0 cases scored, 4 not scored/,
+    );
+    const runs = await runsOf('slow');
+    assert.equal(runs.length, before + 1);
+    await settleCancelled(runs[0].id);
+  });
+
+  it('cancels the run on Ctrl-C and exits 2, the cases already scored kept and none scored twice', async () => {
+    const before = (await runsOf('slow')).length;
+    const gate = spawnCli(['cli-bot', 'slow']);
+    slowJudge.release(1);
+    const run = await runningRun('slow', before, 1);
+    gate.child.kill('SIGINT');
+    const result = await gate.done;
+    assert.equal(result.code, 2, result.stdout + result.stderr);
+    assert.match(result.stderr, /SIGINT: cancelling the run \(Ctrl-C again to exit now\)/);
+    assert.match(result.stderr, /was interrupted; it ended cancelled: 1 cases scored, 3 not scored/);
+    const { results } = await settleCancelled(run.id);
+    assert.equal(results.length, 1);
   });
 });

@@ -126,6 +126,77 @@ describe('assay command: configuration errors and tokens', function () {
     await decode(JSON.parse(String(again.stdout)).token).expect(200);
   });
 
+  it('creates a builder token unless --role says otherwise', async () => {
+    const env = { DATABASE_URL: platform.config.DATABASE_URL };
+    const created = assay(['token', 'create', '--email', 'default-role@example.test'], env);
+    assert.equal(created.status, 0, String(created.stderr));
+    const { token, role } = JSON.parse(String(created.stdout));
+    assert.equal(role, 'builder');
+    // A builder builds (creates agents) but cannot manage integrations (an admin's permission).
+    await request(platform.app)
+      .post('/api/ai-agents')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ name: 'built-by-default', model: 'gpt-4o', instructions: '' })
+      .expect(201);
+    await request(platform.app)
+      .put('/api/workspaces/current/integrations/openai')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ api_key: 'sk-nope' })
+      .expect(403);
+  });
+
+  it("lists a user's tokens newest first, paged, with role, expiry and revocation, never a secret", async () => {
+    const env = { DATABASE_URL: platform.config.DATABASE_URL };
+    const email = 'lister@example.test';
+    const issued = [
+      ['--name', 'first', '--role', 'viewer'],
+      ['--name', 'second', '--expires-in-days', '7'],
+      ['--name', 'third', '--role', 'admin'],
+    ].map((extra) => {
+      const created = assay(['token', 'create', '--email', email, ...extra], env);
+      assert.equal(created.status, 0, String(created.stderr));
+      return JSON.parse(String(created.stdout)) as { id: string; token: string };
+    });
+    assert.equal(assay(['token', 'revoke', issued[0].id, '--email', email], env).status, 0);
+    const seen: any[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const listed = assay(
+        ['token', 'list', '--email', email, '--limit', '2', ...(cursor ? ['--cursor', cursor] : [])],
+        env,
+      );
+      assert.equal(listed.status, 0, String(listed.stderr));
+      const page = JSON.parse(String(listed.stdout));
+      for (const secret of issued.map((t) => t.token)) assert.ok(!String(listed.stdout).includes(secret));
+      seen.push(...page.data);
+      cursor = page.next_cursor;
+      pages++;
+    } while (cursor);
+    assert.equal(pages, 2);
+    assert.deepEqual(
+      seen.map((t) => t.name),
+      ['third', 'second', 'first'],
+    );
+    assert.deepEqual(
+      seen.map((t) => t.id),
+      [issued[2].id, issued[1].id, issued[0].id],
+    );
+    // The role is the user's role in the token's workspace now: the last create made it admin.
+    assert.ok(seen.every((t) => t.role === 'admin' && typeof t.workspace_id === 'string'));
+    assert.equal(seen[0].expires_at, null);
+    assert.ok(Date.parse(seen[1].expires_at) > Date.now());
+    assert.ok(seen[2].revoked_at !== null && seen[0].revoked_at === null);
+    assert.ok(seen.every((t) => !('token' in t) && !('token_hash' in t)));
+
+    const unknown = assay(['token', 'list', '--email', 'nobody@example.test'], env);
+    assert.equal(unknown.status, 2);
+    assert.match(String(unknown.stderr), /no user with e-mail nobody@example.test/);
+    const badCursor = assay(['token', 'list', '--email', email, '--cursor', 'forged'], env);
+    assert.equal(badCursor.status, 2);
+    assert.match(String(badCursor.stderr), /--cursor is not a cursor of this list/);
+  });
+
   it('refuses an unknown role with exit code 2', () => {
     const result = assay(['token', 'create', '--email', 'x@example.test', '--role', 'superuser'], {
       DATABASE_URL: platform.config.DATABASE_URL,

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
+import { recordCaseResult } from '../../db/case-result.repository';
+import { settleEvalRun } from '../../db/eval-run.repository';
 import { upsertMembership } from '../../db/tenancy.repository';
+import { CANCELLED } from '../../domain/run-settlement';
 import { evalApi } from '../helpers/eval-api';
 import { harness } from '../helpers/harness';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
@@ -148,6 +151,18 @@ describe('evaluation permissions', () => {
       permission: 'evals:view',
       success: 200,
     },
+    'cancel a run': {
+      method: 'post',
+      path: async () => `/api/ai-agents/agent/eval-runs/${(await api.trigger('agent', 'main')).id}/cancel`,
+      permission: 'evals:manage',
+      success: 202,
+    },
+    'retry the error cases of a run': {
+      method: 'post',
+      path: () => `/api/ai-agents/agent/eval-runs/${ids.endedRun}/retry-errors`,
+      permission: 'evals:manage',
+      success: 201,
+    },
     'read the judge model': {
       method: 'get',
       path: '/api/workspaces/current/eval-judge-model',
@@ -191,6 +206,24 @@ describe('evaluation permissions', () => {
     },
   };
 
+  // A run that ended with its one case `error` (no worker runs here: its result and end are written directly).
+  const endedWithAnError = async (caseId: string): Promise<string> => {
+    const run = await api.trigger('agent', 'main');
+    await recordCaseResult(platform.runtime.db, {
+      run_id: run.id,
+      case_id: caseId,
+      case_name: 'errored',
+      conversation_id: null,
+      status: 'error',
+      criteria: {},
+      error: 'the judge gave no usable verdict',
+      judge_usage: null,
+      scored_by: 'test',
+    });
+    await settleEvalRun(platform.runtime.db, run.id, CANCELLED);
+    return run.id;
+  };
+
   before(async () => {
     platform = await createTestPlatform(await harness());
     owner = await createTenant(platform.runtime.db, 'owner');
@@ -201,6 +234,7 @@ describe('evaluation permissions', () => {
     ids.conversation = (await api.importRun('agent', { session_input: { message: 'hi' }, final_response: 'hello' })).id;
     ids.case = await freshCase();
     ids.run = (await api.trigger('agent', 'main')).id;
+    ids.endedRun = await endedWithAnError(ids.case);
     for (const role of ['viewer', 'builder', 'admin', 'guest'] as Role[]) {
       const member = await createTenant(platform.runtime.db, role);
       await upsertMembership(platform.runtime.db, owner.workspaceId, member.userId, role);

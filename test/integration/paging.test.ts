@@ -156,13 +156,15 @@ describe('paging of every list endpoint', () => {
 
   it('documents limit and cursor on exactly the list routes walked above', async () => {
     const doc = (await request(platform.app).get('/openapi.json')).body;
+    // Lists that also take a filter, beside limit and cursor.
+    const filters: Record<string, string[]> = { '/api/ai-agents/{agent}/eval-sets/{set}/runs': ['tag'] };
     const lists: string[] = [];
     for (const [path, item] of Object.entries<any>(doc.paths)) {
       const schema = item.get?.responses?.['200']?.content?.['application/json']?.schema;
       if (schema?.type !== 'array' && schema?.properties?.data?.type !== 'array') continue;
       lists.push(path);
       const query = (item.get.parameters ?? []).filter((p: any) => p.in === 'query');
-      assert.deepEqual(query.map((p: any) => p.name).sort(), ['cursor', 'limit'], path);
+      assert.deepEqual(query.map((p: any) => p.name).sort(), ['cursor', 'limit', ...(filters[path] ?? [])], path);
       const limit = query.find((p: any) => p.name === 'limit').schema;
       assert.equal(limit.maximum, LIMITS.pageMax, path);
       assert.equal(limit.default, LIMITS.pageDefault, path);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { notApplicable, scored } from '../../domain/criteria';
-import { summarizeRun } from '../../domain/run-summary';
+import { summarizeRun, withNotScored } from '../../domain/run-summary';
 import { scoreSafety } from '../../domain/safety';
 
 const safe = scoreSafety([]);
@@ -54,5 +54,18 @@ describe('run summary', () => {
       avg_score: {},
       counts: { total: 0, passed: 0, failed: 0, error: 0 },
     });
+  });
+
+  it('counts the cases a cancelled run left without a result as not_scored', () => {
+    const summary = summarizeRun([
+      { status: 'passed', criteria: [safe] },
+      { status: 'error', criteria: [] },
+    ]);
+    assert.deepEqual(withNotScored(summary, 500), { ...summary, not_scored: 498 });
+  });
+
+  it('never reports a negative not_scored when results outnumber the cases still counted', () => {
+    const summary = summarizeRun([{ status: 'passed', criteria: [safe] }]);
+    assert.equal(withNotScored(summary, 0).not_scored, 0);
   });
 });

@@ -1,0 +1,89 @@
+import type { Request } from 'express';
+import { z } from 'zod';
+import { insertConversationBatch } from '../../db/conversation.repository';
+import { findCasesByIdOrName } from '../../db/eval-case.repository';
+import { batchField, batchTooLarge, resolveBatchCases } from '../../domain/conversation-batch';
+import { LIMITS } from '../../domain/limits';
+import { requireEvalSet } from '../eval-lookups';
+import { HttpError } from '../http-error';
+import { readBulkBody } from '../jsonl-body';
+import { requireAgent } from '../lookups';
+import { parseOr422, route, type RouteSpec } from '../route';
+import { conversationImportBody, importedConversation } from './conversations.routes';
+
+/** One item of a batch: a conversation as `POST /runs/import` takes it, and the case (id or name) it answers. */
+const batchItem = conversationImportBody.extend({ case: z.string().trim().min(1).max(200) });
+const batchBody = z.array(batchItem).max(LIMITS.casesPerEvalSet);
+type BatchItem = z.infer<typeof batchItem>;
+
+const batchQuery = z.object({ eval_set: z.string().trim().min(1).max(200) });
+
+const batchResponse = z.object({
+  data: z.object({
+    eval_set_id: z.string(),
+    imported: z.number().int(),
+    conversations: z.record(z.string(), z.string()),
+  }),
+});
+
+function invalidItems(details: Array<{ field: string; message: string }>): HttpError {
+  return new HttpError(422, 'validation_failed', `${details[0].field}: ${details[0].message}`, details);
+}
+
+const tooMany = (count: number): HttpError => {
+  const message = `${count} items: at most ${LIMITS.casesPerEvalSet} (limit casesPerEvalSet)`;
+  return new HttpError(413, 'payload_too_large', `items: ${message}`, [
+    { field: 'items', message, limit: 'casesPerEvalSet', max: LIMITS.casesPerEvalSet },
+  ]);
+};
+
+// The body (a JSON array, or JSONL) as a list of items: not a list is 422 naming `items`, over the set size 413, a
+// JSONL line that is not JSON or a bad item 422 naming `items[<i>]` / `items[<i>].<field>` (every one, in order).
+function parseBatch(req: Request): BatchItem[] {
+  const body = readBulkBody(req, (i) => `items[${i}]`);
+  if ('tooMany' in body) throw tooMany(body.tooMany);
+  if ('problems' in body) throw invalidItems(body.problems);
+  const raw = body.value;
+  if (!Array.isArray(raw))
+    throw invalidItems([{ field: 'items', message: 'must be a JSON array or JSONL (one conversation a line)' }]);
+  if (batchTooLarge(raw.length)) throw tooMany(raw.length);
+  try {
+    return parseOr422(batchBody, raw);
+  } catch (error) {
+    if (!(error instanceof HttpError) || !Array.isArray(error.details)) throw error;
+    const details = error.details as Array<{ field: string; message: string }>;
+    throw invalidItems(details.map((detail) => ({ ...detail, field: batchField(detail.field) })));
+  }
+}
+
+/** `POST /runs/import/batch`: a set's conversations produced elsewhere (CI), each mapped to its case, all or none. */
+export const conversationBatchRoutes: RouteSpec[] = [
+  route({
+    method: 'post',
+    path: '/api/ai-agents/:agent/runs/import/batch',
+    summary:
+      'Record conversations produced elsewhere, one per case of an eval set (JSON array or JSONL), all or none; ' +
+      'answers the case → conversation map an explicit run takes',
+    tag: 'evaluation',
+    permission: 'evals:manage',
+    query: batchQuery,
+    body: batchBody,
+    parseBody: parseBatch,
+    status: 201,
+    response: batchResponse,
+    handler: async ({ body, query, params, auth, deps }) => {
+      const agent = await requireAgent(deps.db, auth.workspaceId, params.agent);
+      const set = await requireEvalSet(deps.db, agent, (query as z.infer<typeof batchQuery>).eval_set);
+      const refs = body.map((item) => item.case);
+      const resolved = resolveBatchCases(refs, await findCasesByIdOrName(deps.db, set.id, refs));
+      if ('issues' in resolved) throw invalidItems(resolved.issues);
+      const ids = await insertConversationBatch(
+        deps.db,
+        agent,
+        body.map(({ case: _case, ...conversation }) => importedConversation(conversation)),
+      );
+      const conversations = Object.fromEntries(resolved.caseIds.map((caseId, i) => [caseId, ids[i]]));
+      return { data: { eval_set_id: set.id, imported: ids.length, conversations } };
+    },
+  }),
+];

@@ -1,0 +1,83 @@
+import type { Request } from 'express';
+import { z } from 'zod';
+import { allEvalCases, importEvalCases } from '../../db/eval-set-file.repository';
+import { resolveMinScores } from '../../domain/criteria';
+import { readEvalSetJson, readEvalSetJsonLines, type ImportRead } from '../../domain/eval-set-file.reader';
+import { evalSetFileSchema, toEvalSetFile } from '../../domain/eval-set-file.schema';
+import type { FieldProblem } from '../../domain/field-problems';
+import { limitMessage } from '../../domain/limit-checks';
+import { LIMITS } from '../../domain/limits';
+import { requireAgentEvalSet } from '../eval-lookups';
+import { HttpError } from '../http-error';
+import { readBulkBody } from '../jsonl-body';
+import { parseOr422, route, type RouteSpec } from '../route';
+
+const tooMany = (why: string): HttpError => {
+  const message = `${why}: ${limitMessage('casesPerEvalSet', 'items')}`;
+  return new HttpError(413, 'payload_too_large', message, [
+    { field: 'cases', message, limit: 'casesPerEvalSet', max: LIMITS.casesPerEvalSet },
+  ]);
+};
+
+const invalidCases = (problems: FieldProblem[]): HttpError =>
+  new HttpError(422, 'validation_failed', `${problems[0].field}: ${problems[0].message}`, problems);
+
+function readImport(req: Request): Extract<ImportRead, { cases: unknown }> {
+  const text = typeof req.body === 'string' ? req.body : '';
+  if (text.trim() === '')
+    throw invalidCases([
+      { field: '(body)', message: 'an eval set file, an ADK eval set or JSONL of cases is required' },
+    ]);
+  const body = readBulkBody(req, (i) => `cases[${i}]`);
+  let read: ImportRead;
+  if (!('jsonl' in body)) read = body;
+  else if (body.jsonl) read = readEvalSetJsonLines(parseOr422(z.array(z.unknown()), body.value));
+  else read = readEvalSetJson(parseOr422(z.unknown(), body.value));
+  if ('tooMany' in read) throw tooMany(`the file holds ${read.tooMany} cases`);
+  if ('problems' in read) throw invalidCases(read.problems);
+  return read;
+}
+
+const importResult = z.object({
+  created: z.number().int(),
+  updated: z.number().int(),
+  unchanged: z.number().int(),
+  format: z.enum(['assay', 'adk', 'jsonl']),
+});
+
+/** Eval sets as files: export a set with its cases, import cases from an Assay, ADK or JSONL file (upsert by name). */
+export const evalSetFileRoutes: RouteSpec[] = [
+  route({
+    method: 'get',
+    path: '/api/ai-agents/:agent/eval-sets/:set/export',
+    summary: 'Export an eval set with its cases as a file (JSON Schema: /schemas/eval-set.json)',
+    tag: 'evaluation',
+    permission: 'evals:view',
+    response: evalSetFileSchema,
+    handler: async ({ params, auth, deps }) => {
+      const set = await requireAgentEvalSet(deps.db, auth.workspaceId, params);
+      const cases = await allEvalCases(deps.db, set.id);
+      return toEvalSetFile({ ...set, min_scores: resolveMinScores(set.min_scores) }, cases);
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/api/ai-agents/:agent/eval-sets/:set/cases/import',
+    summary:
+      'Import cases (upsert by name, all or nothing) from an eval set file, an ADK evalset/test JSON, or JSONL ' +
+      '(Content-Type application/x-ndjson or application/jsonl, one case a line)',
+    tag: 'evaluation',
+    permission: 'evals:manage',
+    body: z.unknown().meta({ description: 'An eval set file (/schemas/eval-set.json) or an ADK eval set' }),
+    response: z.object({ data: importResult }),
+    handler: async ({ req, params, auth, deps }) => {
+      const set = await requireAgentEvalSet(deps.db, auth.workspaceId, params);
+      const read = readImport(req);
+      const outcome = await importEvalCases(deps.db, set.id, read.cases, LIMITS.casesPerEvalSet);
+      if ('problems' in outcome) throw invalidCases(outcome.problems);
+      if ('full' in outcome)
+        throw tooMany(`the eval set holds ${outcome.full.existing} cases and the file adds ${outcome.full.created}`);
+      return { data: { ...outcome.imported, format: read.format } };
+    },
+  }),
+];

@@ -1,0 +1,53 @@
+import { isUuid } from '../db/column-values';
+import { LIMITS } from '../domain/limits';
+import { distinctTags, parseBaselineRef, runTagSchema, type BaselineRef } from '../domain/run-tags';
+
+/** Longest `--timeout`: a week covers the largest run on the slowest judge. */
+export const MAX_TIMEOUT_SECONDS = 7 * 24 * 3600;
+
+/** `--baseline`: a run id, the newest completed run before this one, or the newest completed run carrying a tag. */
+export type Baseline = BaselineRef;
+
+/** `--min-pass-rate`: a number from 0 to 1. */
+export function parseMinPassRate(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1)
+    throw new Error('--min-pass-rate must be a number from 0 to 1');
+  return n;
+}
+
+/** `--timeout`: whole seconds from 1 to a week, or none. */
+export function parseTimeout(value: string | undefined): number | null {
+  if (value === undefined) return null;
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n < 1 || n > MAX_TIMEOUT_SECONDS)
+    throw new Error(`--timeout must be whole seconds from 1 to ${MAX_TIMEOUT_SECONDS}`);
+  return n;
+}
+
+/** `--tag` (repeatable): at most `tagsPerRun` distinct tags, each as the trigger API takes it; duplicates dropped. */
+export function parseTags(values: string[] | undefined): string[] {
+  const tags = distinctTags(values ?? []);
+  for (const tag of tags) {
+    const parsed = runTagSchema.safeParse(tag);
+    if (!parsed.success) throw new Error(`--tag "${tag}": ${parsed.error.issues[0].message}`);
+  }
+  if (tags.length > LIMITS.tagsPerRun) throw new Error(`--tag may be given at most ${LIMITS.tagsPerRun} times`);
+  return tags;
+}
+
+/** `--baseline <run id | last-completed | tag:<name>>`. */
+export function parseBaseline(value: string | undefined): Baseline | null {
+  if (value === undefined) return null;
+  const ref = parseBaselineRef(value);
+  if ('error' in ref) throw new Error(`--baseline ${value}: ${ref.error}`);
+  if (ref.kind === 'run' && !isUuid(ref.id))
+    throw new Error('--baseline must be a run id, last-completed or tag:<name>');
+  return ref.kind === 'run' ? { kind: 'run', id: ref.id.toLowerCase() } : ref;
+}
+
+/** The `baseline` query value of the compare API. */
+export function baselineQuery(baseline: Baseline): string {
+  if (baseline.kind === 'run') return baseline.id;
+  return baseline.kind === 'tag' ? `tag:${baseline.tag}` : 'last-completed';
+}

@@ -1,0 +1,55 @@
+import fs from 'node:fs';
+import { renderComparison } from './eval-compare-report';
+import { baselineQuery, type Baseline } from './eval-gate-options';
+import { renderDetails, renderJunit, renderSummary, renderTable } from './eval-report';
+import type { CaseResultJson, ComparisonJson, EvalRunJson } from './eval-run.types';
+import { EXIT } from './exit-codes';
+
+/** A completed run, its results, its comparison with the baseline, and what the gate was asked. */
+export interface GateOutcome {
+  set: { name: string };
+  run: EvalRunJson;
+  results: CaseResultJson[];
+  comparison: ComparisonJson | null;
+  plan: { minPassRate: number; baseline: Baseline | null };
+  options: { detailed?: boolean; junit?: string; json?: string; failOnRegression?: boolean };
+}
+
+/** The verdict lines: why the gate failed, or PASSED. */
+function verdict(outcome: GateOutcome): string[] {
+  const { run, comparison, plan, options } = outcome;
+  const passRate = run.summary?.pass_rate ?? 0;
+  const reasons: string[] = [];
+  if (passRate < plan.minPassRate)
+    reasons.push(`FAILED: pass rate ${passRate.toFixed(2)} is below ${plan.minPassRate.toFixed(2)}`);
+  const regressed = comparison?.summary.regressed ?? 0;
+  if (options.failOnRegression && regressed > 0)
+    reasons.push(`FAILED: ${regressed} cases regressed since baseline run ${comparison?.baseline_run_id}`);
+  return reasons.length ? reasons : ['PASSED'];
+}
+
+/**
+ * Prints the table, summary, optional details and the comparison (regressions first) to `out`, writes `--junit` and
+ * `--json` (`-`: stdout), and returns the exit code: 1 below the minimum pass rate or, with `--fail-on-regression`,
+ * on any regression; else 0.
+ */
+export function writeGateReport(out: NodeJS.WritableStream, outcome: GateOutcome): number {
+  const { set, run, results, comparison, plan, options } = outcome;
+  out.write(`${renderTable(results)}\n${renderSummary(run, plan.minPassRate)}\n`);
+  if (options.detailed) out.write(`\n${renderDetails(results) || 'no failed criteria'}\n`);
+  if (plan.baseline) {
+    const text = comparison
+      ? renderComparison(comparison)
+      : `no baseline run found for --baseline ${baselineQuery(plan.baseline)}: regressions not checked`;
+    out.write(`\n${text}\n`);
+  }
+  if (options.junit) fs.writeFileSync(options.junit, renderJunit(set.name, run, results, comparison));
+  if (options.json) {
+    const json = `${JSON.stringify({ run, results, comparison }, null, 2)}\n`;
+    if (options.json === '-') process.stdout.write(json);
+    else fs.writeFileSync(options.json, json);
+  }
+  const lines = verdict(outcome);
+  out.write(`${lines.join('\n')}\n`);
+  return lines[0] === 'PASSED' ? EXIT.ok : EXIT.gateFailed;
+}

@@ -1,0 +1,61 @@
+import { sql } from 'kysely';
+import type { Db } from './database';
+import type { BaselineRef } from '../domain/run-tags';
+import type { ComparedResult } from '../domain/run-comparison';
+import { LIMITS } from '../domain/limits';
+import type { EvalRun } from './tables/eval-run.table';
+
+// The newest completed run of the run's set, newest by (created_at, id) like the runs list.
+function completedRunsOfSet(db: Db, run: EvalRun) {
+  return db
+    .selectFrom('eval_runs')
+    .selectAll()
+    .where('eval_set_id', '=', run.eval_set_id)
+    .where('status', '=', 'completed')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1);
+}
+
+/**
+ * The baseline a keyword names for `run`: `last-completed` is the newest completed run of its set created before it;
+ * `tag:x` the newest completed run of its set carrying tag x, other than itself. Undefined when there is none.
+ */
+export async function findKeywordBaseline(
+  db: Db,
+  run: EvalRun,
+  ref: Exclude<BaselineRef, { kind: 'run' }>,
+): Promise<EvalRun | undefined> {
+  const query = completedRunsOfSet(db, run);
+  if (ref.kind === 'last-completed') {
+    // Compared in Postgres: a JS Date would round `created_at` to milliseconds and misplace runs of the same one.
+    return query
+      .where(sql<boolean>`(created_at, id) < (select created_at, id from eval_runs where id = ${run.id})`)
+      .executeTakeFirst();
+  }
+  return query
+    .where('tags', '@>', sql<string[]>`array[${ref.tag}]::text[]`)
+    .where('id', '!=', run.id)
+    .executeTakeFirst();
+}
+
+/**
+ * The stored results of a run as a comparison reads them (at most `casesPerEvalSet`, by case id): each criterion's
+ * score, null where it did not apply, computed in Postgres so no criterion detail is loaded.
+ */
+export async function listComparedResults(db: Db, runId: string): Promise<ComparedResult[]> {
+  return db
+    .selectFrom('case_results as r')
+    .select([
+      'r.case_id',
+      'r.case_name',
+      'r.status',
+      sql<Record<string, number | null>>`coalesce((
+        select jsonb_object_agg(e.key, case when (e.value->>'applicable')::boolean then e.value->'score' else 'null'::jsonb end)
+        from jsonb_each(r.criteria) as e), '{}'::jsonb)`.as('scores'),
+    ])
+    .where('r.run_id', '=', runId)
+    .orderBy('r.case_id')
+    .limit(LIMITS.casesPerEvalSet)
+    .execute();
+}

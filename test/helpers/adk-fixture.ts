@@ -1,0 +1,43 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** Path of the ADK eval set written for the tests: three one-turn cases, then the multi-turn `multi_turn`. */
+export const ADK_FIXTURE = path.join(__dirname, '..', 'fixtures', 'adk', 'support.evalset.json');
+
+/** A fresh parse of the ADK fixture. */
+export const adkFixture = (): { eval_cases: unknown[] } & Record<string, unknown> =>
+  JSON.parse(fs.readFileSync(ADK_FIXTURE, 'utf8'));
+
+/** The one-turn cases of the fixture as Assay cases, in the fixture's order. */
+export const ADK_FIXTURE_CASES = [
+  {
+    name: 'order_status',
+    session_input: { message: 'Where is order 42?' },
+    expected_trajectory: [
+      {
+        tool_name: 'lookup_order',
+        tool_args: { order: { id: 42, lines: [{ sku: 'A-1', qty: 2 }] }, include_history: true },
+      },
+    ],
+    expected_final_response: 'Order 42 shipped yesterday.',
+    rubrics: null,
+  },
+  {
+    name: 'refund',
+    session_input: { message: 'My parcel arrived broken.\nRefund order 7.' },
+    expected_trajectory: [
+      { tool_name: 'lookup_order', tool_args: { order: { id: 7 } } },
+      // The ADK key mapping stops at the args: `orderId` is the tool's own name and stays camelCase.
+      { tool_name: 'refund', tool_args: { orderId: 7, reason: { code: 'damaged', notes: ['box crushed'] } } },
+    ],
+    expected_final_response: 'Sorry about that, order 7 is refunded.',
+    rubrics: ['The reply apologizes'],
+  },
+  {
+    name: 'greeting',
+    session_input: { message: 'Hello!' },
+    expected_trajectory: null,
+    expected_final_response: 'Hi, how can I help?',
+    rubrics: null,
+  },
+];

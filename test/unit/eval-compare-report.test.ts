@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { caseChange, renderComparison } from '../../cli/eval-compare-report';
+import type { CaseComparisonJson, ComparisonJson } from '../../cli/eval-run.types';
+
+const TRAJ = 'tool_trajectory_avg_score';
+const kase = (
+  name: string,
+  transition: CaseComparisonJson['transition'],
+  from: number,
+  to: number,
+): CaseComparisonJson => ({
+  case_id: `id-${name}`,
+  case_name: name,
+  transition,
+  status: to === 1 ? 'passed' : 'failed',
+  baseline_status: from === 1 ? 'passed' : 'failed',
+  criteria: { [TRAJ]: { run: to, baseline: from, delta: to - from } },
+});
+
+const comparison: ComparisonJson = {
+  run_id: 'run-2',
+  baseline_run_id: 'run-1',
+  summary: {
+    regressed: 2,
+    fixed: 1,
+    still_failing: 0,
+    still_passing: 3,
+    new: 1,
+    removed: 0,
+    pass_rate: { run: 0.5, baseline: 0.6666, delta: -0.1666 },
+    criteria: {},
+  },
+  // The API's order puts still_passing last; the report must not depend on it for regressions first.
+  cases: [
+    kase('stable', 'still_passing', 1, 1),
+    kase('fixed one', 'fixed', 0.5, 1),
+    kase('worse a', 'regressed', 1, 0),
+    kase('worse b', 'regressed', 1, 0.5),
+  ],
+};
+
+describe('agent:eval comparison report', () => {
+  it('prints regressions first, then fixes, then the count of every transition', () => {
+    const lines = renderComparison(comparison).split('\n');
+    assert.equal(lines[0], 'compared with baseline run run-1: pass rate 0.67 → 0.50 (-0.17)');
+    assert.deepEqual(lines.slice(1), [
+      `REGRESSED worse a: passed → failed; ${TRAJ} 1.00 → 0.00 (-1.00)`,
+      `REGRESSED worse b: passed → failed; ${TRAJ} 1.00 → 0.50 (-0.50)`,
+      `FIXED fixed one: failed → passed; ${TRAJ} 0.50 → 1.00 (+0.50)`,
+      '2 regressed, 1 fixed, 0 still failing, 1 new, 0 removed, 3 still passing',
+    ]);
+  });
+
+  it('leaves out criteria that did not move and shows a missing side as - and none', () => {
+    assert.equal(caseChange(kase('stable', 'still_passing', 1, 1)), 'stable: passed → passed');
+    const errored: CaseComparisonJson = {
+      ...kase('broke', 'regressed', 1, 0),
+      status: 'error',
+      criteria: {
+        safety: { run: 1, baseline: 1, delta: 0 },
+        rubric_based: { run: null, baseline: null, delta: null },
+        final_response_match: { run: 0, baseline: 1, delta: -1 },
+        [TRAJ]: { run: null, baseline: 1, delta: null },
+      },
+    };
+    assert.equal(
+      caseChange(errored),
+      `broke: passed → error; ${TRAJ} 1.00 → -, final_response_match 1.00 → 0.00 (-1.00)`,
+      'in the order of the results table',
+    );
+    const added: CaseComparisonJson = { ...kase('added', 'new', 0, 1), baseline_status: null, criteria: {} };
+    assert.equal(caseChange(added), 'added: none → passed');
+  });
+});

@@ -7,8 +7,16 @@ import { roleAllows, type Permission } from '../domain/permissions';
 import { hashToken } from '../lib/api-tokens';
 import { HttpError } from './http-error';
 
+/** Who made a request: a person (through a personal token) or a workspace's service token (CI). */
+export interface Actor {
+  type: 'user' | 'service_token';
+  /** The user's id, or the service token's id. */
+  id: string;
+}
+
 /** Who is calling, and in which workspace. */
 export interface AuthContext {
+  actor: Actor;
   userId: string;
   tokenId: string;
   workspaceId: string;
@@ -41,7 +49,7 @@ export async function authenticate(
     throw new HttpError(400, 'invalid_header', 'X-Workspace-Id must be a UUID', { field: 'X-Workspace-Id' });
   const role = await findRole(db, workspaceId, token.user_id);
   if (!role) throw new HttpError(403, 'forbidden', 'not a member of this workspace');
-  return { userId: token.user_id, tokenId: token.id, workspaceId, role };
+  return { actor: { type: 'user', id: token.user_id }, userId: token.user_id, tokenId: token.id, workspaceId, role };
 }
 
 /** Express middleware: authenticates every request that reaches it. */

@@ -11,6 +11,14 @@ export const PERMISSIONS = [
   'flows:manage',
   'flows:run',
   'workspace:admin',
+  'workspace:delete',
+  'workspaces:create',
+  'account:view',
+  'tokens:own',
+  'members:view',
+  'members:manage',
+  'service_tokens:manage',
+  'audit:view',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
@@ -18,7 +26,10 @@ export type Permission = (typeof PERMISSIONS)[number];
 export const ROLES = ['owner', 'admin', 'builder', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
 
-const VIEW: Permission[] = ['evals:view', 'agents:view', 'mcp:view'];
+// Every member sees who they are and their workspaces, keeps personal tokens, and may ask to create a workspace
+// (whether that is allowed is the instance's WORKSPACE_CREATION setting, checked by the route).
+const SELF: Permission[] = ['account:view', 'tokens:own', 'workspaces:create'];
+const VIEW: Permission[] = [...SELF, 'evals:view', 'agents:view', 'mcp:view'];
 const BUILD: Permission[] = [
   ...VIEW,
   'evals:create_case',
@@ -28,11 +39,15 @@ const BUILD: Permission[] = [
   'flows:manage',
   'flows:run',
 ];
+const ADMIN: Permission[] = PERMISSIONS.filter((permission) => permission !== 'workspace:delete');
 
-/** What each role may do: owner and admin everything, builder all but workspace administration and integrations. */
+/**
+ * What each role may do: owner everything; admin everything but deleting the workspace; builder all but workspace
+ * administration (members, service tokens, audit) and integrations; viewer reads.
+ */
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   owner: PERMISSIONS,
-  admin: PERMISSIONS,
+  admin: ADMIN,
   builder: BUILD,
   viewer: VIEW,
 };

@@ -21,13 +21,17 @@ describe('role permissions', () => {
     }
   });
 
-  it('gives owner and admin every permission', () => {
+  it('gives the owner every permission, and an admin every one but deleting the workspace', () => {
     assert.deepEqual(allowed('owner'), [...PERMISSIONS]);
-    assert.deepEqual(allowed('admin'), [...PERMISSIONS]);
+    assert.deepEqual(
+      allowed('admin'),
+      PERMISSIONS.filter((p) => p !== 'workspace:delete'),
+    );
   });
 
   it('lets a builder build, evaluate and run flows but not manage integrations or the workspace', () => {
     assert.deepEqual(allowed('builder').sort(), [
+      'account:view',
       'agents:manage',
       'agents:view',
       'evals:create_case',
@@ -37,11 +41,20 @@ describe('role permissions', () => {
       'flows:run',
       'mcp:manage',
       'mcp:view',
+      'tokens:own',
+      'workspaces:create',
     ]);
   });
 
-  it('lets a viewer only view', () => {
-    assert.deepEqual(allowed('viewer').sort(), ['agents:view', 'evals:view', 'mcp:view']);
+  it('lets a viewer only view, besides keeping its own tokens', () => {
+    assert.deepEqual(allowed('viewer').sort(), [
+      'account:view',
+      'agents:view',
+      'evals:view',
+      'mcp:view',
+      'tokens:own',
+      'workspaces:create',
+    ]);
   });
 
   it('grants nothing to an unknown role, including inherited object keys', () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { progressQuery } from '../../workflows/eval-run-progress';
 import { workflowIds } from '../../workflows/temporal-names';
-import { evalApi, judgeReplies } from '../helpers/eval-api';
+import { evalApi, judgeAsk, judgeReplies } from '../helpers/eval-api';
 import { seedCases } from '../helpers/eval-seed';
 import { harness } from '../helpers/harness';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
@@ -65,7 +65,7 @@ describe('the eval-run window across batches, pages and continue-as-new', functi
     const progress = await handle.query(progressQuery);
     assert.equal(executions, progress.handovers + 1);
     assert.ok(progress.handovers >= 2, `only ${progress.handovers} handovers`);
-    assert.ok(progress.carried >= 1, 'no batch was in flight at any handover');
+    assert.ok(progress.carried >= 1, `no batch was in flight at any handover: ${JSON.stringify(progress)}`);
     assert.equal(progress.scored, CASES);
     assert.equal(progress.passed, CASES);
     assert.equal(progress.inFlight, 0);
@@ -81,5 +81,43 @@ describe('the eval-run window across batches, pages and continue-as-new', functi
     const [heading, counts] = currentDetails.split('\n\n');
     assert.equal(heading, summary);
     assert.ok(counts.startsWith(`**${CASES} of ${CASES} cases scored**: ${CASES} passed`), counts);
+  });
+
+  it('makes a carried batch wait for the attempt the previous execution left running: no case is judged twice', async () => {
+    const tenant = await createTenant(platform.runtime.db, 'admin');
+    const api = evalApi(platform.app, tenant);
+    const agent = { ...(await api.agent('bot', 'gpt-4o')), workspace_id: tenant.workspaceId };
+    const set = await api.evalSet('bot', { name: 'slow tail', judge_samples: 1 });
+    const total = 1_000;
+    await seedCases(platform.runtime.db, agent, set.id, total, true);
+    // The first cases in the order the run lists them are slow: the batch holding them is still being judged at a
+    // handover (carried), and still when the later executions, having scored every other case, reach it; the orphaned
+    // attempt of the first execution goes on judging it meanwhile.
+    const { rows: tail } = await sql<{ expected: string }>`
+      SELECT expected_final_response AS expected FROM eval_cases WHERE eval_set_id = ${set.id} ORDER BY id LIMIT 40`.execute(
+      platform.runtime.db,
+    );
+    const slow = new Set(tail.map((row) => row.expected));
+    const fast = judgeReplies({ delayMs: 5 });
+    const slowLlm = await startScriptedLlm((req) => {
+      const reply = fast(req);
+      return slow.has(judgeAsk(req).expected_response ?? '') ? { ...reply, delayMs: 600 } : reply;
+    });
+    try {
+      await api.connect('openai', 'sk-slow-tail', slowLlm.baseUrl);
+      const run = await api.trigger('bot', set.id);
+      const done = await api.settle('bot', run.id, 240_000);
+      assert.equal(done.status, 'completed', done.error);
+      assert.deepEqual(done.summary.counts, { total, passed: total, failed: 0, error: 0 });
+      const progress = await platform.runtime.temporal.client.workflow
+        .getHandle(workflowIds.evalRun(run.id))
+        .query(progressQuery);
+      assert.ok(progress.carried >= 1, `no batch was in flight at any handover: ${JSON.stringify(progress)}`);
+      const judged = slowLlm.requests.map((req) => judgeAsk(req).expected_response);
+      assert.equal(judged.length, total, `${judged.length - new Set(judged).size} cases judged twice`);
+      assert.equal(new Set(judged).size, total);
+    } finally {
+      await slowLlm.close();
+    }
   });
 });

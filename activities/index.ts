@@ -6,6 +6,7 @@ import { createEvalRunActivities } from './eval-run.activities';
 import { createFlowActivities } from './flow.activities';
 import { createMcpActivities } from './mcp.activities';
 import { createPlatformActivities } from './platform.activities';
+import { createWorkspaceDeletionActivities } from './workspace-deletion.activities';
 
 /** Every activity the worker registers, each group built from the same dependencies. */
 export function createActivities(deps: ActivityDeps): object {
@@ -17,5 +18,6 @@ export function createActivities(deps: ActivityDeps): object {
     ...createCaseSlotActivities(deps),
     ...createAgentRuntimeActivities(deps),
     ...createAgentToolCallActivities(deps),
+    ...createWorkspaceDeletionActivities(deps),
   };
 }

@@ -32,6 +32,8 @@ import { judgeModelRoutes } from './routes/judge-model.routes';
 import { mcpCatalogRoutes } from './routes/mcp-catalog.routes';
 import { mcpServerActionRoutes } from './routes/mcp-server-actions.routes';
 import { mcpServerRoutes } from './routes/mcp-servers.routes';
+import { memberRoutes } from './routes/members.routes';
+import { workspaceRoutes } from './routes/workspaces.routes';
 
 /** Every authenticated route of the API. */
 export const API_ROUTES: RouteSpec[] = [
@@ -54,6 +56,8 @@ export const API_ROUTES: RouteSpec[] = [
   ...evalRunActionRoutes,
   ...judgeModelRoutes,
   ...integrationRoutes,
+  ...workspaceRoutes,
+  ...memberRoutes,
 ];
 
 /** Routes whose body is a whole set (JSON or JSONL, up to `LIMITS.importBodyBytes`): see `api/jsonl-body.ts`. */

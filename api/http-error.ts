@@ -7,6 +7,7 @@ export const HTTP_ERROR_CODES = [
   'forbidden',
   'not_found',
   'conflict',
+  'last_owner',
   'run_not_ended',
   'baseline_not_found',
   'agent_not_published',

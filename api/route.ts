@@ -8,6 +8,7 @@ import { requirePermission, type AuthContext } from './auth';
 import { errorResponses, routeErrorStatuses } from './error-responses';
 import { HttpError } from './http-error';
 import type { AppDeps } from './app-deps';
+import { authInWorkspace } from './workspace-scope';
 
 /** What a handler gets: the parsed body, path params, the caller and the app's dependencies. */
 export interface RouteContext<B> {
@@ -36,6 +37,9 @@ export interface RouteSpec<S extends z.ZodType = z.ZodType<unknown>> {
   headers?: z.ZodObject;
   /** Query parameters: parsed before the handler (422 naming the parameter) and documented in OpenAPI. */
   query?: z.ZodObject;
+  /** The path parameter naming the workspace the permission is checked in, instead of X-Workspace-Id's (a non-member
+   * gets 404): `PATCH /api/workspaces/:id`. */
+  workspaceParam?: string;
   /** Error statuses beyond those derived from the definition (409 conflicts; 502/503/504 from Temporal). */
   errors?: readonly number[];
   handler: (ctx: RouteContext<z.infer<S>>) => Promise<unknown>;
@@ -130,11 +134,13 @@ export function mountRoutes(router: Router, registry: OpenAPIRegistry, deps: App
       },
     });
     router[spec.method](spec.path, async (req: Request, res: Response) => {
+      const params = req.params as Record<string, string>;
+      if (spec.workspaceParam)
+        req.auth = await authInWorkspace(deps.db, req.auth as AuthContext, params[spec.workspaceParam]);
       const auth = req.auth as AuthContext;
       requirePermission(auth, spec.permission);
       const body = spec.parseBody ? spec.parseBody(req) : spec.body ? parseOr422(spec.body, req.body ?? {}) : undefined;
       const query = spec.query ? parseOr422(spec.query, req.query) : req.query;
-      const params = req.params as Record<string, string>;
       const result = await spec.handler({ body, params, query, auth, deps, req, res });
       if (result === undefined) res.status(spec.status ?? 204).end();
       else res.status(spec.status ?? 200).json(result);

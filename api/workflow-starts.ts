@@ -3,6 +3,7 @@ import { WorkflowFailedError, WorkflowNotFoundError, type WorkflowStartOptions }
 import { TimeoutFailure, type Workflow } from '@temporalio/common';
 import { failRun, settleEvalRun } from '../db/eval-run.repository';
 import { finishFlowRun } from '../db/flow-run.repository';
+import { markWorkspaceDeleted, unmarkWorkspaceDeleted } from '../db/workspace.repository';
 import type { EvalRun } from '../db/tables/eval-run.table';
 import type { FlowRun } from '../db/tables/flow.table';
 import { CANCELLED } from '../domain/run-settlement';
@@ -12,6 +13,7 @@ import type { evalRunWorkflow } from '../workflows/eval-run.workflow';
 import type { flowRunWorkflow } from '../workflows/flow-run.workflow';
 import type { mcpServerTestWorkflow } from '../workflows/mcp-server-test.workflow';
 import type { mcpToolSyncWorkflow } from '../workflows/mcp-tool-sync.workflow';
+import type { workspaceDeletionWorkflow } from '../workflows/workspace-deletion.workflow';
 import {
   AgentIdKey,
   EvalRunStatusKey,
@@ -219,4 +221,25 @@ export async function runAgent(
     ],
   });
   return awaitResult<typeof agentRunWorkflow>(deps, workflowId, 'agent_run_failed');
+}
+
+/**
+ * Deletes a workspace: marks it deleted (no token can act in it from now on), then starts the purge of its secrets and
+ * rows (`workspace-deletion:<id>`; a second request while it runs shares it). If Temporal cannot take the workflow the
+ * mark is undone, so the workspace is whole again and the caller (503) can simply retry.
+ */
+export async function startWorkspaceDeletion(deps: AppDeps, workspaceId: string): Promise<void> {
+  await markWorkspaceDeleted(deps.db, workspaceId);
+  try {
+    await startOnQueue<typeof workspaceDeletionWorkflow>(deps, 'workspaceDeletionWorkflow', {
+      workflowId: workflowIds.workspaceDeletion(workspaceId),
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      args: [{ workspaceId }],
+      staticSummary: `Deletion of workspace ${workspaceId}`,
+      typedSearchAttributes: [{ key: WorkspaceIdKey, value: workspaceId }],
+    });
+  } catch (error) {
+    await unmarkWorkspaceDeleted(deps.db, workspaceId);
+    throw error;
+  }
 }

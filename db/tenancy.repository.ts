@@ -27,13 +27,15 @@ export async function upsertMembership(db: Db, workspaceId: string, userId: stri
     .execute();
 }
 
-/** The user's role in a workspace, or undefined when not a member. */
+/** The user's role in a workspace, or undefined when not a member or the workspace is deleted. */
 export async function findRole(db: Db, workspaceId: string, userId: string): Promise<string | undefined> {
   const row = await db
     .selectFrom('memberships')
-    .select('role')
-    .where('workspace_id', '=', workspaceId)
-    .where('user_id', '=', userId)
+    .innerJoin('workspaces', 'workspaces.id', 'memberships.workspace_id')
+    .select('memberships.role')
+    .where('memberships.workspace_id', '=', workspaceId)
+    .where('memberships.user_id', '=', userId)
+    .where('workspaces.deleted_at', 'is', null)
     .executeTakeFirst();
   return row?.role;
 }
@@ -107,9 +109,15 @@ export async function findUserByEmail(db: Db, email: string): Promise<{ id: stri
   return db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
 }
 
-/** The first workspace, used by `assay start` to find its default workspace again. */
+/** The first workspace not deleted, used by `assay start` to find its default workspace again. */
 export async function findFirstWorkspace(db: Db): Promise<{ id: string; name: string } | undefined> {
-  return db.selectFrom('workspaces').select(['id', 'name']).orderBy('created_at').limit(1).executeTakeFirst();
+  return db
+    .selectFrom('workspaces')
+    .select(['id', 'name'])
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at')
+    .limit(1)
+    .executeTakeFirst();
 }
 
 /** Makes a user an instance operator (idempotent). */

@@ -28,6 +28,8 @@ export const RUN_FAILURE = {
   // MCP actions and the platform check.
   mcpToolSyncFailed: 'McpToolSyncFailed',
   pingFailed: 'PingFailure',
+  // Workspace deletion: a purge never touches a workspace that is not marked deleted.
+  workspaceNotDeleted: 'WorkspaceNotDeleted',
   // Any run: a stored row or an input over a bound of `domain/limits.ts`.
   limitExceeded: 'LimitExceeded',
 } as const;

@@ -62,6 +62,8 @@ const envSchema = z.object({
   // At most 60 s: a revoked or expired token must lose its WebSocket connections within a minute.
   WS_TOKEN_RECHECK_MS: integer(100, 60_000).default(20_000),
   WORKSPACE_EVAL_CONCURRENCY: integer(1, 256).default(8),
+  // Who may create a workspace over HTTP: instance operators only, or any user.
+  WORKSPACE_CREATION: z.enum(['operators', 'anyone']).default('operators'),
 });
 
 export type Config = z.infer<typeof envSchema> & { dataDir: string };

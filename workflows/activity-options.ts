@@ -61,6 +61,15 @@ export const MCP_SYNC_ACTIVITY: ActivityOptions = {
   retry: { maximumAttempts: 3, initialInterval: '1 second', backoffCoefficient: 2 },
 };
 
+/**
+ * A batch of a deleted workspace's purge (secrets or rows): idempotent, so it retries without an attempt limit until
+ * the vault or Postgres is back; the backoff caps at a minute so an outage costs few attempts.
+ */
+export const WORKSPACE_PURGE_ACTIVITY: ActivityOptions = {
+  startToCloseTimeout: '5 minutes',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+};
+
 /** The platform ping. */
 export const PING_ACTIVITY: ActivityOptions = { startToCloseTimeout: '10 seconds' };
 

@@ -4,3 +4,4 @@ export { mcpToolSyncWorkflow } from './mcp-tool-sync.workflow';
 export { flowRunWorkflow } from './flow-run.workflow';
 export { evalRunWorkflow } from './eval-run.workflow';
 export { agentRunWorkflow } from './agent-run.workflow';
+export { workspaceDeletionWorkflow } from './workspace-deletion.workflow';

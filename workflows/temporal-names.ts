@@ -26,4 +26,5 @@ export const workflowIds = {
   mcpToolSync: (serverId: string): string => `mcp-tool-sync:${serverId}`,
   mcpServerTest: (serverId: string): string => `mcp-server-test:${serverId}`,
   flowRun: (runId: string): string => `flow-run:${runId}`,
+  workspaceDeletion: (workspaceId: string): string => `workspace-deletion:${workspaceId}`,
 };

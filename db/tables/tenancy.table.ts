@@ -6,6 +6,8 @@ export interface WorkspaceTable {
   id: Generated<string>;
   name: string;
   created_at: Generated<CreatedAt>;
+  /** Set when the workspace is deleted: from then on it is unusable, and a workflow removes its rows and secrets. */
+  deleted_at: Date | null;
 }
 
 export interface UserTable {

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Db } from '../../db/database';
-import { assertCredentialRef, type CredentialRef, type CredentialVault } from './credential-vault';
+import { assertCredentialRef, assertWorkspaceId, type CredentialRef, type CredentialVault } from './credential-vault';
 
 const ALGORITHM = 'aes-256-gcm';
 
@@ -45,6 +45,20 @@ export function createLocalVault(db: Db, key: Buffer): CredentialVault {
         .where('workspace_id', '=', ref.workspaceId)
         .where('credential_id', '=', ref.credentialId)
         .execute();
+    },
+    async deleteWorkspacePage(workspaceId, limit) {
+      assertWorkspaceId(workspaceId);
+      const page = db
+        .selectFrom('credentials')
+        .select('credential_id')
+        .where('workspace_id', '=', workspaceId)
+        .limit(limit);
+      const result = await db
+        .deleteFrom('credentials')
+        .where('workspace_id', '=', workspaceId)
+        .where('credential_id', 'in', page)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
   };
 }

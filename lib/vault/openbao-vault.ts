@@ -1,5 +1,5 @@
 import nodeVault from 'node-vault';
-import { assertCredentialRef, type CredentialRef, type CredentialVault } from './credential-vault';
+import { assertCredentialRef, assertWorkspaceId, type CredentialRef, type CredentialVault } from './credential-vault';
 
 export interface OpenBaoVaultOptions {
   address: string;
@@ -29,7 +29,7 @@ export function createOpenBaoVault(options: OpenBaoVaultOptions): CredentialVaul
     assertCredentialRef(ref);
     return `${options.mount}/${kind}/assay/${ref.workspaceId}/${ref.credentialId}`;
   };
-  return {
+  const vault: CredentialVault = {
     backend: 'vault',
     // Paths are built (and the ref validated) outside `guarded`, so a bad id is reported as such, not as "unreachable".
     async put(ref, value) {
@@ -45,5 +45,16 @@ export function createOpenBaoVault(options: OpenBaoVaultOptions): CredentialVaul
       const metadataPath = path('metadata', ref);
       await guarded('delete', () => client.delete(metadataPath), undefined);
     },
+    // KV v2 lists keys under a folder; OpenBao honours `limit` (HashiCorp Vault ignores it, hence the slice). What is
+    // listed is deleted, so the next call's first page is the next batch: no `after` cursor to keep.
+    async deleteWorkspacePage(workspaceId, limit) {
+      assertWorkspaceId(workspaceId);
+      const folder = `${options.mount}/metadata/assay/${workspaceId}?limit=${limit}`;
+      const listed = await guarded('list', () => client.list(folder), null);
+      const keys = ((listed as { data?: { keys?: string[] } } | null)?.data?.keys ?? []).slice(0, limit);
+      for (const credentialId of keys) await vault.delete({ workspaceId, credentialId });
+      return keys.length;
+    },
   };
+  return vault;
 }

@@ -113,6 +113,23 @@ function credentialVaultContract(backend: 'local' | 'vault', open: (h: Harness) 
       });
     }
 
+    it("deletes a workspace's credentials page by page, every one, and no other workspace's", async () => {
+      const doomed = await newWorkspace(h.db);
+      const other = await newWorkspace(h.db);
+      const ids = ['integration:openai', 'integration:anthropic', 'mcp-server:a', 'mcp-server:b', 'mcp-server:c'];
+      for (const id of ids) await vault.put(ref(id, doomed), secret('doomed'));
+      const kept = secret('kept');
+      storedSecrets.push(kept);
+      await vault.put(ref('mcp-server:a', other), kept);
+      const pages: number[] = [];
+      for (let n = -1; n !== 0;) pages.push((n = await vault.deleteWorkspacePage(doomed, 2)));
+      assert.deepEqual(pages, [2, 2, 1, 0]);
+      for (const id of ids) assert.equal(await vault.get(ref(id, doomed)), null, id);
+      assert.equal(await vault.get(ref('mcp-server:a', other)), kept);
+      assert.equal(await vault.deleteWorkspacePage(await newWorkspace(h.db), 1000), 0);
+      await assert.rejects(vault.deleteWorkspacePage('../../sys', 10), /workspace id must be a UUID/);
+    });
+
     it('rejects a workspace id that is not a UUID', async () => {
       await assert.rejects(vault.put(ref('integration:x', '../../sys'), 'v'), /workspace id must be a UUID/);
       await assert.rejects(vault.get(ref('integration:x', 'not-a-uuid')), /workspace id must be a UUID/);

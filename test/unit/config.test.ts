@@ -29,6 +29,7 @@ describe('configuration', () => {
     assert.equal(config.LOG_LEVEL, 'info');
     assert.equal(config.EVAL_CONCURRENCY, 8);
     assert.equal(config.WORKSPACE_EVAL_CONCURRENCY, 8);
+    assert.equal(config.WORKSPACE_CREATION, 'operators');
     assert.equal(config.DATABASE_URL, undefined);
     assert.equal(config.TEMPORAL_ADDRESS, undefined);
     assert.equal(config.VAULT_ADDR, undefined);
@@ -95,6 +96,7 @@ describe('configuration', () => {
     ['WORKSPACE_EVAL_CONCURRENCY', '0'],
     ['WORKSPACE_EVAL_CONCURRENCY', '2.5'],
     ['WORKSPACE_EVAL_CONCURRENCY', '257'],
+    ['WORKSPACE_CREATION', 'everyone'],
   ] as const) {
     it(`rejects ${variable}=${JSON.stringify(value.length > 16 ? `${value.slice(0, 16)}…` : value)} naming the variable`, () => {
       rejects({ [variable]: value }, variable);

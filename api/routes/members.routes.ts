@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { isUuid } from '../../db/column-values';
+import { addMember, changeMembership, listMembers, type Member } from '../../db/member.repository';
+import { ROLES } from '../../domain/permissions';
+import { issueToken } from '../../lib/api-tokens';
+import type { AuthContext } from '../auth';
+import type { AppDeps } from '../app-deps';
+import { HttpError, notFound } from '../http-error';
+import { dataPage, dataPageJson, pageQuery } from '../paging';
+import { route, type RouteSpec } from '../route';
+
+/** How long the personal token handed out for a new user stays valid. */
+const INVITE_DAYS = 7;
+
+const role = z.enum(ROLES);
+const memberJson = z.object({
+  user_id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  role: z.string(),
+  created_at: z.string(),
+});
+const addedJson = memberJson.extend({
+  invite_token: z.string().optional().meta({ description: 'Only for a user created now: their token, shown once' }),
+});
+
+/** The API shape of a member. */
+function toMemberJson(row: Member): z.infer<typeof memberJson> {
+  return {
+    user_id: row.user_id,
+    email: row.email,
+    name: row.name,
+    role: row.role,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+const ownerOnly = (): HttpError =>
+  new HttpError(403, 'forbidden', 'only an owner may grant or take away the owner role', { permission: 'owner' });
+const lastOwner = (): HttpError =>
+  new HttpError(409, 'last_owner', 'the last owner of a workspace can be neither removed nor demoted');
+
+// Applies a role change (or a removal, `null`) through the rules; answers the member as they are now.
+async function change(deps: AppDeps, auth: AuthContext, userId: string, newRole: string | null): Promise<Member> {
+  const result = isUuid(userId)
+    ? await changeMembership(deps.db, { workspaceId: auth.workspaceId, userId, callerRole: auth.role, newRole })
+    : { outcome: 'not_found' as const };
+  if (result.outcome === 'done') return result.member;
+  if (result.outcome === 'owner_only') throw ownerOnly();
+  if (result.outcome === 'last_owner') throw lastOwner();
+  throw notFound('member');
+}
+
+/** Members of the current workspace: list, add by e-mail (inviting a new user), change a role, remove. */
+export const memberRoutes: RouteSpec[] = [
+  route({
+    method: 'get',
+    path: '/api/workspaces/current/members',
+    summary: "The current workspace's members, oldest first",
+    tag: 'members',
+    permission: 'members:view',
+    query: pageQuery,
+    response: dataPageJson(memberJson),
+    handler: ({ query, auth, deps }) =>
+      dataPage(query, (page) => listMembers(deps.db, auth.workspaceId, page), toMemberJson),
+  }),
+  route({
+    method: 'post',
+    path: '/api/workspaces/current/members',
+    summary: 'Add a member by e-mail; a new user is created and gets an invite_token (shown once, 7 days)',
+    tag: 'members',
+    permission: 'members:manage',
+    body: z.object({ email: z.email().max(254), role }).strict(),
+    status: 201,
+    errors: [409],
+    response: z.object({ data: addedJson }),
+    handler: async ({ body, auth, deps }) => {
+      if (body.role === 'owner' && auth.role !== 'owner') throw ownerOnly();
+      return deps.db.transaction().execute(async (trx) => {
+        const added = await addMember(trx, auth.workspaceId, body.email, body.role);
+        if (added.outcome === 'already_member')
+          throw new HttpError(409, 'conflict', `${body.email} is already a member`, { field: 'email' });
+        if (!added.created) return { data: toMemberJson(added.member) };
+        const invite = await issueToken(trx, {
+          userId: added.member.user_id,
+          workspaceId: auth.workspaceId,
+          name: 'invite',
+          expiresAt: new Date(Date.now() + INVITE_DAYS * 86_400_000),
+        });
+        return { data: { ...toMemberJson(added.member), invite_token: invite.token } };
+      });
+    },
+  }),
+  route({
+    method: 'patch',
+    path: '/api/workspaces/current/members/:user',
+    summary: "Change a member's role (owner only for owner; 409 last_owner)",
+    tag: 'members',
+    permission: 'members:manage',
+    body: z.object({ role }).strict(),
+    errors: [409],
+    response: z.object({ data: memberJson }),
+    handler: async ({ body, params, auth, deps }) => ({
+      data: toMemberJson(await change(deps, auth, params.user, body.role)),
+    }),
+  }),
+  route({
+    method: 'delete',
+    path: '/api/workspaces/current/members/:user',
+    summary: 'Remove a member (owner only for an owner; 409 last_owner)',
+    tag: 'members',
+    permission: 'members:manage',
+    errors: [409],
+    handler: async ({ params, auth, deps }) => {
+      await change(deps, auth, params.user, null);
+    },
+  }),
+];

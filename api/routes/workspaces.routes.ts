@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import type { Page, PageParams } from '../../db/keyset-page';
+import { isOperator } from '../../db/tenancy.repository';
+import {
+  createOwnedWorkspace,
+  findWorkspace,
+  listMyWorkspaces,
+  renameWorkspace,
+  type MyWorkspace,
+} from '../../db/workspace.repository';
+import type { AuthContext } from '../auth';
+import type { AppDeps } from '../app-deps';
+import { HttpError } from '../http-error';
+import { dataPage, dataPageJson, pageQuery } from '../paging';
+import { route, type RouteSpec } from '../route';
+import { startWorkspaceDeletion } from '../workflow-starts';
+
+const workspaceName = z.string().trim().min(1).max(120);
+const workspaceBody = z.object({ name: workspaceName }).strict();
+const workspaceJson = z.object({ id: z.string(), name: z.string(), role: z.string(), created_at: z.string() });
+
+/** The API shape of a workspace, with the caller's role in it. */
+function toWorkspaceJson(row: MyWorkspace): z.infer<typeof workspaceJson> {
+  return { id: row.id, name: row.name, role: row.role, created_at: row.created_at.toISOString() };
+}
+
+// A person creates a workspace when the instance lets anyone, or when they are an operator; a service token never.
+async function requireMayCreate(deps: AppDeps, auth: AuthContext): Promise<string> {
+  const refuse = (why: string): HttpError =>
+    new HttpError(403, 'forbidden', why, { permission: 'workspaces:create', setting: 'WORKSPACE_CREATION' });
+  if (auth.actor.type !== 'user') throw refuse('a service token cannot create workspaces');
+  if (deps.config.WORKSPACE_CREATION === 'anyone' || (await isOperator(deps.db, auth.actor.id))) return auth.actor.id;
+  throw refuse('only instance operators may create workspaces (WORKSPACE_CREATION=operators)');
+}
+
+// A service token is a member of its own workspace only: its list is that one workspace, on one page.
+async function myWorkspaces(deps: AppDeps, auth: AuthContext, page: PageParams): Promise<Page<MyWorkspace>> {
+  if (auth.actor.type === 'user') return listMyWorkspaces(deps.db, auth.actor.id, page);
+  const own = page.cursor === undefined ? await findWorkspace(deps.db, auth.workspaceId) : undefined;
+  return { items: own ? [{ ...own, role: auth.role }] : [], nextCursor: null };
+}
+
+/** Workspaces: create (operators, or anyone per WORKSPACE_CREATION), list mine, rename, delete (durably). */
+export const workspaceRoutes: RouteSpec[] = [
+  route({
+    method: 'post',
+    path: '/api/workspaces',
+    summary: 'Create a workspace (the caller becomes its owner)',
+    tag: 'workspaces',
+    permission: 'workspaces:create',
+    body: workspaceBody,
+    status: 201,
+    response: z.object({ data: workspaceJson }),
+    handler: async ({ body, auth, deps }) => {
+      const userId = await requireMayCreate(deps, auth);
+      return { data: toWorkspaceJson(await createOwnedWorkspace(deps.db, body.name, userId)) };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/api/workspaces',
+    summary: "The caller's workspaces with their role, oldest first",
+    tag: 'workspaces',
+    permission: 'account:view',
+    query: pageQuery,
+    response: dataPageJson(workspaceJson),
+    handler: ({ query, auth, deps }) => dataPage(query, (page) => myWorkspaces(deps, auth, page), toWorkspaceJson),
+  }),
+  route({
+    method: 'patch',
+    path: '/api/workspaces/:id',
+    summary: 'Rename a workspace (the path names it; a non-member gets 404)',
+    tag: 'workspaces',
+    permission: 'workspace:admin',
+    workspaceParam: 'id',
+    body: workspaceBody,
+    response: z.object({ data: workspaceJson }),
+    handler: async ({ body, auth, deps }) => {
+      const row = await renameWorkspace(deps.db, auth.workspaceId, body.name);
+      if (!row) throw new HttpError(404, 'not_found', 'workspace not found');
+      return { data: toWorkspaceJson({ ...row, role: auth.role }) };
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/api/workspaces/:id',
+    summary: 'Delete a workspace: unusable at once, its secrets and rows purged by a workflow (202)',
+    tag: 'workspaces',
+    permission: 'workspace:delete',
+    workspaceParam: 'id',
+    status: 202,
+    errors: [503],
+    response: z.object({ data: z.object({ id: z.string(), deletion: z.literal('started') }) }),
+    handler: async ({ auth, deps }) => {
+      await startWorkspaceDeletion(deps, auth.workspaceId);
+      return { data: { id: auth.workspaceId, deletion: 'started' as const } };
+    },
+  }),
+];

@@ -1,0 +1,141 @@
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import request from 'supertest';
+import { ensureUser, upsertMembership } from '../../db/tenancy.repository';
+import { issueToken } from '../../lib/api-tokens';
+import { harness } from '../helpers/harness';
+import { createTestPlatform, type TestPlatform } from '../helpers/platform';
+import { createTenant, type Tenant } from '../helpers/tenants';
+
+const MEMBERS = '/api/workspaces/current/members';
+
+describe('workspace members', () => {
+  let platform: TestPlatform;
+  let owner: Tenant;
+
+  const call = (
+    auth: Record<string, string>,
+    method: 'get' | 'post' | 'patch' | 'delete',
+    path: string,
+    body?: object,
+  ) => {
+    const req = request(platform.app)[method](path).set(auth);
+    return body ? req.send(body) : req;
+  };
+  // A member of the owner's workspace with `role`, and a token for them.
+  const join = async (role: string): Promise<{ userId: string; auth: { Authorization: string } }> => {
+    const email = `m-${crypto.randomBytes(4).toString('hex')}@example.test`;
+    const user = await ensureUser(platform.runtime.db, email, email);
+    await upsertMembership(platform.runtime.db, owner.workspaceId, user.id, role);
+    const { token } = await issueToken(platform.runtime.db, {
+      userId: user.id,
+      workspaceId: owner.workspaceId,
+      name: 't',
+    });
+    return { userId: user.id, auth: { Authorization: `Bearer ${token}` } };
+  };
+
+  before(async () => {
+    platform = await createTestPlatform(await harness());
+    owner = await createTenant(platform.runtime.db, 'owner');
+  });
+  after(async () => platform?.close());
+
+  it('adds an existing user by e-mail, with no invite token, and lists them', async () => {
+    const other = await createTenant(platform.runtime.db, 'owner');
+    const email = (
+      await platform.runtime.db
+        .selectFrom('users')
+        .select('email')
+        .where('id', '=', other.userId)
+        .executeTakeFirstOrThrow()
+    ).email;
+    const res = await call(owner.auth, 'post', MEMBERS, { email, role: 'builder' }).expect(201);
+    assert.equal(res.body.data.user_id, other.userId);
+    assert.equal(res.body.data.role, 'builder');
+    assert.equal(res.body.data.invite_token, undefined);
+    const list = await call(owner.auth, 'get', `${MEMBERS}?limit=500`).expect(200);
+    assert.ok(list.body.data.some((m: { user_id: string }) => m.user_id === other.userId));
+    await call({ ...other.auth, 'X-Workspace-Id': owner.workspaceId }, 'get', '/api/ai-agents').expect(200);
+    assert.equal(
+      (await call(owner.auth, 'post', MEMBERS, { email, role: 'viewer' }).expect(409)).body.error.code,
+      'conflict',
+    );
+  });
+
+  it('creates a new user with an invite token that works in this workspace, shown once and stored hashed', async () => {
+    const email = `new-${crypto.randomBytes(4).toString('hex')}@example.test`;
+    const res = await call(owner.auth, 'post', MEMBERS, { email, role: 'viewer' }).expect(201);
+    const token: string = res.body.data.invite_token;
+    assert.match(token, /^assay_/);
+    await call({ Authorization: `Bearer ${token}` }, 'get', '/api/ai-agents').expect(200);
+    await call({ Authorization: `Bearer ${token}` }, 'post', '/api/ai-agents', {
+      name: 'a',
+      model: 'gpt-4o',
+      instructions: 'x',
+    }).expect(403);
+    const stored = await platform.runtime.db
+      .selectFrom('api_tokens')
+      .select(['token_hash', 'expires_at'])
+      .where('prefix', '=', token.slice(0, 12))
+      .executeTakeFirstOrThrow();
+    assert.notEqual(stored.token_hash, token);
+    const days = ((stored.expires_at?.getTime() ?? 0) - Date.now()) / 86_400_000;
+    assert.ok(days > 6.9 && days <= 7, `expires in ${days} days`);
+    const list = await call(owner.auth, 'get', `${MEMBERS}?limit=500`).expect(200);
+    assert.equal(JSON.stringify(list.body).includes(token), false);
+  });
+
+  it('refuses a bad e-mail or role with a 422 naming the field', async () => {
+    const bad = await call(owner.auth, 'post', MEMBERS, { email: 'not-an-email', role: 'viewer' }).expect(422);
+    assert.equal(bad.body.error.details[0].field, 'email');
+    const role = await call(owner.auth, 'post', MEMBERS, { email: 'x@example.test', role: 'god' }).expect(422);
+    assert.equal(role.body.error.details[0].field, 'role');
+  });
+
+  it('answers 409 last_owner when the last owner is removed or demoted, and lets it go once another owner exists', async () => {
+    const solo = await createTenant(platform.runtime.db, 'owner');
+    const demote = await call(solo.auth, 'patch', `${MEMBERS}/${solo.userId}`, { role: 'admin' }).expect(409);
+    assert.equal(demote.body.error.code, 'last_owner');
+    assert.equal(
+      (await call(solo.auth, 'delete', `${MEMBERS}/${solo.userId}`).expect(409)).body.error.code,
+      'last_owner',
+    );
+    const email = `co-${crypto.randomBytes(4).toString('hex')}@example.test`;
+    const co = (await call(solo.auth, 'post', MEMBERS, { email, role: 'owner' }).expect(201)).body.data;
+    await call(solo.auth, 'patch', `${MEMBERS}/${co.user_id}`, { role: 'admin' }).expect(200);
+    await call(solo.auth, 'patch', `${MEMBERS}/${co.user_id}`, { role: 'owner' }).expect(200);
+    await call(solo.auth, 'delete', `${MEMBERS}/${co.user_id}`).expect(204);
+    await call(solo.auth, 'delete', `${MEMBERS}/${co.user_id}`).expect(404);
+  });
+
+  it('lets an admin manage members but never grant or take away owner', async () => {
+    const admin = await join('admin');
+    const email = `by-admin-${crypto.randomBytes(4).toString('hex')}@example.test`;
+    assert.equal(
+      (await call(admin.auth, 'post', MEMBERS, { email, role: 'owner' }).expect(403)).body.error.code,
+      'forbidden',
+    );
+    const member = (await call(admin.auth, 'post', MEMBERS, { email, role: 'viewer' }).expect(201)).body.data;
+    await call(admin.auth, 'patch', `${MEMBERS}/${member.user_id}`, { role: 'owner' }).expect(403);
+    await call(admin.auth, 'patch', `${MEMBERS}/${owner.userId}`, { role: 'viewer' }).expect(403);
+    await call(admin.auth, 'delete', `${MEMBERS}/${owner.userId}`).expect(403);
+    await call(admin.auth, 'patch', `${MEMBERS}/${member.user_id}`, { role: 'builder' }).expect(200);
+    const builder = await join('builder');
+    await call(builder.auth, 'get', MEMBERS).expect(403);
+  });
+
+  it('applies a demotion on the very next request of the demoted member', async () => {
+    const admin = await join('admin');
+    await call(admin.auth, 'get', MEMBERS).expect(200);
+    await call(owner.auth, 'patch', `${MEMBERS}/${admin.userId}`, { role: 'viewer' }).expect(200);
+    await call(admin.auth, 'get', MEMBERS).expect(403);
+    await call(owner.auth, 'delete', `${MEMBERS}/${admin.userId}`).expect(204);
+    await call(admin.auth, 'get', '/api/ai-agents').expect(403);
+  });
+
+  it('answers 404 for a member id that is not a UUID or not a member', async () => {
+    await call(owner.auth, 'patch', `${MEMBERS}/nope`, { role: 'viewer' }).expect(404);
+    await call(owner.auth, 'delete', `${MEMBERS}/${crypto.randomUUID()}`).expect(404);
+  });
+});

@@ -1,0 +1,43 @@
+import { continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import type { PurgeProgress, WorkspaceDeletionActivities } from '../activities/workspace-deletion.activities';
+import { WORKSPACE_PURGE_ACTIVITY } from './activity-options';
+
+const { deleteWorkspaceSecrets, deleteWorkspaceRows } =
+  proxyActivities<WorkspaceDeletionActivities>(WORKSPACE_PURGE_ACTIVITY);
+
+/** The workflow's input: the workspace, and what earlier executions (before continue-as-new) removed. */
+export interface WorkspaceDeletionInput {
+  workspaceId: string;
+  secretsDeleted?: number;
+  rowsDeleted?: number;
+}
+
+/** What a finished deletion removed. */
+export interface WorkspaceDeletionResult {
+  secrets_deleted: number;
+  rows_deleted: number;
+}
+
+/**
+ * Purges a workspace already marked deleted, under id `workspace-deletion:<id>`: first every secret of it in the
+ * credential vault, then its rows, each call a bounded batch. Secrets first, so no row that names a secret is gone
+ * while the secret stays. History stays bounded: it continues as new when Temporal suggests it.
+ */
+export async function workspaceDeletionWorkflow(input: WorkspaceDeletionInput): Promise<WorkspaceDeletionResult> {
+  const state = { ...input, secretsDeleted: input.secretsDeleted ?? 0, rowsDeleted: input.rowsDeleted ?? 0 };
+  const drain = async (
+    purge: (ref: { workspaceId: string }) => Promise<PurgeProgress>,
+    counter: 'secretsDeleted' | 'rowsDeleted',
+  ): Promise<boolean> => {
+    for (;;) {
+      const progress = await purge({ workspaceId: state.workspaceId });
+      state[counter] += progress.deleted;
+      if (progress.done) return true;
+      if (workflowInfo().continueAsNewSuggested) return false;
+    }
+  };
+  if (!(await drain(deleteWorkspaceSecrets, 'secretsDeleted')))
+    await continueAsNew<typeof workspaceDeletionWorkflow>(state);
+  if (!(await drain(deleteWorkspaceRows, 'rowsDeleted'))) await continueAsNew<typeof workspaceDeletionWorkflow>(state);
+  return { secrets_deleted: state.secretsDeleted, rows_deleted: state.rowsDeleted };
+}

@@ -62,6 +62,8 @@ const envSchema = z.object({
   // At most 60 s: a revoked or expired token must lose its WebSocket connections within a minute.
   WS_TOKEN_RECHECK_MS: integer(100, 60_000).default(20_000),
   WORKSPACE_EVAL_CONCURRENCY: integer(1, 256).default(8),
+  // Days an audit entry is kept; each worker deletes older ones hourly.
+  AUDIT_RETENTION_DAYS: integer(1, 36_500).default(365),
 });
 
 export type Config = z.infer<typeof envSchema> & { dataDir: string };

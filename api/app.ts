@@ -1,4 +1,5 @@
 import express, { Router, type Express } from 'express';
+import { createAuditTrail } from './audit-trail';
 import { authMiddleware } from './auth';
 import { builderPages } from './builder-pages';
 import type { AppDeps } from './app-deps';
@@ -14,6 +15,7 @@ import { mountRoutes, type RouteSpec } from './route';
 import { agentLinkRoutes } from './routes/agent-links.routes';
 import { agentRunRoutes } from './routes/agent-runs.routes';
 import { agentRoutes } from './routes/agents.routes';
+import { auditRoutes } from './routes/audit.routes';
 import { conversationBatchRoutes } from './routes/conversation-batch.routes';
 import { conversationRoutes } from './routes/conversations.routes';
 import { evalCaseRoutes } from './routes/eval-cases.routes';
@@ -58,6 +60,7 @@ export const API_ROUTES: RouteSpec[] = [
   ...integrationRoutes,
   ...workspaceRoutes,
   ...memberRoutes,
+  ...auditRoutes,
 ];
 
 /** Routes whose body is a whole set (JSON or JSONL, up to `LIMITS.importBodyBytes`): see `api/jsonl-body.ts`. */
@@ -76,7 +79,8 @@ export function createApp(deps: AppDeps): Express {
 
   const registry = createRegistry();
   const api = Router();
-  mountRoutes(api, registry, deps, API_ROUTES);
+  const audit = createAuditTrail(deps.db, deps.logger, API_ROUTES);
+  mountRoutes(api, registry, deps, API_ROUTES, audit);
   registerPlatformPaths(registry);
   const document = generateDocument(registry);
 
@@ -108,6 +112,6 @@ export function createApp(deps: AppDeps): Express {
   app.use(() => {
     throw new HttpError(404, 'not_found', 'route not found');
   });
-  app.use(errorHandler(deps.logger));
+  app.use(errorHandler(deps.logger, audit));
   return app;
 }

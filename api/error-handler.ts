@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { logError, type Logger } from '../lib/logger';
+import type { AuditTrail } from './audit-trail';
 import { HttpError } from './http-error';
 
 interface BodyParserError {
@@ -18,15 +19,19 @@ function fromBodyParser(error: BodyParserError): HttpError | undefined {
   return undefined;
 }
 
-/** The one error middleware: every error body is `{ error: { code, message, details } }`; a 500 leaks nothing. */
-export function errorHandler(logger: Logger) {
-  return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
+/**
+ * The one error middleware: every error body is `{ error: { code, message, details } }`; a 500 leaks nothing. The
+ * request's audit entry (if it needs one) is written before the error response.
+ */
+export function errorHandler(logger: Logger, audit: AuditTrail) {
+  return async (error: unknown, req: Request, res: Response, _next: NextFunction): Promise<void> => {
     const known =
       error instanceof HttpError
         ? error
         : error instanceof URIError
           ? new HttpError(400, 'malformed_path', 'the path is not valid percent-encoded UTF-8')
           : fromBodyParser(error as BodyParserError);
+    await audit.record(req, known?.status ?? 500);
     if (known) {
       res.status(known.status).json(known.toJSON());
       return;

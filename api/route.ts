@@ -9,6 +9,7 @@ import { errorResponses, routeErrorStatuses } from './error-responses';
 import { HttpError } from './http-error';
 import type { AppDeps } from './app-deps';
 import { authInWorkspace } from './workspace-scope';
+import type { AuditTrail } from './audit-trail';
 
 /** What a handler gets: the parsed body, path params, the caller and the app's dependencies. */
 export interface RouteContext<B> {
@@ -42,6 +43,8 @@ export interface RouteSpec<S extends z.ZodType = z.ZodType<unknown>> {
   workspaceParam?: string;
   /** Error statuses beyond those derived from the definition (409 conflicts; 502/503/504 from Temporal). */
   errors?: readonly number[];
+  /** The kind of resource the audit trail names, when the path does not (see `auditResource`). */
+  resource?: string;
   handler: (ctx: RouteContext<z.infer<S>>) => Promise<unknown>;
 }
 
@@ -108,8 +111,17 @@ export function parseOr422<S extends z.ZodType>(schema: S, value: unknown): z.in
 
 const openApiPath = (path: string): string => path.replace(/:([A-Za-z_]+)/g, '{$1}');
 
-/** Mounts routes on a router and registers them in the OpenAPI registry. */
-export function mountRoutes(router: Router, registry: OpenAPIRegistry, deps: AppDeps, routes: RouteSpec[]): void {
+/**
+ * Mounts routes on a router and registers them in the OpenAPI registry. A state-changing request records its audit
+ * entry before its response is sent (an error, in the error handler, before the error response).
+ */
+export function mountRoutes(
+  router: Router,
+  registry: OpenAPIRegistry,
+  deps: AppDeps,
+  routes: RouteSpec[],
+  audit: AuditTrail,
+): void {
   for (const spec of routes) {
     const params = [...spec.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]);
     registry.registerPath({
@@ -138,12 +150,15 @@ export function mountRoutes(router: Router, registry: OpenAPIRegistry, deps: App
       if (spec.workspaceParam)
         req.auth = await authInWorkspace(deps.db, req.auth as AuthContext, params[spec.workspaceParam]);
       const auth = req.auth as AuthContext;
+      audit.enter(req, spec);
       requirePermission(auth, spec.permission);
       const body = spec.parseBody ? spec.parseBody(req) : spec.body ? parseOr422(spec.body, req.body ?? {}) : undefined;
       const query = spec.query ? parseOr422(spec.query, req.query) : req.query;
       const result = await spec.handler({ body, params, query, auth, deps, req, res });
-      if (result === undefined) res.status(spec.status ?? 204).end();
-      else res.status(spec.status ?? 200).json(result);
+      const status = spec.status ?? (result === undefined ? 204 : 200);
+      await audit.record(req, status, result);
+      if (result === undefined) res.status(status).end();
+      else res.status(status).json(result);
     });
   }
 }

@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import { Pool } from 'pg';
+import type { AuditEventTable } from './tables/audit-event.table';
 import type { CrmContactTable, OutboundMessageTable } from './tables/agent-effect.table';
 import type { AgentRunTable } from './tables/agent-run.table';
 import type { AgentTable, AgentVersionTable } from './tables/agent.table';
@@ -40,6 +41,7 @@ export interface Database {
   outbound_messages: OutboundMessageTable;
   case_slots: CaseSlotTable;
   case_judge_calls: CaseJudgeCallTable;
+  audit_events: AuditEventTable;
 }
 
 export type Db = Kysely<Database>;

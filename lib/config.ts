@@ -64,6 +64,8 @@ const envSchema = z.object({
   WORKSPACE_EVAL_CONCURRENCY: integer(1, 256).default(8),
   // Who may create a workspace over HTTP: instance operators only, or any user.
   WORKSPACE_CREATION: z.enum(['operators', 'anyone']).default('operators'),
+  // Days an audit entry is kept; each worker deletes older ones hourly.
+  AUDIT_RETENTION_DAYS: integer(1, 36_500).default(365),
 });
 
 export type Config = z.infer<typeof envSchema> & { dataDir: string };

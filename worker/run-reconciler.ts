@@ -12,6 +12,7 @@ import {
 import { settlementFor, type Settlement, type WorkflowState } from '../domain/run-settlement';
 import { logError, type Logger } from '../lib/logger';
 import { workflowIds } from '../workflows/temporal-names';
+import { every } from './periodic';
 
 /** Rows looked at per kind and sweep: a sweep stays cheap however many runs are in flight (the cursor moves on). */
 const SWEEP_BATCH = 100;
@@ -79,26 +80,11 @@ export function startRunReconciler(deps: RunReconcilerDeps): RunReconciler {
     return settled;
   };
 
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let pass: Promise<unknown> = Promise.resolve();
-  const schedule = (): void => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      pass = sweep()
-        .catch((error: unknown) => deps.logger.warn(logError(error), 'run sweep failed; retrying next time'))
-        .finally(schedule);
-    }, deps.intervalMs);
-    // The sweep never keeps a process alive on its own.
-    timer.unref();
-  };
-  schedule();
+  const periodic = every(deps.intervalMs, sweep, (error) =>
+    deps.logger.warn(logError(error), 'run sweep failed; retrying next time'),
+  );
   return {
     sweep,
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await pass;
-    },
+    stop: periodic.stop,
   };
 }

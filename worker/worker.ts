@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { Client } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import type { DataConverter } from '@temporalio/common';
+import { startAuditRetention } from './audit-retention';
 import { startRunReconciler } from './run-reconciler';
 import { installTemporalRuntime } from './temporal-runtime';
 import { createActivities } from '../activities';
@@ -25,7 +26,10 @@ export interface AssayWorker {
   close(): Promise<void>;
 }
 
-/** Creates the worker with every activity wired to real dependencies, and its sweep of runs whose workflow closed. */
+/**
+ * Creates the worker with every activity wired to real dependencies, its sweep of runs whose workflow closed and its
+ * purge of audit entries past their retention.
+ */
 export async function createAssayWorker(options: WorkerOptions): Promise<AssayWorker> {
   installTemporalRuntime(options.deps.logger);
   const connection = await NativeConnection.connect({ address: options.address });
@@ -52,9 +56,15 @@ export async function createAssayWorker(options: WorkerOptions): Promise<AssayWo
     logger: options.deps.logger,
     intervalMs: options.deps.config.RUN_SWEEP_SECONDS * 1000,
   });
+  const auditRetention = startAuditRetention({
+    db: options.deps.db,
+    logger: options.deps.logger,
+    retentionDays: options.deps.config.AUDIT_RETENTION_DAYS,
+  });
   return {
     worker,
     async close() {
+      await auditRetention.stop();
       await reconciler.stop();
       await connection.close();
       await deps.egress.close();

@@ -124,6 +124,7 @@ export const agentRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: '/api/ai-agents/:agent/publish',
+    resource: 'ai-agents',
     summary: 'Publish the current version of an agent',
     tag: 'agents',
     permission: 'agents:manage',

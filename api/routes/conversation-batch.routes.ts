@@ -61,6 +61,7 @@ export const conversationBatchRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: '/api/ai-agents/:agent/runs/import/batch',
+    resource: 'runs',
     summary:
       'Record conversations produced elsewhere, one per case of an eval set (JSON array or JSONL), all or none; ' +
       'answers the case → conversation map an explicit run takes',

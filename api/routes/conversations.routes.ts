@@ -115,6 +115,7 @@ export const conversationRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: '/api/ai-agents/:agent/runs/import',
+    resource: 'runs',
     summary: 'Record a conversation produced elsewhere',
     tag: 'evaluation',
     permission: 'evals:manage',

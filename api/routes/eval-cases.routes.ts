@@ -97,6 +97,7 @@ export const evalCaseRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: '/api/ai-agents/:agent/runs/:run/promote-to-case',
+    resource: 'cases',
     summary: 'Create a case from a conversation',
     tag: 'evaluation',
     permission: 'evals:create_case',

@@ -41,6 +41,7 @@ export const evalRunActionRoutes: RouteSpec[] = [
   route({
     ...runAction,
     path: '/api/ai-agents/:agent/eval-runs/:evalRun/retry-errors',
+    resource: 'eval-runs',
     summary:
       'Re-score the cases an ended eval run left `error`, as a new run of the same set and settings (`retry_of`)',
     status: 201,

@@ -79,6 +79,7 @@ export const evalRunRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: '/api/ai-agents/:agent/eval-sets/:set/run',
+    resource: 'eval-runs',
     summary:
       'Trigger a run of an eval set (queued; scored in the background; live runs the agent in the sandbox per case)',
     errors: [409, 503],

@@ -63,6 +63,7 @@ export const evalSetFileRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: '/api/ai-agents/:agent/eval-sets/:set/cases/import',
+    resource: 'cases',
     summary:
       'Import cases (upsert by name, all or nothing) from an eval set file, an ADK evalset/test JSON, or JSONL ' +
       '(Content-Type application/x-ndjson or application/jsonl, one case a line)',

@@ -59,6 +59,7 @@ export const flowRunRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: '/api/v1/flows/:id/runs',
+    resource: 'flow-runs',
     summary: 'Run a flow with variables',
     errors: [503],
     tag: 'flows',

@@ -122,6 +122,14 @@ describe('paging of every list endpoint', () => {
       'results come in case order',
     );
     await walk.data('/api/workspaces/current/integrations', MANY);
+    // Every write above left one entry in the audit trail (reads leave none).
+    const audited = await platform.runtime.db
+      .selectFrom('audit_events')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('workspace_id', '=', owner.workspaceId)
+      .executeTakeFirstOrThrow();
+    assert.ok(Number(audited.n) > BIG_RUN_CASES);
+    await walk.data('/api/workspaces/current/audit', Number(audited.n));
   });
 
   it('walks every /api/v1 list by its Link header, the body staying the bare array', async () => {
@@ -157,14 +165,21 @@ describe('paging of every list endpoint', () => {
   it('documents limit and cursor on exactly the list routes walked above', async () => {
     const doc = (await request(platform.app).get('/openapi.json')).body;
     // Lists that also take a filter, beside limit and cursor.
-    const filters: Record<string, string[]> = { '/api/ai-agents/{agent}/eval-sets/{set}/runs': ['tag'] };
+    const filters: Record<string, string[]> = {
+      '/api/ai-agents/{agent}/eval-sets/{set}/runs': ['tag'],
+      '/api/workspaces/current/audit': ['action', 'actor_id', 'resource_id', 'resource_type', 'since', 'until'],
+    };
     const lists: string[] = [];
     for (const [path, item] of Object.entries<any>(doc.paths)) {
       const schema = item.get?.responses?.['200']?.content?.['application/json']?.schema;
       if (schema?.type !== 'array' && schema?.properties?.data?.type !== 'array') continue;
       lists.push(path);
       const query = (item.get.parameters ?? []).filter((p: any) => p.in === 'query');
-      assert.deepEqual(query.map((p: any) => p.name).sort(), ['cursor', 'limit', ...(filters[path] ?? [])], path);
+      assert.deepEqual(
+        query.map((p: any) => p.name).sort(),
+        ['cursor', 'limit', ...(filters[path] ?? [])].sort(),
+        path,
+      );
       const limit = query.find((p: any) => p.name === 'limit').schema;
       assert.equal(limit.maximum, LIMITS.pageMax, path);
       assert.equal(limit.default, LIMITS.pageDefault, path);

@@ -15,6 +15,9 @@ export class ApiError extends Error {
 export interface ApiClient {
   get<T>(path: string): Promise<T>;
   post<T>(path: string, body: unknown): Promise<T>;
+  patch<T>(path: string, body: unknown): Promise<T>;
+  /** Answers the body, `{}` for a 204. */
+  delete<T>(path: string): Promise<T>;
   /** Posts a body already serialised (a file as read), with its content type. */
   postText<T>(path: string, text: string, contentType: string): Promise<T>;
 }
@@ -103,6 +106,8 @@ export function createApiClient(baseUrl: string, token: string, options: ApiClie
   return {
     get: (path) => call('GET', path),
     post: (path, body) => call('POST', path, { text: JSON.stringify(body), type: 'application/json' }),
+    patch: (path, body) => call('PATCH', path, { text: JSON.stringify(body), type: 'application/json' }),
+    delete: (path) => call('DELETE', path),
     postText: (path, text, type) => call('POST', path, { text, type }),
   };
 }

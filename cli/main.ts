@@ -1,41 +1,13 @@
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command } from 'commander';
 import { EXIT, fail } from './exit-codes';
+import { apiOptions, load, run } from './program-kit';
+import { registerTenancyCommands } from './tenancy-commands';
 import { assayVersion } from './version';
 
-// Each action loads its command module only when it runs, so `agent:eval` never loads the worker, Temporal or
-// Express. CommonJS `require`: `import()` of an extensionless path fails under Node's ESM resolver, in tsx and in
-// dist/ alike.
-const load = <M>(id: string): M =>
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  require(id) as M;
 type Start = typeof import('./start.command');
 type Serve = typeof import('./serve.command');
-type Token = typeof import('./token.command');
 type AgentEval = typeof import('./agent-eval.command');
 type EvalSetFile = typeof import('./eval-set-file.command');
-
-const run =
-  <A extends unknown[]>(action: (...args: A) => Promise<void>) =>
-  (...args: A): Promise<void> =>
-    action(...args).catch(fail);
-
-const uuid = (value: string): string => {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value))
-    throw new InvalidArgumentError('must be a workspace id (a UUID)');
-  return value;
-};
-
-/** Adds the options of every command that calls the HTTP API (read by `apiClientFor` in cli/api-client.ts). */
-const apiOptions = (command: Command): Command =>
-  command
-    .option('--url <url>', 'api URL (default ASSAY_URL or http://127.0.0.1:3000)')
-    .option('--token <token>', 'api token (default ASSAY_TOKEN)')
-    .addOption(
-      new Option(
-        '--workspace <id>',
-        "workspace id, sent as X-Workspace-Id (default ASSAY_WORKSPACE, else the token's)",
-      ).argParser(uuid),
-    );
 
 // A usage error (unknown option or command, missing argument, bad value) exits 2, like any error that is not a
 // failed gate; --help and --version exit 0.
@@ -62,29 +34,7 @@ program
   .description('bring the database schema up to date')
   .action(run(() => load<Serve>('./serve.command').migrateCommand()));
 
-const token = program.command('token').description('personal API tokens (against the database, like migrate)');
-token
-  .command('create')
-  .description('create a token for a user (created when missing) and print it once')
-  .requiredOption('--email <email>', 'the user the token belongs to (created when missing)')
-  .option('--name <name>', 'a label for the token')
-  .option('--workspace <id>', 'workspace id (default: the first workspace)', uuid)
-  .option('--role <role>', 'role in that workspace: owner, admin, builder, viewer', 'builder')
-  .option('--expires-in-days <days>', 'expiry; default never')
-  .option('--operator', "also make the user an instance operator (may use the Temporal UI's codec)")
-  .action(run((options) => load<Token>('./token.command').tokenCreateCommand(options)));
-token
-  .command('list')
-  .description("list a user's tokens (never their secrets), newest first")
-  .requiredOption('--email <email>', 'the token owner')
-  .option('--limit <n>', 'tokens per page (at most 500)', '50')
-  .option('--cursor <cursor>', 'the next_cursor of the previous page')
-  .action(run((options) => load<Token>('./token.command').tokenListCommand(options)));
-token
-  .command('revoke <tokenId>')
-  .description('revoke a token')
-  .requiredOption('--email <email>', 'the token owner')
-  .action(run((tokenId: string, options) => load<Token>('./token.command').tokenRevokeCommand(tokenId, options)));
+registerTenancyCommands(program);
 
 apiOptions(program.command('agent:eval <agent> <evalSet>'))
   .description('run an eval set offline and exit 0 when the pass rate reaches the minimum, 1 below it, 2 on error')

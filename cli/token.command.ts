@@ -22,9 +22,10 @@ export interface TokenCreateOptions {
   email: string;
   name?: string;
   workspace?: string;
-  /** Default (commander): builder. */
-  role: string;
-  expiresInDays?: string;
+  /** Default: builder. */
+  role?: string;
+  /** Whole days, checked by the option's parser. */
+  expiresInDays?: number;
   /** Also make the user an instance operator (the Temporal UI's codec). */
   operator?: boolean;
 }
@@ -36,16 +37,15 @@ function database(): ReturnType<typeof createDb> {
 
 /** `assay token create`: makes the user a member with `role` (`--operator`: also an operator); prints a token once. */
 export async function tokenCreateCommand(options: TokenCreateOptions): Promise<void> {
-  if (!(ROLES as readonly string[]).includes(options.role))
-    throw new Error(`--role must be one of ${ROLES.join(', ')}`);
-  const days = options.expiresInDays === undefined ? undefined : Number(options.expiresInDays);
-  if (days !== undefined && !(days > 0)) throw new Error('--expires-in-days must be a positive number');
+  const role = options.role ?? 'builder';
+  if (!(ROLES as readonly string[]).includes(role)) throw new Error(`--role must be one of ${ROLES.join(', ')}`);
+  const days = options.expiresInDays;
   const db = database();
   try {
     const workspaceId =
       options.workspace ?? (await findFirstWorkspace(db))?.id ?? (await createWorkspace(db, 'default')).id;
     const user = await ensureUser(db, options.email, options.name ?? options.email);
-    await upsertMembership(db, workspaceId, user.id, options.role);
+    await upsertMembership(db, workspaceId, user.id, role);
     if (options.operator) await grantOperator(db, user.id);
     const expiresAt = days ? new Date(Date.now() + days * 86_400_000) : null;
     const { id, token } = await issueToken(db, {
@@ -55,7 +55,7 @@ export async function tokenCreateCommand(options: TokenCreateOptions): Promise<v
       expiresAt,
     });
     const operator = await isOperator(db, user.id);
-    const printed = { id, token, workspace_id: workspaceId, role: options.role, operator, expires_at: expiresAt };
+    const printed = { id, token, workspace_id: workspaceId, role, operator, expires_at: expiresAt };
     process.stdout.write(`${JSON.stringify(printed)}\n`);
   } finally {
     await db.destroy();
@@ -75,8 +75,8 @@ export async function tokenRevokeCommand(tokenId: string, options: { email: stri
 }
 
 /** `assay token list`: a user's tokens, newest first, one page as JSON (`next_cursor` for the next); no secrets. */
-export async function tokenListCommand(options: { email: string; limit: string; cursor?: string }): Promise<void> {
-  const limit = Number(options.limit);
+export async function tokenListCommand(options: { email: string; limit?: string; cursor?: string }): Promise<void> {
+  const limit = options.limit === undefined ? LIMITS.pageDefault : Number(options.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > LIMITS.pageMax)
     throw new Error(`--limit must be an integer from 1 to ${LIMITS.pageMax}`);
   const db = database();

@@ -68,7 +68,15 @@ describe('assay exit codes: usage errors, --version, network failures', function
         /'--workspace <id>' argument 'not-a-uuid' is invalid/,
       ],
       [['agent:eval', 'bot', 'smoke', '--junit'], /option '--junit <file>' argument missing/],
-      [['token', 'create'], /required option '--email <email>' not specified/],
+      [['service-token', 'create'], /required option '--name <name>' not specified/],
+      [['service-token', 'create', '--name', 'ci', '--role', 'owner'], /'owner' is invalid. Allowed choices are admin/],
+      [['token', 'create', '--role', 'admin'], /--role only with --email \(the database bootstrap\)/],
+      [['token', 'list', '--cursor', 'c'], /--cursor only with --email/],
+      [['token', 'create', '--expires-in-days', '1.5'], /'1.5' is invalid. must be a whole number of days/],
+      [['workspace', 'rename', 'not-a-uuid', 'x'], /value 'not-a-uuid' is invalid for argument 'id'/],
+      [['workspace', 'delete', '00000000-0000-4000-8000-000000000000'], /add --yes/],
+      [['member', 'set-role', 'a@example.test', 'superuser'], /'superuser' is invalid for argument 'role'/],
+      [['member', 'add'], /missing required argument 'email'/],
     ];
     for (const [args, message] of cases) {
       const result = await assay(args);

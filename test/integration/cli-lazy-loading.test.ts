@@ -48,6 +48,33 @@ describe('assay loads each command lazily', function () {
     assert.deepEqual(heavyIn(modules), []);
   });
 
+  it('the HTTP commands of workspaces, members and tokens load neither the api, Temporal nor the database', async () => {
+    const url = `http://127.0.0.1:${await freePort()}`;
+    const database = [
+      `${path.sep}node_modules${path.sep}pg${path.sep}`,
+      `${path.sep}node_modules${path.sep}kysely${path.sep}`,
+    ];
+    for (const args of [
+      ['workspace', 'list'],
+      ['member', 'add', 'a@example.test'],
+      ['token', 'revoke', 'x'],
+      ['service-token', 'create', '--name', 'ci'],
+    ]) {
+      const { status, modules } = loadedModules([...args, '--url', url], { ASSAY_TOKEN: 'x' });
+      assert.equal(status, 2, `${args.join(' ')} failed on the closed port, after its command module loaded`);
+      assert.ok(
+        modules.some((m) => m.endsWith('.command.ts')),
+        `${args.join(' ')}: the recorder saw the command`,
+      );
+      assert.deepEqual(heavyIn(modules), [], args.join(' '));
+      assert.deepEqual(
+        modules.filter((m) => database.some((d) => m.includes(d))),
+        [],
+        args.join(' '),
+      );
+    }
+  });
+
   it('the recorder sees Express and Temporal when a command does load them (assay api)', () => {
     // An invalid port stops `assay api` at its configuration, after its command module (and the api) loaded.
     const { status, modules } = loadedModules(['api'], { ASSAY_PORT: 'abc' });

@@ -12,6 +12,8 @@ import * as runAgentPin from './migrations/0009-run-agent-pin';
 import * as scoredBy from './migrations/0010-scored-by';
 import * as runTags from './migrations/0011-run-tags';
 import * as runRetryOf from './migrations/0012-run-retry-of';
+import * as workspaceDeletion from './migrations/0013-workspace-deletion';
+import * as serviceTokens from './migrations/0014-service-tokens';
 
 // A static list rather than a folder scan: works the same under tsx, a bundle or a compiled build.
 const migrations: Record<string, Migration> = {
@@ -27,6 +29,8 @@ const migrations: Record<string, Migration> = {
   '0010-scored-by': scoredBy,
   '0011-run-tags': runTags,
   '0012-run-retry-of': runRetryOf,
+  '0013-workspace-deletion': workspaceDeletion,
+  '0014-service-tokens': serviceTokens,
 };
 
 /** Brings the schema up to date; safe to call on every start. */

@@ -242,6 +242,34 @@ describe('personal and service tokens over HTTP', () => {
       assert.equal((await createService(admin, { name: 'ci', role: 'viewer' })).role, 'viewer');
     });
 
+    it('refuses a service token over activeTokensPerOwner per workspace; revoked and expired ones do not count', async () => {
+      const tenant = await createTenant(db());
+      const row = (name: string, extra: { expires_at?: Date; revoked_at?: Date } = {}): any => ({
+        workspace_id: tenant.workspaceId,
+        name,
+        role: 'builder',
+        token_hash: generateToken('assay_svc_').hash,
+        prefix: 'assay_svc_xxxxxx',
+        created_by: null,
+        expires_at: null,
+        ...extra,
+      });
+      const rows = Array.from({ length: LIMITS.activeTokensPerOwner - 1 }, (_, i) => row(`s${i}`));
+      rows.push(
+        row('revoked', { revoked_at: new Date() }),
+        row('expired', { expires_at: new Date(Date.now() - 1_000) }),
+      );
+      await db().insertInto('service_tokens').values(rows).execute();
+      await createService(tenant, { name: 'last place' });
+      const res = await request(platform.app)
+        .post('/api/workspaces/current/service-tokens')
+        .set(tenant.auth)
+        .send({ name: 'over' })
+        .expect(422);
+      assert.equal(res.body.error.details[0].limit, 'activeTokensPerOwner');
+      assert.match(res.body.error.message, /this workspace already holds 100 active tokens/);
+    });
+
     it('acts only in its own workspace: another X-Workspace-Id is 403', async () => {
       const created = await createService(owner);
       const other = await createTenant(db());
@@ -334,6 +362,9 @@ describe('personal and service tokens over HTTP', () => {
       try {
         const created = await createService(owner);
         client = await openRelay(api.wsUrl, { protocolToken: created.token });
+        // Served across several re-checks (every 200 ms here) while the token is valid: a check that did not know
+        // service tokens would close it at the first one.
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
         client.send({ type: 'unsubscribe', run_id: 'ping' });
         await client.waitFor((m) => m.type === 'unsubscribed', 10_000);
         await request(platform.app)

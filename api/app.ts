@@ -12,6 +12,7 @@ import { createRegistry, generateDocument, renderDocsPage } from './openapi';
 import { registerPlatformPaths } from './platform-paths';
 import { rejectNulInPath, requestContext, requireJsonBody } from './request-context';
 import { mountRoutes, type RouteSpec } from './route';
+import { accountRoutes } from './routes/account.routes';
 import { agentLinkRoutes } from './routes/agent-links.routes';
 import { agentRunRoutes } from './routes/agent-runs.routes';
 import { agentRoutes } from './routes/agents.routes';
@@ -36,6 +37,7 @@ import { mcpServerActionRoutes } from './routes/mcp-server-actions.routes';
 import { mcpServerRoutes } from './routes/mcp-servers.routes';
 import { memberRoutes } from './routes/members.routes';
 import { workspaceRoutes } from './routes/workspaces.routes';
+import { serviceTokenRoutes } from './routes/service-tokens.routes';
 
 /** Every authenticated route of the API. */
 export const API_ROUTES: RouteSpec[] = [
@@ -61,6 +63,8 @@ export const API_ROUTES: RouteSpec[] = [
   ...workspaceRoutes,
   ...memberRoutes,
   ...auditRoutes,
+  ...accountRoutes,
+  ...serviceTokenRoutes,
 ];
 
 /** Routes whose body is a whole set (JSON or JSONL, up to `LIMITS.importBodyBytes`): see `api/jsonl-body.ts`. */

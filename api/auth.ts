@@ -1,10 +1,11 @@
 import type { NextFunction, Request, Response } from 'express';
 import { isUuid } from '../db/column-values';
 import type { Db } from '../db/database';
-import { findApiTokenByHash, findRole } from '../db/tenancy.repository';
-import type { ApiToken } from '../db/tables/tenancy.table';
+import { findServiceTokenByHash } from '../db/service-token.repository';
+import { findApiTokenByHash, findRole, touchTokenLastUsed } from '../db/tenancy.repository';
+import type { ApiToken, ServiceToken } from '../db/tables/tenancy.table';
 import { roleAllows, type Permission } from '../domain/permissions';
-import { hashToken } from '../lib/api-tokens';
+import { SERVICE_TOKEN_PREFIX, hashToken } from '../lib/api-tokens';
 import { HttpError } from './http-error';
 
 /** Who made a request: a person (through a personal token) or a workspace's service token (CI). */
@@ -17,39 +18,83 @@ export interface Actor {
 /** Who is calling, and in which workspace. */
 export interface AuthContext {
   actor: Actor;
-  userId: string;
+  /** The user behind a personal token; null for a service token. */
+  userId: string | null;
   tokenId: string;
   workspaceId: string;
   role: string;
 }
 
+/** The usable token a request carries: a user's personal token or a workspace's service token. */
+export type ResolvedToken = { kind: 'user'; token: ApiToken } | { kind: 'service_token'; token: ServiceToken };
+
 const unauthorized = (message: string): HttpError => new HttpError(401, 'unauthorized', message);
 
+/** `last_used_at` is written at most this often per token, so a busy token does not write on every request. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+async function lookUp(db: Db, plain: string): Promise<ResolvedToken | undefined> {
+  const hash = hashToken(plain);
+  // A personal token could, once in 64^4, start like a service token: it is then found on the second look-up.
+  const service = plain.startsWith(SERVICE_TOKEN_PREFIX) ? await findServiceTokenByHash(db, hash) : undefined;
+  if (service) return { kind: 'service_token', token: service };
+  const personal = await findApiTokenByHash(db, hash);
+  return personal ? { kind: 'user', token: personal } : undefined;
+}
+
 /** The usable token an Authorization header names; 401 when it is missing, malformed, unknown, revoked or expired. */
-export async function resolveToken(db: Db, authorization: string | undefined): Promise<ApiToken> {
+export async function resolveToken(db: Db, authorization: string | undefined): Promise<ResolvedToken> {
   const match = /^Bearer ([A-Za-z0-9_\-.~+/]+=*)$/.exec(authorization ?? '');
   if (!authorization) throw unauthorized('missing Authorization header');
   if (!match) throw unauthorized('Authorization header must be "Bearer <token>"');
-  const token = await findApiTokenByHash(db, hashToken(match[1]));
-  if (!token) throw unauthorized('unknown token');
+  const resolved = await lookUp(db, match[1]);
+  if (!resolved) throw unauthorized('unknown token');
+  const { token } = resolved;
   if (token.revoked_at) throw unauthorized('token revoked');
   if (token.expires_at && token.expires_at.getTime() <= Date.now()) throw unauthorized('token expired');
-  return token;
+  if (!token.last_used_at || Date.now() - token.last_used_at.getTime() >= LAST_USED_RESOLUTION_MS)
+    await touchTokenLastUsed(db, resolved.kind === 'user' ? 'api_tokens' : 'service_tokens', token.id);
+  return resolved;
 }
 
-/** Resolves a bearer token and the current workspace (X-Workspace-Id, else the token's default). */
+/**
+ * The caller's role in `workspaceId`, or undefined when it may not act there: a user's membership (read on every
+ * call, so a role change applies at once); a service token's own role, in its own workspace only.
+ */
+export async function roleIn(
+  db: Db,
+  auth: Pick<AuthContext, 'userId' | 'workspaceId' | 'role'>,
+  workspaceId: string,
+): Promise<string | undefined> {
+  if (auth.userId === null) return workspaceId === auth.workspaceId ? auth.role : undefined;
+  return findRole(db, workspaceId, auth.userId);
+}
+
+function requireUuidHeader(workspaceId: string): void {
+  if (!isUuid(workspaceId))
+    throw new HttpError(400, 'invalid_header', 'X-Workspace-Id must be a UUID', { field: 'X-Workspace-Id' });
+}
+
+/** Resolves a bearer token and the current workspace (X-Workspace-Id, else the token's own or default workspace). */
 export async function authenticate(
   db: Db,
   authorization: string | undefined,
   workspaceHeader: string | undefined,
 ): Promise<AuthContext> {
-  const token = await resolveToken(db, authorization);
-  const workspaceId = workspaceHeader ?? token.default_workspace_id;
-  if (!isUuid(workspaceId))
-    throw new HttpError(400, 'invalid_header', 'X-Workspace-Id must be a UUID', { field: 'X-Workspace-Id' });
-  const role = await findRole(db, workspaceId, token.user_id);
+  const resolved = await resolveToken(db, authorization);
+  if (resolved.kind === 'service_token') {
+    const { id, workspace_id: own, role } = resolved.token;
+    const workspaceId = workspaceHeader ?? own;
+    requireUuidHeader(workspaceId);
+    if (workspaceId !== own) throw new HttpError(403, 'forbidden', 'a service token acts only in its own workspace');
+    return { actor: { type: 'service_token', id }, userId: null, tokenId: id, workspaceId, role };
+  }
+  const { id, user_id: userId, default_workspace_id: defaultWorkspaceId } = resolved.token;
+  const workspaceId = workspaceHeader ?? defaultWorkspaceId;
+  requireUuidHeader(workspaceId);
+  const role = await findRole(db, workspaceId, userId);
   if (!role) throw new HttpError(403, 'forbidden', 'not a member of this workspace');
-  return { actor: { type: 'user', id: token.user_id }, userId: token.user_id, tokenId: token.id, workspaceId, role };
+  return { actor: { type: 'user', id: userId }, userId, tokenId: id, workspaceId, role };
 }
 
 /** Express middleware: authenticates every request that reaches it. */
@@ -65,6 +110,12 @@ export function requirePermission(auth: AuthContext, permission: Permission): vo
   if (!roleAllows(auth.role, permission)) {
     throw new HttpError(403, 'forbidden', `missing permission ${permission}`, { permission });
   }
+}
+
+/** The user behind the request; 403 `forbidden` saying `why` when the caller is a service token. */
+export function requireUser(auth: AuthContext, why: string): string {
+  if (auth.userId === null) throw new HttpError(403, 'forbidden', why);
+  return auth.userId;
 }
 
 declare global {

@@ -16,7 +16,7 @@ const errorBodySchema = z
 const ERROR_STATUS_DESCRIPTIONS: Readonly<Record<number, string>> = {
   400: 'Malformed JSON or path, or an X-Workspace-Id that is not a UUID (`malformed_json`, `invalid_header`)',
   401: 'Missing, unknown, revoked or expired bearer token (`unauthorized`)',
-  403: 'The role lacks the permission, or the caller is no member of the X-Workspace-Id workspace (`forbidden`)',
+  403: 'The role lacks the permission, or the caller may not act in the X-Workspace-Id workspace (`forbidden`)',
   404: 'No such resource in this workspace, or one named in the body is not (`not_found`)',
   409: 'Conflicts with the current state: a name already taken, an agent not published or not runnable',
   413: 'Request body over BODY_LIMIT, or a case import over its limits (`payload_too_large`)',

@@ -12,7 +12,7 @@ export interface OperatorCaller {
 
 /**
  * Express middleware for instance-level operator routes: a bearer token whose user is an operator passes; a missing or
- * bad token is 401 and a valid token of a non-operator (a workspace owner included) is 403. With `tokenless`, a request
+ * bad token is 401 and a valid token of a non-operator (a workspace owner or a service token included) is 403. With `tokenless`, a request
  * with no Authorization header at all passes as nobody: only `assay start`'s embedded Temporal UI gets that, on a
  * loopback-only api, because that UI has no sign-in and so no token to send. The caller is left in
  * `res.locals.operator`.
@@ -25,10 +25,12 @@ export function requireOperator(db: Db, options: { tokenless: boolean }) {
       next();
       return;
     }
-    const token = await resolveToken(db, authorization);
-    if (!(await isOperator(db, token.user_id)))
+    const resolved = await resolveToken(db, authorization);
+    // A service token has no user, so it is never an operator.
+    const userId = resolved.kind === 'user' ? resolved.token.user_id : null;
+    if (!userId || !(await isOperator(db, userId)))
       throw new HttpError(403, 'forbidden', 'missing permission operator', { permission: 'operator' });
-    res.locals.operator = { userId: token.user_id, tokenId: token.id } satisfies OperatorCaller;
+    res.locals.operator = { userId, tokenId: resolved.token.id } satisfies OperatorCaller;
     next();
   };
 }

@@ -12,7 +12,13 @@ import type { EvalCaseTable, EvalSetTable } from './tables/eval-set.table';
 import type { FlowRunTable, FlowTable } from './tables/flow.table';
 import type { AgentMcpServerTable, McpCatalogEntryTable, McpServerTable, McpToolTable } from './tables/mcp.table';
 import type { IntegrationTable, WorkspaceSettingsTable } from './tables/workspace-settings.table';
-import type { ApiTokenTable, MembershipTable, UserTable, WorkspaceTable } from './tables/tenancy.table';
+import type {
+  ApiTokenTable,
+  MembershipTable,
+  ServiceTokenTable,
+  UserTable,
+  WorkspaceTable,
+} from './tables/tenancy.table';
 
 /** Every table Assay keeps in Postgres. */
 export interface Database {
@@ -20,6 +26,7 @@ export interface Database {
   users: UserTable;
   memberships: MembershipTable;
   api_tokens: ApiTokenTable;
+  service_tokens: ServiceTokenTable;
   agents: AgentTable;
   agent_versions: AgentVersionTable;
   credentials: CredentialTable;

@@ -13,6 +13,7 @@ import * as scoredBy from './migrations/0010-scored-by';
 import * as runTags from './migrations/0011-run-tags';
 import * as runRetryOf from './migrations/0012-run-retry-of';
 import * as workspaceDeletion from './migrations/0013-workspace-deletion';
+import * as serviceTokens from './migrations/0014-service-tokens';
 import * as auditEvents from './migrations/0015-audit-events';
 
 // A static list rather than a folder scan: works the same under tsx, a bundle or a compiled build.
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0011-run-tags': runTags,
   '0012-run-retry-of': runRetryOf,
   '0013-workspace-deletion': workspaceDeletion,
+  '0014-service-tokens': serviceTokens,
   '0015-audit-events': auditEvents,
 };
 

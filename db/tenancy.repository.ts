@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from './database';
+import { activeToken, findActiveServiceTokenIds } from './service-token.repository';
 import { NEWEST_FIRST, keysetPage, type Page, type PageParams } from './keyset-page';
 import type { ApiToken } from './tables/tenancy.table';
 
@@ -60,16 +61,59 @@ export async function findApiTokenByHash(db: Db, tokenHash: string): Promise<Api
   return db.selectFrom('api_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
 }
 
-/** Revokes a token of a user; returns whether one was revoked. */
+/** Revokes a token of a user (idempotent: an earlier revocation keeps its time); false when the user has no such token. */
 export async function revokeApiToken(db: Db, userId: string, tokenId: string): Promise<boolean> {
   const result = await db
     .updateTable('api_tokens')
-    .set({ revoked_at: new Date() })
+    .set({ revoked_at: sql<Date>`coalesce(revoked_at, now())` })
     .where('id', '=', tokenId)
     .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * Stores a personal token unless its user already holds `max` active ones (neither revoked nor expired). The user
+ * row is locked so two concurrent creations cannot both take the last place.
+ */
+export async function insertApiTokenWithinLimit(
+  db: Db,
+  token: Parameters<typeof insertApiToken>[1],
+  max: number,
+): Promise<{ inserted: { id: string; created_at: Date } } | { full: number }> {
+  return db.transaction().execute(async (trx) => {
+    await trx.selectFrom('users').select('id').where('id', '=', token.user_id).forUpdate().execute();
+    const { count } = await trx
+      .selectFrom('api_tokens')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .where('user_id', '=', token.user_id)
+      .where(activeToken)
+      .executeTakeFirstOrThrow();
+    if (Number(count) >= max) return { full: Number(count) };
+    const inserted = await trx
+      .insertInto('api_tokens')
+      .values(token)
+      .returning(['id', sql<Date>`created_at`.as('created_at')])
+      .executeTakeFirstOrThrow();
+    return { inserted };
+  });
+}
+
+/**
+ * Records that a token was used now, unless that was recorded within the last minute (by any api process): at most
+ * one write a minute per token however busy it is.
+ */
+export async function touchTokenLastUsed(
+  db: Db,
+  table: 'api_tokens' | 'service_tokens',
+  tokenId: string,
+): Promise<void> {
+  await db
+    .updateTable(table)
+    .set({ last_used_at: sql<Date>`now()` })
+    .where('id', '=', tokenId)
+    .where(sql<boolean>`(last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`)
+    .execute();
 }
 
 /** What `assay token list` shows of a token: never its hash or secret. */
@@ -83,13 +127,14 @@ export interface ApiTokenListing {
   created_at: Date;
   expires_at: Date | null;
   revoked_at: Date | null;
+  last_used_at: Date | null;
 }
 
 /** A user's tokens, newest first, revoked and expired ones included. */
 export async function listUserApiTokens(db: Db, userId: string, page: PageParams): Promise<Page<ApiTokenListing>> {
   const query = db
     .selectFrom('api_tokens')
-    .select(['id', 'name', 'prefix', 'default_workspace_id', 'expires_at', 'revoked_at'])
+    .select(['id', 'name', 'prefix', 'default_workspace_id', 'expires_at', 'revoked_at', 'last_used_at'])
     // The table types created_at as a generated, never-written column; it reads back as a Date.
     .select(sql<Date>`created_at`.as('created_at'))
     .select((eb) =>
@@ -131,7 +176,10 @@ export async function isOperator(db: Db, userId: string): Promise<boolean> {
   return row?.operator === true;
 }
 
-/** Of `tokenIds`, the ones still usable (neither revoked nor expired by this process's clock, as `authenticate`). */
+/**
+ * Of `tokenIds` (personal and service tokens alike), the ones still usable: neither revoked nor expired by this
+ * process's clock, as `authenticate`, and a service token's workspace not deleted.
+ */
 export async function findActiveTokenIds(db: Db, tokenIds: readonly string[]): Promise<Set<string>> {
   if (tokenIds.length === 0) return new Set();
   const rows = await db
@@ -142,5 +190,5 @@ export async function findActiveTokenIds(db: Db, tokenIds: readonly string[]): P
     .where('revoked_at', 'is', null)
     .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', new Date())]))
     .execute();
-  return new Set(rows.map((row) => row.id));
+  return new Set([...rows.map((row) => row.id), ...(await findActiveServiceTokenIds(db, tokenIds))]);
 }

@@ -53,6 +53,9 @@ export const LIMITS = {
   responseChars: 1_000_000,
   /** Tags on one eval run (each 1–100 characters): a commit, a branch and a few labels fit. */
   tagsPerRun: 10,
+  /** Active (neither revoked nor expired) tokens of one owner: personal tokens per user, service tokens per workspace.
+   * A person or a CI setup needs a handful; the bound keeps a leaked token from minting without end. */
+  activeTokensPerOwner: 100,
   /** Default and largest page of every list endpoint. */
   pageDefault: 50,
   pageMax: 500,

@@ -2,12 +2,15 @@ import crypto from 'node:crypto';
 import type { Db } from '../db/database';
 import { insertApiToken } from '../db/tenancy.repository';
 
-const PREFIX = 'assay_';
+/** How a personal token starts. */
+export const PERSONAL_TOKEN_PREFIX = 'assay_';
+/** How a workspace's service token starts: the api looks it up among service tokens. */
+export const SERVICE_TOKEN_PREFIX = 'assay_svc_';
 
-/** A new personal API token: 32 random bytes, shown once; only its SHA-256 hash is stored. */
-export function generateToken(): { token: string; hash: string; prefix: string } {
-  const token = PREFIX + crypto.randomBytes(32).toString('base64url');
-  return { token, hash: hashToken(token), prefix: token.slice(0, PREFIX.length + 6) };
+/** A new token: 32 random bytes, shown once; only its SHA-256 hash is stored, and a short prefix to recognise it. */
+export function generateToken(kind: string = PERSONAL_TOKEN_PREFIX): { token: string; hash: string; prefix: string } {
+  const token = kind + crypto.randomBytes(32).toString('base64url');
+  return { token, hash: hashToken(token), prefix: token.slice(0, kind.length + 6) };
 }
 
 /** The stored form of a token. */

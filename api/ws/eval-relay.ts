@@ -93,7 +93,7 @@ export function attachEvalRelay(
       limits: settings,
       tokenActive: () => tokens.recheck(auth.tokenId),
     });
-    logger.debug({ user_id: auth.userId }, 'eval relay connection opened');
+    logger.debug({ user_id: auth.userId, token_id: auth.tokenId }, 'eval relay connection opened');
   };
 
   const onUpgrade = (req: http.IncomingMessage, socket: Duplex, head: Buffer): void => {

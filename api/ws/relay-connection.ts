@@ -1,11 +1,10 @@
 import WebSocket from 'ws';
 import { isUuid } from '../../db/column-values';
 import { findEvalRunById } from '../../db/eval-run.repository';
-import { findRole } from '../../db/tenancy.repository';
 import type { Db } from '../../db/database';
 import { roleAllows } from '../../domain/permissions';
 import { logError, type Logger } from '../../lib/logger';
-import type { AuthContext } from '../auth';
+import { roleIn, type AuthContext } from '../auth';
 import { clientMessage, type ServerMessage } from './relay-messages';
 import type { RunFeed } from './run-feed';
 import { readRunSnapshot } from './run-snapshot';
@@ -56,7 +55,10 @@ export function serveRelayConnection(
 
   const backlogged = (): boolean => socket.bufferedAmount > deps.limits.maxBufferedBytes;
   const shed = (): void => {
-    deps.logger.warn({ user_id: auth.userId, buffered: socket.bufferedAmount }, 'eval relay closed a slow consumer');
+    deps.logger.warn(
+      { user_id: auth.userId, token_id: auth.tokenId, buffered: socket.bufferedAmount },
+      'eval relay closed a slow consumer',
+    );
     dispose();
     socket.close(SLOW_CONSUMER_CLOSE, 'slow consumer: messages were not read fast enough');
   };
@@ -87,7 +89,7 @@ export function serveRelayConnection(
   const follow = async (runId: string, subscription: Subscription): Promise<void> => {
     if (!(await deps.tokenActive())) return;
     const run = isUuid(runId) ? await findEvalRunById(deps.db, runId) : undefined;
-    const role = run ? await findRole(deps.db, run.workspace_id, auth.userId) : undefined;
+    const role = run ? await roleIn(deps.db, auth, run.workspace_id) : undefined;
     if (subscriptions.get(runId) !== subscription) return;
     if (!run || !role) {
       subscriptions.delete(runId);

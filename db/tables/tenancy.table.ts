@@ -39,5 +39,20 @@ export interface ApiTokenTable {
   last_used_at: Date | null;
 }
 
+export interface ServiceTokenTable {
+  id: Generated<string>;
+  workspace_id: string;
+  name: string;
+  role: string;
+  token_hash: string;
+  prefix: string;
+  created_by: string | null;
+  created_at: Generated<CreatedAt>;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  last_used_at: Date | null;
+}
+
 export type Workspace = Selectable<WorkspaceTable>;
 export type ApiToken = Selectable<ApiTokenTable>;
+export type ServiceToken = Selectable<ServiceTokenTable>;

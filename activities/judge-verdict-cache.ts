@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { Db } from '../db/database';
 import { findCachedVerdicts, storeCachedVerdict } from '../db/judge-verdict-cache.repository';
 import type { CachedJudgeReply } from '../db/tables/judge-verdict-cache.table';
 import type { RunJudge } from '../db/tables/eval-run.table';
 import type { JudgeMessage } from '../domain/judge-prompts';
 import { LIMITS } from '../domain/limits';
+import { logError } from '../lib/logger';
+import type { ActivityDeps } from './activity-deps';
 
 /** How many judge samples of a case the cache answered, and how many it could not (judged afresh). */
 export interface JudgeCacheCounts {
@@ -18,7 +19,8 @@ export interface VerdictCache {
   key(messages: readonly JudgeMessage[], sampleIndex: number): string;
   /** The cached replies under `keys`, by key. */
   lookup(keys: readonly string[]): Promise<Map<string, CachedJudgeReply>>;
-  /** Caches a usable reply (one whose verdict parsed); the first reply under a key stays. */
+  /** Caches a usable reply (one whose verdict parsed); the first reply under a key stays. Never throws: a reply that
+   * could not be cached is logged, and the verdict it holds counts all the same. */
   store(key: string, reply: CachedJudgeReply): Promise<void>;
 }
 
@@ -36,10 +38,21 @@ export function verdictKey(
 }
 
 /** The cache of a workspace for a run's judge, bounded at `LIMITS.judgeCacheEntriesPerWorkspace` entries. */
-export function verdictCache(db: Db, workspaceId: string, judge: RunJudge): VerdictCache {
+export function verdictCache(
+  deps: Pick<ActivityDeps, 'db' | 'logger'>,
+  workspaceId: string,
+  judge: RunJudge,
+): VerdictCache {
   return {
     key: (messages, sampleIndex) => verdictKey(judge, messages, sampleIndex),
-    lookup: (keys) => findCachedVerdicts(db, workspaceId, keys),
-    store: (key, reply) => storeCachedVerdict(db, workspaceId, key, reply, LIMITS.judgeCacheEntriesPerWorkspace),
+    lookup: (keys) => findCachedVerdicts(deps.db, workspaceId, keys),
+    async store(key, reply) {
+      try {
+        await storeCachedVerdict(deps.db, workspaceId, key, reply, LIMITS.judgeCacheEntriesPerWorkspace);
+      } catch (error) {
+        // The call was paid for and its verdict is good: failing the case over the cache would only spend another.
+        deps.logger.warn({ ...logError(error), workspace_id: workspaceId }, 'judge verdict not cached');
+      }
+    },
   };
 }

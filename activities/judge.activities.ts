@@ -100,7 +100,7 @@ export function createJudge(deps: ActivityDeps): Judge {
       };
       // The budget is reserved first, so a permit of the key's limiter is held only while the provider works.
       const budget = budgetedFetch(deps, judged, (url, init) => endpoint.connection.fetch(url, init), controller);
-      const cache = run.no_cache ? null : verdictCache(deps.db, run.workspace_id, judge);
+      const cache = run.no_cache ? null : verdictCache(deps, run.workspace_id, judge);
       return openSession(endpoint, judge.model, budget, controller.signal, cache);
     },
   };

@@ -86,6 +86,8 @@ export async function scoreCasePlan(
         criteria: criteriaByKey(outcome),
         error: outcome.error,
         judge_usage: session?.usage() ?? null,
+        judge_cache_hits: session?.cache().hits ?? 0,
+        judge_cache_misses: session?.cache().misses ?? 0,
         scored_by: deps.workerIdentity,
       };
     } catch (error) {

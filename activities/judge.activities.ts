@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { ApplicationFailure } from '@temporalio/common';
 import type { JudgeUsage, RunJudge } from '../db/tables/eval-run.table';
+import type { CachedJudgeReply } from '../db/tables/judge-verdict-cache.table';
 import { findJudgeModel } from '../db/workspace-settings.repository';
 import { RUN_FAILURE, providerNotConnectedMessage } from '../domain/run-failures';
 import {
@@ -21,7 +22,10 @@ import {
   withCaseFetch,
   type JudgeConnection,
 } from './judge-connections';
+import { verdictCache, type JudgeCacheCounts, type VerdictCache } from './judge-verdict-cache';
 import { connectProvider } from './provider-connection';
+
+type Parse<T> = (content: string) => T | null;
 
 // A reply that cannot be parsed is asked again; after this many unusable replies the sample counts as no verdict.
 const PARSE_ATTEMPTS = 3;
@@ -29,14 +33,16 @@ const PARSE_ATTEMPTS = 3;
 /** The judge of one case: sampled verdicts per criterion and the token usage of every call made. */
 export interface JudgeSession {
   sampleMatch(
-    input: { userInput: string; expected: string; actual: string },
+    input: { userInput: string; expected: string; actual: string; sampleOffset?: number },
     samples: number,
   ): Promise<Array<MatchVerdict | null>>;
   sampleRubrics(
-    input: { userInput: string; response: string; rubrics: readonly string[] },
+    input: { userInput: string; response: string; rubrics: readonly string[]; sampleOffset?: number },
     samples: number,
   ): Promise<Array<RubricVerdict[] | null>>;
   usage(): JudgeUsage;
+  /** The samples the verdict cache answered and those it did not; both 0 when the run opted out (`no_cache`). */
+  cache(): JudgeCacheCounts;
 }
 
 /** What the judge needs to know about a run. */
@@ -44,6 +50,8 @@ export interface JudgedRun {
   workspace_id: string;
   agent_id: string;
   judge: RunJudge | null;
+  /** The run opted out of the judge verdict cache. */
+  no_cache?: boolean;
 }
 
 /** The judge as activities use it: resolved once per run at preflight, then opened per case. */
@@ -92,7 +100,8 @@ export function createJudge(deps: ActivityDeps): Judge {
       };
       // The budget is reserved first, so a permit of the key's limiter is held only while the provider works.
       const budget = budgetedFetch(deps, judged, (url, init) => endpoint.connection.fetch(url, init), controller);
-      return openSession(endpoint, judge.model, budget, controller.signal);
+      const cache = run.no_cache ? null : verdictCache(deps, run.workspace_id, judge);
+      return openSession(endpoint, judge.model, budget, controller.signal, cache);
     },
   };
 }
@@ -109,8 +118,10 @@ function openSession(
   model: string,
   budget: BudgetedFetch,
   signal: AbortSignal,
+  cache: VerdictCache | null,
 ): JudgeSession {
   let renewed = false;
+  const cached: JudgeCacheCounts = { hits: 0, misses: 0 };
   const usage: JudgeUsage = { calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
   let lastFailure: string | null = null;
 
@@ -144,7 +155,8 @@ function openSession(
     }
   };
 
-  const ask = async <T>(messages: JudgeMessage[], parse: (content: string) => T | null): Promise<T | null> => {
+  // Only a usable reply is cached (`key` set unless the run opted out).
+  const ask = async <T>(messages: JudgeMessage[], parse: Parse<T>, key: string | null): Promise<T | null> => {
     for (let attempt = 0; attempt < PARSE_ATTEMPTS; attempt++) {
       const reply = await chat(messages);
       usage.calls++;
@@ -152,22 +164,37 @@ function openSession(
       usage.completion_tokens += reply.usage.completion_tokens;
       usage.total_tokens += reply.usage.total_tokens;
       const parsed = parse(reply.content);
-      if (parsed !== null) return parsed;
+      if (parsed !== null) {
+        if (cache && key) await cache.store(key, { content: reply.content, usage: reply.usage });
+        return parsed;
+      }
       lastFailure = 'the reply held no usable verdict';
     }
     return null;
   };
 
-  const sample = async <T>(samples: number, once: () => Promise<T | null>): Promise<Array<T | null>> => {
+  // Sample i of a call is the absolute sample `offset + i`: a cached one costs no call (and no usage).
+  const sample = async <T>(messages: JudgeMessage[], offset: number, samples: number, parse: Parse<T>) => {
+    const keys = Array.from({ length: samples }, (_, i) => cache?.key(messages, offset + i) ?? null);
+    const hits = cache ? await cache.lookup(keys.filter((key) => key !== null)) : new Map<string, CachedJudgeReply>();
     const results: Array<T | null> = [];
-    for (let i = 0; i < samples; i++) results.push(await once());
+    for (const key of keys) {
+      const hit = key ? hits.get(key) : undefined;
+      const verdict = hit ? parse(hit.content) : null;
+      if (cache) cached[verdict !== null ? 'hits' : 'misses']++;
+      results.push(verdict ?? (await ask(messages, parse, key)));
+    }
     return results;
   };
 
   return {
-    sampleMatch: (input, samples) => sample(samples, () => ask(finalResponsePrompt(input), parseMatchVerdict)),
+    sampleMatch: (input, samples) =>
+      sample(finalResponsePrompt(input), input.sampleOffset ?? 0, samples, parseMatchVerdict),
     sampleRubrics: (input, samples) =>
-      sample(samples, () => ask(rubricsPrompt(input), (content) => parseRubricVerdicts(content, input.rubrics.length))),
+      sample(rubricsPrompt(input), input.sampleOffset ?? 0, samples, (content) =>
+        parseRubricVerdicts(content, input.rubrics.length),
+      ),
     usage: () => ({ ...usage }),
+    cache: () => ({ ...cached }),
   };
 }

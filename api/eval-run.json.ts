@@ -12,6 +12,8 @@ const criterionJson = z.object({
   detail: z.unknown(),
 });
 
+const judgeCacheJson = z.object({ hits: z.number(), misses: z.number() });
+
 /** The API shape of an eval run. */
 export const evalRunJson = z.object({
   id: z.string(),
@@ -26,6 +28,7 @@ export const evalRunJson = z.object({
   judge: z.object({ provider: z.string(), model: z.string(), source: z.string() }).nullable(),
   agent: z.object({ version: z.number(), model: z.string(), provider: z.string() }).nullable(),
   retry_of: z.string().nullable().describe('the run whose error cases this run re-scores (retry-errors)'),
+  no_cache: z.boolean().describe('the run judged every sample afresh, without the judge verdict cache'),
   total_cases: z.number().nullable(),
   scored_cases: z.number(),
   summary: z
@@ -34,6 +37,7 @@ export const evalRunJson = z.object({
       avg_score: z.record(z.string(), z.number()),
       counts: z.object({ total: z.number(), passed: z.number(), failed: z.number(), error: z.number() }),
       not_scored: z.number().optional().describe('cancelled runs: cases that got no result'),
+      judge_cache: judgeCacheJson.optional().describe('judge samples the verdict cache answered, and those it did not'),
     })
     .nullable(),
   error: z.string().nullable(),
@@ -62,6 +66,7 @@ export const caseResultJson = z.object({
   judge_usage: z
     .object({ calls: z.number(), prompt_tokens: z.number(), completion_tokens: z.number(), total_tokens: z.number() })
     .nullable(),
+  judge_cache: judgeCacheJson.describe('judge samples the verdict cache answered (no call made), and those it did not'),
   scored_at: z.string(),
 });
 
@@ -80,6 +85,7 @@ export function toEvalRunJson(row: EvalRun): z.infer<typeof evalRunJson> {
     judge: row.judge,
     agent: row.agent,
     retry_of: row.retry_of,
+    no_cache: row.no_cache,
     total_cases: row.total_cases,
     scored_cases: row.scored_cases,
     summary: row.summary,
@@ -105,6 +111,7 @@ export function toCaseResultJson(row: CaseResultView): z.infer<typeof caseResult
     criteria: row.criteria as z.infer<typeof caseResultJson>['criteria'],
     error: row.error,
     judge_usage: row.judge_usage,
+    judge_cache: { hits: row.judge_cache_hits, misses: row.judge_cache_misses },
     scored_at: row.created_at.toISOString(),
   };
 }

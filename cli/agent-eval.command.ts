@@ -22,6 +22,8 @@ export interface AgentEvalOptions extends ApiCommandOptions {
   baseline?: string;
   failOnRegression?: boolean;
   timeout?: string;
+  /** False with `--no-cache`: the run judges every sample afresh. */
+  cache?: boolean;
 }
 
 /** The command line, checked whole before the command sends anything. */
@@ -54,7 +56,8 @@ const reportStream = (options: AgentEvalOptions): NodeJS.WritableStream =>
   options.json === '-' ? process.stderr : process.stdout;
 
 /**
- * The trigger body: offline with one judge sample (the spec's CI gate), the run's tags, and with `--conversations`
+ * The trigger body: offline with one judge sample (the spec's CI gate), the run's tags, `no_cache` with `--no-cache`,
+ * and with `--conversations`
  * the imported conversation of each case (cases the file does not name fall back to their source conversation).
  * Null when `--require-all` finds cases without a conversation (printed by name).
  */
@@ -67,6 +70,7 @@ async function triggerBody(
 ): Promise<Record<string, unknown> | null> {
   const body: Record<string, unknown> = { mode: 'offline', judge_samples: 1 };
   if (plan.tags.length) body.tags = plan.tags;
+  if (options.cache === false) body.no_cache = true;
   if (!plan.file || !options.conversations) return body;
   if (options.requireAll) {
     const missing = await casesWithoutConversation(api, `${agentPath}/eval-sets/${enc(set.id)}`, plan.file);

@@ -37,6 +37,12 @@ export function renderSummary(run: EvalRunJson, minPassRate: number): string {
   return `pass rate ${fmt(s.pass_rate)} (minimum ${fmt(minPassRate)})${counts}\naverage scores: ${averages || 'none'}`;
 }
 
+/** The judge cache line of a finished run (empty for a run summarised before the cache existed). */
+export function renderJudgeCache(run: EvalRunJson): string {
+  const cache = run.summary?.judge_cache;
+  return cache ? `judge cache: ${cache.hits} hits, ${cache.misses} misses\n` : '';
+}
+
 type Detail = Record<string, unknown>;
 const calls = (list: unknown): string =>
   ((list as Array<{ tool_name: string; tool_args: unknown }>) ?? [])

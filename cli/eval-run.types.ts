@@ -29,6 +29,8 @@ export interface EvalRunJson {
     counts?: { total: number; passed: number; failed: number; error: number };
     /** A cancelled run's cases that got no result. */
     not_scored?: number;
+    /** Judge samples the verdict cache answered, and those it did not. */
+    judge_cache?: { hits: number; misses: number };
   } | null;
   scored_cases: number;
   total_cases: number | null;

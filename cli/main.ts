@@ -51,6 +51,7 @@ apiOptions(program.command('agent:eval <agent> <evalSet>'))
   .option('--baseline <run>', 'compare with a run: its id, last-completed or tag:<name>')
   .option('--fail-on-regression', 'with --baseline: exit 1 when any case passed in the baseline and not now')
   .option('--timeout <seconds>', 'cancel the run and exit 2 when it has not ended in time')
+  .option('--no-cache', 'judge every sample afresh: neither read nor write the judge verdict cache')
   .action((agent: string, evalSet: string, options) =>
     load<AgentEval>('./agent-eval.command')
       .agentEvalCommand(agent, evalSet, options)

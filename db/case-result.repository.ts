@@ -17,6 +17,9 @@ export interface CaseResultInput {
   criteria: Partial<Record<CriterionKey, StoredCriterion>>;
   error: string | null;
   judge_usage: JudgeUsage | null;
+  /** Judge samples the verdict cache answered, and those it did not (0 when absent). */
+  judge_cache_hits?: number;
+  judge_cache_misses?: number;
   /** The worker that scored it. */
   scored_by: string;
 }
@@ -123,8 +126,12 @@ export async function recordCaseResult(db: Db, result: CaseResultInput): Promise
 export async function listResultOutcomes(
   db: Db,
   runId: string,
-): Promise<Array<Pick<CaseResult, 'status' | 'criteria'>>> {
-  return db.selectFrom('case_results').select(['status', 'criteria']).where('run_id', '=', runId).execute();
+): Promise<Array<Pick<CaseResult, 'status' | 'criteria' | 'judge_cache_hits' | 'judge_cache_misses'>>> {
+  return db
+    .selectFrom('case_results')
+    .select(['status', 'criteria', 'judge_cache_hits', 'judge_cache_misses'])
+    .where('run_id', '=', runId)
+    .execute();
 }
 
 function resultViews(db: Db, runId: string) {

@@ -10,6 +10,7 @@ import type { CredentialTable } from './tables/credential.table';
 import type { CaseResultTable, EvalRunTable } from './tables/eval-run.table';
 import type { EvalCaseTable, EvalSetTable } from './tables/eval-set.table';
 import type { FlowRunTable, FlowTable } from './tables/flow.table';
+import type { JudgeVerdictCacheTable } from './tables/judge-verdict-cache.table';
 import type { AgentMcpServerTable, McpCatalogEntryTable, McpServerTable, McpToolTable } from './tables/mcp.table';
 import type { IntegrationTable, WorkspaceSettingsTable } from './tables/workspace-settings.table';
 import type {
@@ -49,6 +50,7 @@ export interface Database {
   case_slots: CaseSlotTable;
   case_judge_calls: CaseJudgeCallTable;
   audit_events: AuditEventTable;
+  judge_verdict_cache: JudgeVerdictCacheTable;
 }
 
 export type Db = Kysely<Database>;

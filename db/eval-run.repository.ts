@@ -21,6 +21,8 @@ export interface EvalRunInput {
   tags?: string[];
   /** The ended run whose `error` cases this one re-scores (and no others). */
   retry_of?: string;
+  /** The run neither reads nor writes the judge verdict cache (false when absent). */
+  no_cache?: boolean;
 }
 
 /** The run fields scoring needs, without the (possibly large) explicit conversation map. */
@@ -48,6 +50,7 @@ export async function insertEvalRun(
       judge: null,
       agent: null,
       retry_of: input.retry_of ?? null,
+      no_cache: input.no_cache ?? false,
       total_cases: null,
       summary: null,
       error: null,
@@ -92,6 +95,7 @@ export async function findScoringRun(db: Db, id: string): Promise<ScoringRun | u
       'judge',
       'agent',
       'retry_of',
+      'no_cache',
       'total_cases',
       'scored_cases',
       'error',
@@ -205,6 +209,7 @@ export async function summarizeStoredResults(db: Db, runId: string): Promise<Run
         score: entry?.score ?? 0,
         applicable: entry?.applicable ?? false,
       })),
+      judge_cache: { hits: row.judge_cache_hits, misses: row.judge_cache_misses },
     })),
   );
 }

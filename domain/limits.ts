@@ -33,6 +33,9 @@ export const LIMITS = {
    * retries. Without it a failing judge could spend about 400 calls of the workspace's key on one case.
    */
   judgeCallsPerCase: 40,
+  /** Cached judge verdicts one workspace keeps; past it the oldest are evicted. Each is a short reply (about 1 KiB),
+   * so a full cache is about 100 MiB; it holds a whole set of 10,000 cases judged on one criterion at 9 samples. */
+  judgeCacheEntriesPerWorkspace: 100_000,
   /** Searches of one user pattern in one text when redacting: each is linear, but `a*b|a` makes each read the
    * whole text, so past this many the rest is redacted whole. Real redactions find a handful of matches. */
   patternSearchesPerText: 100,

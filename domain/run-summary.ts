@@ -5,6 +5,8 @@ import type { CaseStatus } from './case-outcome';
 export interface SummarizableCase {
   status: CaseStatus;
   criteria: ReadonlyArray<Pick<CriterionResult, 'criterion' | 'score' | 'applicable'>>;
+  /** Judge samples the verdict cache answered and those it did not (absent: none). */
+  judge_cache?: { hits: number; misses: number };
 }
 
 /** The run summary: pass rate over all cases, average score per criterion where it applied, and counts. */
@@ -12,6 +14,8 @@ export interface RunSummary {
   pass_rate: number;
   avg_score: Partial<Record<CriterionKey, number>>;
   counts: { total: number; passed: number; failed: number; error: number };
+  /** Judge samples of the run's cases the verdict cache answered (no call made) and those it did not. */
+  judge_cache: { hits: number; misses: number };
   /** A cancelled run only: how many of its cases got no result before it stopped. */
   not_scored?: number;
 }
@@ -19,13 +23,16 @@ export interface RunSummary {
 /**
  * Summarises a run: `pass_rate` = passed ÷ all cases (0 for an empty run); `avg_score` averages each criterion
  * over the entries where it applied, so not-applicable and unscored (errored) criteria are left out, and a
- * criterion that never applied is absent. Nothing is rounded.
+ * criterion that never applied is absent. Nothing is rounded. `judge_cache` sums the cases' cache hits and misses.
  */
 export function summarizeRun(cases: readonly SummarizableCase[]): RunSummary {
   const counts = { total: cases.length, passed: 0, failed: 0, error: 0 };
   const sums = new Map<CriterionKey, { total: number; count: number }>();
+  const judge_cache = { hits: 0, misses: 0 };
   for (const outcome of cases) {
     counts[outcome.status]++;
+    judge_cache.hits += outcome.judge_cache?.hits ?? 0;
+    judge_cache.misses += outcome.judge_cache?.misses ?? 0;
     for (const result of outcome.criteria) {
       if (!result.applicable) continue;
       const sum = sums.get(result.criterion) ?? { total: 0, count: 0 };
@@ -37,7 +44,7 @@ export function summarizeRun(cases: readonly SummarizableCase[]): RunSummary {
     const sum = sums.get(criterion);
     if (sum) avg_score[criterion] = sum.total / sum.count;
   }
-  return { pass_rate: counts.total === 0 ? 0 : counts.passed / counts.total, avg_score, counts };
+  return { pass_rate: counts.total === 0 ? 0 : counts.passed / counts.total, avg_score, counts, judge_cache };
 }
 
 /** A cancelled run's summary: `not_scored` counts the run's cases that have no result (never below zero). */

@@ -63,6 +63,7 @@ export const evalRunActionRoutes: RouteSpec[] = [
         judge_samples: run.judge_samples,
         tags: run.tags,
         retry_of: run.id,
+        no_cache: run.no_cache,
       });
       await startEvalRun(deps, retry, { agent: params.agent, set: set.name, cases });
       return { data: toEvalRunJson(retry) };

@@ -27,6 +27,10 @@ const triggerBody = z
     min_scores: minScoresOverrideSchema.optional(),
     judge_samples: z.number().int().min(1).max(9).optional(),
     tags: runTagsSchema.optional(),
+    no_cache: z
+      .boolean()
+      .optional()
+      .meta({ description: 'Judge every sample afresh: neither read nor write the judge verdict cache.' }),
   })
   .strict();
 type TriggerBody = z.infer<typeof triggerBody>;
@@ -99,6 +103,7 @@ export const evalRunRoutes: RouteSpec[] = [
         min_scores: resolveMinScores(set.min_scores, body.min_scores),
         judge_samples: body.judge_samples ?? set.judge_samples,
         tags: distinctTags(body.tags ?? []),
+        no_cache: body.no_cache ?? false,
       });
       const cases = await countRunCases(deps.db, runCaseScope(run));
       await startEvalRun(deps, run, { agent: params.agent, set: set.name, cases });

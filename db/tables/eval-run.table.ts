@@ -41,6 +41,8 @@ export interface EvalRunTable {
   agent: NullableJson<RunAgent>;
   /** The run this one retries (`retry-errors`): it scores only the cases that ended `error` there. */
   retry_of: string | null;
+  /** The run neither reads nor writes the judge verdict cache. */
+  no_cache: ColumnType<boolean, boolean | undefined, never>;
   total_cases: number | null;
   scored_cases: ColumnType<number, never, number>;
   summary: NullableJson<RunSummary>;
@@ -80,6 +82,9 @@ export interface CaseResultTable {
   criteria: Json<Partial<Record<CriterionKey, StoredCriterion>>>;
   error: string | null;
   judge_usage: NullableJson<JudgeUsage>;
+  /** Judge samples the verdict cache answered (no call made), and those it could not (judged afresh). */
+  judge_cache_hits: ColumnType<number, number | undefined, never>;
+  judge_cache_misses: ColumnType<number, number | undefined, never>;
   /** The identity of the worker that stored the result (null for results stored before it was recorded). */
   scored_by: ColumnType<string | null, string | null | undefined, never>;
   created_at: ColumnType<Date, never, never>;

@@ -92,7 +92,9 @@ describe('builder run page: compare with a baseline, in headless Chromium', () =
     const added = await api.importRun('concierge', { session_input: { message: ADDED }, final_response: 'answer' });
     await api.promote('concierge', added.id, set.id, ADDED);
     failing = new Set([3, 5, 6, 7]);
-    current = await api.settle('concierge', (await api.trigger('concierge', set.id, { tags: ['candidate'] })).id);
+    // The judge now fails other cases: judged afresh, not answered by the baseline's cached verdicts.
+    const candidate = { tags: ['candidate'], no_cache: true };
+    current = await api.settle('concierge', (await api.trigger('concierge', set.id, candidate)).id);
     assert.equal(baseline.status, 'completed');
     assert.equal(current.status, 'completed');
   });
@@ -206,7 +208,8 @@ describe('builder run page: compare with a baseline, in headless Chromium', () =
     await missing.page.close();
 
     hold = judgeGate();
-    const live = await rig.api.trigger('concierge', set.id);
+    // Judged afresh (not from the cache), so the gate holds the run live until released.
+    const live = await rig.api.trigger('concierge', set.id, { no_cache: true });
     try {
       // The live run as a baseline: refused with run_not_ended, shown in the page.
       const early = await openWithToken(rig.browser, runUrl(current.id, `&baseline=${live.id}`), rig.owner.token);

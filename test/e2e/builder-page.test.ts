@@ -187,7 +187,8 @@ describe('builder eval page in headless Chromium', () => {
 
   it('stops live updates and forgets the token when the token is revoked while the page watches (close 4401)', async () => {
     gate = judgeGate();
-    const queued = await api.trigger('concierge', set.id);
+    // Judged afresh (the first test cached these verdicts), so the gate holds the run while the page watches.
+    const queued = await api.trigger('concierge', set.id, { no_cache: true });
     const { platform, owner } = rig;
     const deps = { config: platform.config, db: platform.runtime.db, logger: platform.logger };
     const watching = await serveWithRelay(platform.app, deps, { tokenRecheckMs: 200 });
@@ -245,7 +246,8 @@ describe('builder eval page in headless Chromium', () => {
     }
     // More results than a snapshot holds are stored before the page subscribes; the gate holds the last three.
     const scoredFirst = LIMITS.pageDefault + 2;
-    const queued = await api.trigger('concierge', many.id, { judge_samples: 1 });
+    // The same conversations as the first set's: judged afresh, so the gate decides how many are scored.
+    const queued = await api.trigger('concierge', many.id, { judge_samples: 1, no_cache: true });
     gate.release(scoredFirst);
     await waitFor(`${scoredFirst} results`, async () => {
       const run = (await api.send('get', `/api/ai-agents/${agent.id}/eval-runs/${queued.id}`, 200)).data;

@@ -148,6 +148,21 @@ describe('assay agent:eval (the CI gate)', function () {
     assert.match(result.stdout, /FAILED: pass rate 0\.50 is below 1\.00/);
   });
 
+  it('prints the judge cache hits of an unchanged re-run, and --no-cache judges every sample afresh', async () => {
+    // Three judged samples: the expected response of each case and the rubric of "cancellation".
+    await cli(['cli-bot', 'smoke', '--min-pass-rate=0.5']);
+    const before = llm.requests.length;
+    const cached = await cli(['cli-bot', 'smoke', '--min-pass-rate=0.5']);
+    assert.equal(cached.code, 0, cached.stderr);
+    assert.match(cached.stdout, /^judge cache: 3 hits, 0 misses$/m);
+    assert.equal(llm.requests.length, before, 'no judge call');
+    const fresh = await cli(['cli-bot', 'smoke', '--min-pass-rate=0.5', '--no-cache']);
+    assert.equal(fresh.code, 0, fresh.stderr);
+    assert.match(fresh.stdout, /^judge cache: 0 hits, 0 misses$/m);
+    assert.equal(llm.requests.length, before + 3);
+    assert.equal((await runsOf('smoke'))[0].no_cache, true);
+  });
+
   it('exits 2 for an unknown eval set, a bad token and an invalid --min-pass-rate', async () => {
     const unknown = await cli(['cli-bot', 'no-such-set']);
     assert.equal(unknown.code, 2);

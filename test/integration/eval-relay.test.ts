@@ -78,6 +78,9 @@ function assertOrderedFeed(
   return { snapshotIds, deltaIds };
 }
 
+// The runs the judge gate paces re-run the same set: judged afresh, not answered by the verdicts cached before.
+const JUDGED_AFRESH = { no_cache: true };
+
 describe('eval progress over WebSocket', () => {
   let platform: TestPlatform;
   let llm: ScriptedLlm;
@@ -190,7 +193,7 @@ describe('eval progress over WebSocket', () => {
   });
 
   it('sends a snapshot, then every case once in commit order, then the summary — also to clients that join half-way', async () => {
-    const run = await api.trigger('support', 'progress');
+    const run = await api.trigger('support', 'progress', JUDGED_AFRESH);
     const early = await connect(apiA);
     early.subscribe(run.id);
     const first = await early.waitFor((m) => m.type === 'snapshot');
@@ -233,7 +236,7 @@ describe('eval progress over WebSocket', () => {
   });
 
   it('forwards the events of a run driven by one worker through two api instances on one database', async () => {
-    const run = await api.trigger('support', 'progress');
+    const run = await api.trigger('support', 'progress', JUDGED_AFRESH);
     const viaA = await connect(apiA);
     const viaB = await connect(apiB);
     viaA.subscribe(run.id);
@@ -249,7 +252,7 @@ describe('eval progress over WebSocket', () => {
   });
 
   it('LISTENs again after its connection is killed and fills the gap from the stored results', async () => {
-    const run = await api.trigger('support', 'progress');
+    const run = await api.trigger('support', 'progress', JUDGED_AFRESH);
     const client = await connect(apiA);
     client.subscribe(run.id);
     await client.waitFor((m) => m.type === 'snapshot');

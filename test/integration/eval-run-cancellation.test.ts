@@ -57,7 +57,8 @@ describe('eval runs cancelled or terminated in Temporal end cancelled', function
     stop: (workflow: WorkflowHandle) => Promise<unknown>,
     error: string,
   ): Promise<any> => {
-    const started = await api.trigger('scored', 'three');
+    // Judged afresh each time (an earlier run cached verdicts of these cases), so the judge gate decides the state.
+    const started = await api.trigger('scored', 'three', { no_cache: true });
     const client = await openRelay(served.wsUrl, { protocolToken: tenant.token });
     clients.push(client);
     client.subscribe(started.id);

@@ -151,6 +151,8 @@ describe('offline eval runs', () => {
       pass_rate: 1 / 3,
       avg_score: { tool_trajectory_avg_score: 1, final_response_match: 1, safety: 0.5 },
       counts: { total: 3, passed: 1, failed: 1, error: 1 },
+      // The two judged samples (one per promoted case's expected response), none cached yet.
+      judge_cache: { hits: 0, misses: 2 },
     });
     assert.equal(run.total_cases, 3);
     assert.equal(run.scored_cases, 3);
@@ -238,7 +240,8 @@ describe('offline eval runs', () => {
     );
     try {
       const before = llm.requests.length;
-      const run = await api.settle('support', (await api.trigger('support', 'mumbling judge')).id);
+      // The same case was judged (and its verdict cached) in the first test: this one means to ask the judge.
+      const run = await api.settle('support', (await api.trigger('support', 'mumbling judge', { no_cache: true })).id);
       const [result] = await api.results('support', run.id);
       assert.equal(result.case_id, promoted.id);
       assert.equal(result.status, 'error');

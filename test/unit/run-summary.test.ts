@@ -53,7 +53,17 @@ describe('run summary', () => {
       pass_rate: 0,
       avg_score: {},
       counts: { total: 0, passed: 0, failed: 0, error: 0 },
+      judge_cache: { hits: 0, misses: 0 },
     });
+  });
+
+  it("sums the cases' judge cache hits and misses, counting a case without them as none", () => {
+    const summary = summarizeRun([
+      { status: 'passed', criteria: [safe], judge_cache: { hits: 4, misses: 0 } },
+      { status: 'failed', criteria: [safe], judge_cache: { hits: 2, misses: 2 } },
+      { status: 'error', criteria: [] },
+    ]);
+    assert.deepEqual(summary.judge_cache, { hits: 6, misses: 2 });
   });
 
   it('counts the cases a cancelled run left without a result as not_scored', () => {

@@ -1,0 +1,58 @@
+import { createHash } from 'node:crypto';
+import { findCachedVerdicts, storeCachedVerdict } from '../db/judge-verdict-cache.repository';
+import type { CachedJudgeReply } from '../db/tables/judge-verdict-cache.table';
+import type { RunJudge } from '../db/tables/eval-run.table';
+import type { JudgeMessage } from '../domain/judge-prompts';
+import { LIMITS } from '../domain/limits';
+import { logError } from '../lib/logger';
+import type { ActivityDeps } from './activity-deps';
+
+/** How many judge samples of a case the cache answered, and how many it could not (judged afresh). */
+export interface JudgeCacheCounts {
+  hits: number;
+  misses: number;
+}
+
+/** The judge verdict cache of one workspace and judge, as a case's judge session uses it. */
+export interface VerdictCache {
+  /** The key of sample `sampleIndex` (absolute: the offset of the call plus its index) of a prompt. */
+  key(messages: readonly JudgeMessage[], sampleIndex: number): string;
+  /** The cached replies under `keys`, by key. */
+  lookup(keys: readonly string[]): Promise<Map<string, CachedJudgeReply>>;
+  /** Caches a usable reply (one whose verdict parsed); the first reply under a key stays. Never throws: a reply that
+   * could not be cached is logged, and the verdict it holds counts all the same. */
+  store(key: string, reply: CachedJudgeReply): Promise<void>;
+}
+
+/**
+ * The SHA-256 (hex) of what decides a verdict: the judge's provider and model, the exact prompt messages and the
+ * absolute sample index. The key holds no secret and the prompt is not stored: only this hash of it.
+ */
+export function verdictKey(
+  judge: Pick<RunJudge, 'provider' | 'model'>,
+  messages: readonly JudgeMessage[],
+  sampleIndex: number,
+): string {
+  const material = JSON.stringify([judge.provider, judge.model, messages.map((m) => [m.role, m.content]), sampleIndex]);
+  return createHash('sha256').update(material).digest('hex');
+}
+
+/** The cache of a workspace for a run's judge, bounded at `LIMITS.judgeCacheEntriesPerWorkspace` entries. */
+export function verdictCache(
+  deps: Pick<ActivityDeps, 'db' | 'logger'>,
+  workspaceId: string,
+  judge: RunJudge,
+): VerdictCache {
+  return {
+    key: (messages, sampleIndex) => verdictKey(judge, messages, sampleIndex),
+    lookup: (keys) => findCachedVerdicts(deps.db, workspaceId, keys),
+    async store(key, reply) {
+      try {
+        await storeCachedVerdict(deps.db, workspaceId, key, reply, LIMITS.judgeCacheEntriesPerWorkspace);
+      } catch (error) {
+        // The call was paid for and its verdict is good: failing the case over the cache would only spend another.
+        deps.logger.warn({ ...logError(error), workspace_id: workspaceId }, 'judge verdict not cached');
+      }
+    },
+  };
+}

@@ -32,7 +32,8 @@ function sameCall(a: ToolCall, b: ToolCall): boolean {
   return a.tool_name === b.tool_name && jsonEqual(a.tool_args ?? {}, b.tool_args ?? {});
 }
 
-const isPlain = (call: ExpectedCall): boolean =>
+/** An expected call compared by plain equality: exact args (the default) and no matcher in them. */
+export const isPlain = (call: ExpectedCall): boolean =>
   (call.args_match ?? 'exact') === 'exact' && !containsMatcher(call.tool_args ?? {});
 
 /** Whether one expected call accepts one actual call: same tool name, and args as its `args_match` and matchers say. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pairMatcher } from './call-matching';
+import { isPlain, pairMatcher } from './call-matching';
 import type { ExpectedCall } from './expected-call';
 import type { AlignedPair } from './lcs-alignment';
 import { alignByMode, DEFAULT_TRAJECTORY_MATCH, type TrajectoryMatch } from './trajectory-modes';
@@ -21,6 +21,8 @@ export interface ToolCall {
 export interface MatchedCall extends ToolCall {
   expected_index: number;
   actual_index: number;
+  /** The actual call's args, when the expected call held matchers or did not compare args exactly. */
+  actual_tool_args?: Record<string, unknown>;
 }
 
 /** An expected call that the agent did not make. */
@@ -59,7 +61,8 @@ function detailOf(
   const [expectedUsed, actualUsed] = [new Uint8Array(expected.length), new Uint8Array(actual.length)];
   for (const [i, j] of pairs) {
     [expectedUsed[i], actualUsed[j]] = [1, 1];
-    detail.matched.push({ expected_index: i, actual_index: j, ...copyCall(expected[i]) });
+    const actualArgs = isPlain(expected[i]) ? {} : { actual_tool_args: actual[j].tool_args ?? {} };
+    detail.matched.push({ expected_index: i, actual_index: j, ...copyCall(expected[i]), ...actualArgs });
   }
   expected.forEach((call, i) => expectedUsed[i] || detail.missing.push({ expected_index: i, ...copyCall(call) }));
   actual.forEach((call, j) => actualUsed[j] || detail.extra.push({ actual_index: j, ...copyCall(call) }));

@@ -84,6 +84,12 @@ describe('trajectory match modes in an eval run', () => {
     }
     // The matchers accept every call, so the loose expectations score as the exact ones do: in_order 2/3, lcs 2/4.
     assert.equal(byCase.loose.criteria.tool_trajectory_avg_score.score, 2 / 3);
+    assert.deepEqual(
+      byCase.loose.criteria.tool_trajectory_avg_score.detail.matched.map(
+        (m: { actual_tool_args: unknown }) => m.actual_tool_args,
+      ),
+      [ACTUAL[0].tool_args, ACTUAL[2].tool_args],
+    );
     assert.equal(byCase.default.criteria.tool_trajectory_avg_score.score, 2 / 4);
     assert.equal(byCase.default.criteria.tool_trajectory_avg_score.detail.mode, 'lcs');
     // By hand: 1/4, 2/3, 1, 1/2, 2/3, 1/2 over six cases; only any_order passes at the default minimum 1.0.

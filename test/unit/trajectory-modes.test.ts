@@ -98,6 +98,11 @@ describe('trajectory match modes', () => {
     ];
     for (const mode of TRAJECTORY_MATCH_MODES)
       assert.equal(score(mode, loose, ACTUAL).score, BY_MODE[mode].score, mode);
+    const matched = (score('any_order', loose, ACTUAL).detail as TrajectoryDetail).matched;
+    assert.deepEqual(
+      matched.map((m) => m.actual_tool_args),
+      [SEARCH.tool_args, BOOK.tool_args, RECEIPT.tool_args],
+    );
   });
 
   it('passes by the minimum score whatever the mode', () => {

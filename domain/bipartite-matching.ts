@@ -1,18 +1,20 @@
-import type { AlignedPair, PairMatch } from './lcs-alignment';
+import type { AlignedPair } from './lcs-alignment';
+import type { PairTable } from './pair-table';
 
 const UNREACHED = 0x7fffffff;
 
 /**
- * A maximum matching between rows and columns (each used at most once) where `same(i, j)` allows the pair, by
+ * A maximum matching between rows and columns (each used at most once) where `same` allows the pair, by
  * Hopcroft–Karp: a greedy start (each row takes its first free column), then shortest augmenting paths in phases,
  * O(√n) phases of O(n·m) each. Pairs come in row order. Memory is linear in the two counts.
  */
-export function maximumMatching(rows: number, cols: number, same: PairMatch): AlignedPair[] {
+export function maximumMatching(same: PairTable): AlignedPair[] {
+  const { rows, cols } = same;
   const colOfRow = new Int32Array(rows).fill(-1);
   const rowOfCol = new Int32Array(cols).fill(-1);
   for (let i = 0; i < rows; i++) {
     for (let j = 0; j < cols; j++) {
-      if (rowOfCol[j] < 0 && same(i, j)) {
+      if (rowOfCol[j] < 0 && same.has(i, j)) {
         [colOfRow[i], rowOfCol[j]] = [j, i];
         break;
       }
@@ -30,7 +32,7 @@ export function maximumMatching(rows: number, cols: number, same: PairMatch): Al
     for (let head = 0; head < queue.length; head++) {
       const i = queue[head];
       for (let j = 0; j < cols; j++) {
-        if (!same(i, j)) continue;
+        if (!same.has(i, j)) continue;
         const next = rowOfCol[j];
         if (next < 0) reachesFree = true;
         else if (layer[next] === UNREACHED) {
@@ -43,7 +45,7 @@ export function maximumMatching(rows: number, cols: number, same: PairMatch): Al
   };
   const augment = (i: number): boolean => {
     for (let j = 0; j < cols; j++) {
-      if (!same(i, j)) continue;
+      if (!same.has(i, j)) continue;
       const next = rowOfCol[j];
       if (next < 0 || (layer[next] === layer[i] + 1 && augment(next))) {
         [colOfRow[i], rowOfCol[j]] = [j, i];

@@ -2,7 +2,7 @@ import { argsMatch, containsMatcher } from './arg-matchers';
 import type { ExpectedCall } from './expected-call';
 import { hashJson } from './json-hash';
 import { jsonEqual } from './json-equal';
-import type { PairMatch } from './lcs-alignment';
+import { PairTable } from './pair-table';
 import type { ToolCall } from './trajectory';
 
 /**
@@ -44,27 +44,25 @@ export function callMatches(expected: ExpectedCall, actual: ToolCall): boolean {
 }
 
 /**
- * Whether expected call i accepts actual call j, for every pair. Plain expectations (exact args, no matcher) compare
- * call ids, an equivalence. Matchers are not one (`{"$any": true}` accepts calls that differ), so then every pair of
- * the same tool name is decided once, into a bit table of expected × actual bits (1,000 × 1,000 is 125 KB); equal
- * actual calls share one decision per expected call.
+ * Which expected call accepts which actual call. Plain expectations (exact args, no matcher) compare call ids, an
+ * equivalence: each expected call marks the actual calls of its id. Matchers are not one (`{"$any": true}` accepts
+ * calls that differ), so then every pair of the same tool name is decided, once per distinct actual call.
  */
-export function pairMatcher(expected: readonly ExpectedCall[], actual: readonly ToolCall[]): PairMatch {
-  if (expected.every(isPlain)) {
-    const [expectedIds, actualIds] = callIds(expected, actual);
-    return (i, j) => expectedIds[i] === actualIds[j];
-  }
-  const [, actualIds] = callIds([], actual);
-  const width = actual.length;
-  const bits = new Uint8Array(Math.ceil((expected.length * width) / 8));
-  expected.forEach((call, i) => {
-    const decided = new Map<number, boolean>();
-    for (let j = 0; j < width; j++) {
-      if (call.tool_name !== actual[j].tool_name) continue;
-      let accepted = decided.get(actualIds[j]);
-      if (accepted === undefined) decided.set(actualIds[j], (accepted = callMatches(call, actual[j])));
-      if (accepted) bits[(i * width + j) >> 3] |= 1 << ((i * width + j) & 7);
-    }
+export function pairTable(expected: readonly ExpectedCall[], actual: readonly ToolCall[]): PairTable {
+  const table = new PairTable(expected.length, actual.length);
+  const plain = expected.every(isPlain);
+  const [expectedIds, actualIds] = callIds(plain ? expected : [], actual);
+  const actualOfId = new Map<number, number[]>();
+  actualIds.forEach((id, j) => {
+    const calls = actualOfId.get(id);
+    if (calls) calls.push(j);
+    else actualOfId.set(id, [j]);
   });
-  return (i, j) => (bits[(i * width + j) >> 3] & (1 << ((i * width + j) & 7))) !== 0;
+  expected.forEach((call, i) => {
+    const accepted = plain
+      ? [actualOfId.get(expectedIds[i]) ?? []]
+      : [...actualOfId.values()].filter(([j]) => callMatches(call, actual[j]));
+    for (const calls of accepted) for (const j of calls) table.set(i, j);
+  });
+  return table;
 }

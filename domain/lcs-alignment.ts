@@ -1,7 +1,8 @@
+import type { PairTable } from './pair-table';
+
 /**
- * Longest common subsequence of two sequences, in memory linear in their lengths. The sequences are given by their
- * lengths and a predicate saying whether item i of the first matches item j of the second (equal symbol ids, or an
- * expected call whose matchers accept an actual one).
+ * Longest common subsequence of two sequences, in memory linear in their lengths (besides the table of which pairs
+ * match, a bit per pair: equal calls, or an expected call whose matchers accept an actual one).
  *
  * The alignment is the one a full (n+1)×(m+1) suffix table would give when walked from the start: take a match
  * whenever the two items match; otherwise drop the second sequence's symbol unless that loses length (so on a
@@ -13,12 +14,9 @@
 /** A matched pair: index in the first sequence, index in the second. */
 export type AlignedPair = readonly [first: number, second: number];
 
-/** Whether item i of the first sequence matches item j of the second. */
-export type PairMatch = (i: number, j: number) => boolean;
-
 /** The matched pairs of the alignment described above, in order. */
-export function lcsAlignment(rows: number, cols: number, same: PairMatch): AlignedPair[] {
-  const width = cols + 1;
+export function lcsAlignment(same: PairTable): AlignedPair[] {
+  const width = same.cols + 1;
   // Four rows of scratch space, shared by every step of the recursion (each uses a prefix of them).
   const scratch: Scratch = {
     below: new Int32Array(width),
@@ -27,7 +25,7 @@ export function lcsAlignment(rows: number, cols: number, same: PairMatch): Align
     leaves: new Int32Array(width),
   };
   const pairs: AlignedPair[] = [];
-  alignRange({ same, scratch, pairs }, 0, rows, 0, cols);
+  alignRange({ same, scratch, pairs }, 0, same.rows, 0, same.cols);
   return pairs;
 }
 
@@ -39,7 +37,7 @@ interface Scratch {
 }
 
 interface Alignment {
-  same: PairMatch;
+  same: PairTable;
   scratch: Scratch;
   pairs: AlignedPair[];
 }
@@ -49,7 +47,7 @@ function alignRange(alignment: Alignment, top: number, bottom: number, left: num
   if (bottom - top === 1) {
     // One row: the walk skips second-sequence items until the first matching one.
     for (let j = left; j < right; j++) {
-      if (alignment.same(top, j)) {
+      if (alignment.same.has(top, j)) {
         alignment.pairs.push([top, j]);
         return;
       }
@@ -83,13 +81,13 @@ function entryColumn(
   for (let c = 0; c <= width; c++) reaches[c] = c;
   for (let i = bottom - 1; i >= top; i--) {
     for (let j = width - 1; j >= 0; j--) {
-      row[j] = same(i, left + j) ? below[j + 1] + 1 : Math.max(below[j], row[j + 1]);
+      row[j] = same.has(i, left + j) ? below[j + 1] + 1 : Math.max(below[j], row[j + 1]);
     }
     if (i < middle) {
       // leaves[c]: the column at which a walk entering row i at c enters row i + 1 (past the last column only down).
       leaves[width] = width;
       for (let j = width - 1; j >= 0; j--) {
-        if (same(i, left + j)) leaves[j] = j + 1;
+        if (same.has(i, left + j)) leaves[j] = j + 1;
         else leaves[j] = row[j + 1] < row[j] ? j : leaves[j + 1];
       }
       // leaves[c] >= c, so updating in place from the left reads only entries not yet rewritten.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isPlain, pairMatcher } from './call-matching';
+import { isPlain, pairTable } from './call-matching';
 import type { ExpectedCall } from './expected-call';
 import type { AlignedPair } from './lcs-alignment';
 import { alignByMode, DEFAULT_TRAJECTORY_MATCH, type TrajectoryMatch } from './trajectory-modes';
@@ -79,8 +79,7 @@ export function scoreTrajectory(input: TrajectoryInput): CriterionResult<Traject
     return notApplicable('tool_trajectory_avg_score', input.minScore, 'the case has no expected_trajectory');
   }
   const mode = input.mode ?? DEFAULT_TRAJECTORY_MATCH;
-  const same = pairMatcher(input.expected, input.actual);
-  const { pairs, score } = alignByMode(mode, input.expected.length, input.actual.length, same);
+  const { pairs, score } = alignByMode(mode, pairTable(input.expected, input.actual));
   return scored(
     'tool_trajectory_avg_score',
     score,

@@ -1,4 +1,4 @@
-import { compileUserPattern } from './guardrails/user-patterns';
+import { compileUserPattern, userPatternProblem } from './guardrails/user-patterns';
 import { jsonEqual } from './json-equal';
 
 /** How an expected call's `tool_args` are compared with the actual call's (the tool name must always be equal). */
@@ -30,11 +30,21 @@ export function containsMatcher(value: unknown): boolean {
   return isObject(value) && Object.values(value).some(containsMatcher);
 }
 
+const isBound = (value: unknown): value is number | undefined => value === undefined || typeof value === 'number';
+
+// A stored matcher that validation would refuse (a promoted call that really held `{"$regex": "(("}`) accepts nothing
+// by its rule, so scoring never fails on it; it still matches an equal value literally.
 function matcherAccepts(key: MatcherKey, spec: unknown, actual: unknown): boolean {
-  if (key === '$any') return actual !== undefined;
-  if (key === '$regex') return typeof actual === 'string' && compileUserPattern(String(spec), false).test(actual);
-  const { min, max } = (spec ?? {}) as { min?: number; max?: number };
-  return typeof actual === 'number' && (min === undefined || actual >= min) && (max === undefined || actual <= max);
+  if (key === '$any') return spec === true && actual !== undefined;
+  if (key === '$regex')
+    return (
+      typeof spec === 'string' &&
+      typeof actual === 'string' &&
+      userPatternProblem(spec) === undefined &&
+      compileUserPattern(spec, false).test(actual)
+    );
+  if (!isObject(spec) || !isBound(spec.min) || !isBound(spec.max) || typeof actual !== 'number') return false;
+  return (spec.min === undefined || actual >= spec.min) && (spec.max === undefined || actual <= spec.max);
 }
 
 const definedKeys = (record: JsonObject): string[] => Object.keys(record).filter((key) => record[key] !== undefined);

@@ -50,6 +50,14 @@ describe('argument matchers', () => {
     assert.equal(argsMatch({ q: { $gt: 5 } }, { q: 6 }), false);
   });
 
+  it('accepts nothing by the rule of a stored matcher validation would refuse, without throwing', () => {
+    assert.equal(valueMatches({ $regex: '((' }, '(('), false);
+    assert.equal(valueMatches({ $regex: '((' }, { $regex: '((' }), true);
+    assert.equal(valueMatches({ $any: false }, 'x'), false);
+    assert.equal(valueMatches({ $number: 'big' }, 5), false);
+    assert.equal(valueMatches({ $number: { min: '1' } }, 5), false);
+  });
+
   describe('validation', () => {
     it('accepts valid matchers and args_match', () => {
       assert.deepEqual(problems({ id: { $regex: '^[0-9]+$' }, n: { $number: { min: 0 } }, x: { $any: true } }), []);

@@ -49,6 +49,7 @@ export async function scoreCaseAgainst(input: CaseScoringInput): Promise<CaseOut
       expected: evalCase.expected_trajectory,
       actual: conversation.tool_calls,
       minScore: minScores.tool_trajectory_avg_score,
+      mode: evalCase.trajectory_match,
     }),
     scoreFinalResponse({
       expected: evalCase.expected_final_response,

@@ -3,6 +3,7 @@ import type { Db } from './database';
 import { OLDEST_FIRST, keysetPage, type Page, type PageParams } from './keyset-page';
 import { isUuid, jsonOrNull } from './column-values';
 import type { ImportCase } from '../domain/eval-set-file.reader';
+import { DEFAULT_TRAJECTORY_MATCH } from '../domain/trajectory-modes';
 import type { CaseSnapshot, EvalCase } from './tables/eval-set.table';
 
 /** The stored fields of an eval case: those a builder writes, and what a promoted case keeps of its conversation. */
@@ -17,6 +18,7 @@ export function evalCaseColumns(input: EvalCaseInput) {
     name: input.name,
     session_input: JSON.stringify(input.session_input),
     expected_trajectory: jsonOrNull(input.expected_trajectory),
+    trajectory_match: input.trajectory_match ?? DEFAULT_TRAJECTORY_MATCH,
     expected_final_response: input.expected_final_response,
     rubrics: jsonOrNull(input.rubrics),
     source_run_id: input.source_run_id,

@@ -12,7 +12,15 @@ const unpromoted = { source_run_id: null, snapshot: null };
 export async function allEvalCases(db: Db, evalSetId: string): Promise<StoredCase[]> {
   return db
     .selectFrom('eval_cases')
-    .select(['id', 'name', 'session_input', 'expected_trajectory', 'expected_final_response', 'rubrics'])
+    .select([
+      'id',
+      'name',
+      'session_input',
+      'expected_trajectory',
+      'trajectory_match',
+      'expected_final_response',
+      'rubrics',
+    ])
     .where('eval_set_id', '=', evalSetId)
     .orderBy('name')
     .orderBy('id')

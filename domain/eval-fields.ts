@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { boundedArray, boundedString } from './bounded-schemas';
 import { minScoresOverrideSchema } from './criteria';
-import { toolCallSchema } from './trajectory';
+import { expectedCallSchema } from './expected-call';
+import { TRAJECTORY_MATCH_MODES } from './trajectory-modes';
 
 /** A string with at least one non-whitespace character. */
 export const nonBlank = boundedString('textChars').regex(/\S/, 'must not be empty');
@@ -14,7 +15,8 @@ export const evalName = z.string().trim().min(1, 'must not be empty').max(200);
 
 /** The optional fields of an eval case a builder writes (null or absent: none). */
 export const evalCaseFields = {
-  expected_trajectory: boundedArray(toolCallSchema, 'toolCallsPerExpectedTrajectory').nullish(),
+  expected_trajectory: boundedArray(expectedCallSchema, 'toolCallsPerExpectedTrajectory').nullish(),
+  trajectory_match: z.enum(TRAJECTORY_MATCH_MODES).optional(),
   expected_final_response: boundedString('textChars').nullish(),
   rubrics: boundedArray(nonBlank, 'rubricsPerCase').nullish(),
 };

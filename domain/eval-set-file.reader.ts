@@ -4,8 +4,10 @@ import { blankToNull } from './eval-fields';
 import { evalSetFileCase, evalSetFileSchema } from './eval-set-file.schema';
 import { fieldPath, issuesAt, type FieldProblem } from './field-problems';
 import { LIMITS } from './limits';
+import { DEFAULT_TRAJECTORY_MATCH } from './trajectory-modes';
 import type { MinScores } from './criteria';
-import type { ToolCall } from './trajectory';
+import type { ExpectedCall } from './expected-call';
+import type { TrajectoryMatch } from './trajectory-modes';
 
 /** The kinds of file an import reads. */
 export type ImportFormat = 'assay' | 'adk' | 'jsonl';
@@ -14,7 +16,9 @@ export type ImportFormat = 'assay' | 'adk' | 'jsonl';
 export interface ImportCase {
   name: string;
   session_input: { message: string } & Record<string, unknown>;
-  expected_trajectory: ToolCall[] | null;
+  expected_trajectory: ExpectedCall[] | null;
+  /** Absent: `lcs` (an ADK file, a case written before modes existed). */
+  trajectory_match?: TrajectoryMatch;
   expected_final_response: string | null;
   rubrics: string[] | null;
 }
@@ -59,6 +63,7 @@ function readCase(value: unknown, describe: (issue: Issue) => FieldProblem): Cas
       name: data.name,
       session_input: data.session_input,
       expected_trajectory: data.expected_trajectory ?? null,
+      trajectory_match: data.trajectory_match ?? DEFAULT_TRAJECTORY_MATCH,
       expected_final_response: blankToNull(data.expected_final_response),
       rubrics: data.rubrics ?? null,
     },

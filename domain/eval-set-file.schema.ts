@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { evalCaseBody, evalName, evalSetFields } from './eval-fields';
 import { LIMITS } from './limits';
 import type { MinScores } from './criteria';
+import { DEFAULT_TRAJECTORY_MATCH } from './trajectory-modes';
 
 /** The `format` tag of an Assay eval set file. */
 export const EVAL_SET_FILE_FORMAT = 'assay.eval-set/v1';
@@ -49,6 +50,7 @@ export function toEvalSetFile(
         name: c.name,
         session_input: c.session_input,
         expected_trajectory: c.expected_trajectory ?? null,
+        trajectory_match: c.trajectory_match ?? DEFAULT_TRAJECTORY_MATCH,
         expected_final_response: c.expected_final_response ?? null,
         rubrics: c.rubrics ?? null,
       })),

@@ -1,6 +1,7 @@
 import type { ImportCase, LocatedCase } from './eval-set-file.reader';
 import type { FieldProblem } from './field-problems';
-import { jsonEqual } from './trajectory';
+import { jsonEqual } from './json-equal';
+import { DEFAULT_TRAJECTORY_MATCH } from './trajectory-modes';
 
 /** A case the set already holds. */
 export interface StoredCase extends ImportCase {
@@ -18,6 +19,7 @@ const sameCase = (a: ImportCase, b: ImportCase): boolean =>
   a.name === b.name &&
   jsonEqual(a.session_input, b.session_input) &&
   jsonEqual(a.expected_trajectory, b.expected_trajectory) &&
+  (a.trajectory_match ?? DEFAULT_TRAJECTORY_MATCH) === (b.trajectory_match ?? DEFAULT_TRAJECTORY_MATCH) &&
   a.expected_final_response === b.expected_final_response &&
   jsonEqual(a.rubrics, b.rubrics);
 

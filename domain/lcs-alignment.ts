@@ -1,8 +1,11 @@
+import type { PairTable } from './pair-table';
+
 /**
- * Longest common subsequence of two sequences of symbol ids, in memory linear in their lengths.
+ * Longest common subsequence of two sequences, in memory linear in their lengths (besides the table of which pairs
+ * match, a bit per pair: equal calls, or an expected call whose matchers accept an actual one).
  *
  * The alignment is the one a full (n+1)×(m+1) suffix table would give when walked from the start: take a match
- * whenever the two symbols are equal; otherwise drop the second sequence's symbol unless that loses length (so on a
+ * whenever the two items match; otherwise drop the second sequence's symbol unless that loses length (so on a
  * tie earlier symbols of the first sequence keep their match). It is found Hirschberg-style without the table: one
  * pass of two table rows finds where that walk first enters the middle row of the first sequence, then each half is
  * aligned the same way. Passes over halves of the area each time, so time stays O(n·m) and memory O(n + m).
@@ -12,8 +15,8 @@
 export type AlignedPair = readonly [first: number, second: number];
 
 /** The matched pairs of the alignment described above, in order. */
-export function lcsAlignment(first: Int32Array, second: Int32Array): AlignedPair[] {
-  const width = second.length + 1;
+export function lcsAlignment(same: PairTable): AlignedPair[] {
+  const width = same.cols + 1;
   // Four rows of scratch space, shared by every step of the recursion (each uses a prefix of them).
   const scratch: Scratch = {
     below: new Int32Array(width),
@@ -22,7 +25,7 @@ export function lcsAlignment(first: Int32Array, second: Int32Array): AlignedPair
     leaves: new Int32Array(width),
   };
   const pairs: AlignedPair[] = [];
-  alignRange({ first, second, scratch, pairs }, 0, first.length, 0, second.length);
+  alignRange({ same, scratch, pairs }, 0, same.rows, 0, same.cols);
   return pairs;
 }
 
@@ -34,8 +37,7 @@ interface Scratch {
 }
 
 interface Alignment {
-  first: Int32Array;
-  second: Int32Array;
+  same: PairTable;
   scratch: Scratch;
   pairs: AlignedPair[];
 }
@@ -43,9 +45,9 @@ interface Alignment {
 function alignRange(alignment: Alignment, top: number, bottom: number, left: number, right: number): void {
   if (top === bottom || left === right) return;
   if (bottom - top === 1) {
-    // One row: the walk skips second-sequence symbols until the first equal one.
+    // One row: the walk skips second-sequence items until the first matching one.
     for (let j = left; j < right; j++) {
-      if (alignment.second[j] === alignment.first[top]) {
+      if (alignment.same.has(top, j)) {
         alignment.pairs.push([top, j]);
         return;
       }
@@ -64,7 +66,7 @@ function alignRange(alignment: Alignment, top: number, bottom: number, left: num
  * at c enters row `middle` (composing each row's own step, which needs only that row and the one below).
  */
 function entryColumn(
-  { first, second, scratch }: Alignment,
+  { same, scratch }: Alignment,
   top: number,
   bottom: number,
   left: number,
@@ -78,15 +80,14 @@ function entryColumn(
   row[width] = 0;
   for (let c = 0; c <= width; c++) reaches[c] = c;
   for (let i = bottom - 1; i >= top; i--) {
-    const symbol = first[i];
     for (let j = width - 1; j >= 0; j--) {
-      row[j] = symbol === second[left + j] ? below[j + 1] + 1 : Math.max(below[j], row[j + 1]);
+      row[j] = same.has(i, left + j) ? below[j + 1] + 1 : Math.max(below[j], row[j + 1]);
     }
     if (i < middle) {
       // leaves[c]: the column at which a walk entering row i at c enters row i + 1 (past the last column only down).
       leaves[width] = width;
       for (let j = width - 1; j >= 0; j--) {
-        if (symbol === second[left + j]) leaves[j] = j + 1;
+        if (same.has(i, left + j)) leaves[j] = j + 1;
         else leaves[j] = row[j + 1] < row[j] ? j : leaves[j + 1];
       }
       // leaves[c] >= c, so updating in place from the left reads only entries not yet rewritten.

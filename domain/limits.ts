@@ -42,6 +42,9 @@ export const LIMITS = {
   /** RE2 instructions one user pattern compiles to: finding a match costs up to that much per character, and real
    * patterns (an IBAN, an API key) compile to 15 to 100; a literal pattern of the longest allowed length fits. */
   patternProgramSize: 256,
+  /** Characters of one `$regex` argument matcher of an expected tool call: like a guardrail pattern, a rule a person
+   * writes (it also compiles to at most `patternProgramSize` RE2 instructions). */
+  argPatternChars: 200,
   /** Nodes in one flow: each is an activity and a history event pair; 50 covers every flow we have seen. */
   flowNodes: 50,
   /** Guardrails on one agent: each runs over every input and output, so the list stays short. */

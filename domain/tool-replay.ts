@@ -1,4 +1,4 @@
-import { jsonEqual } from './trajectory';
+import { jsonEqual } from './json-equal';
 
 /** A call recorded in an earlier conversation: its name, arguments and the result it got. */
 export interface RecordedCall {

@@ -46,7 +46,7 @@ window.CaseView = (() => {
       ...detail.missing.map((c) => ({ ...c, mark: 'missing' })),
     ].sort((a, b) => a.expected_index - b.expected_index);
     const actual = [
-      ...detail.matched.map((c) => ({ ...c, mark: 'matched' })),
+      ...detail.matched.map((c) => ({ ...c, tool_args: c.actual_tool_args || c.tool_args, mark: 'matched' })),
       ...detail.extra.map((c) => ({ ...c, mark: 'extra' })),
     ].sort((a, b) => a.actual_index - b.actual_index);
     return el(
@@ -54,7 +54,7 @@ window.CaseView = (() => {
       { class: 'pair trajectory' },
       calls(
         expected.map((c) => call(c, c.mark)),
-        `Expected trajectory · ${detail.matched.length} matched, ${detail.missing.length} missing`,
+        `Expected trajectory (${detail.mode || 'lcs'}) · ${detail.matched.length} matched, ${detail.missing.length} missing`,
       ),
       calls(
         actual.map((c) => call(c, c.mark)),

@@ -11,7 +11,9 @@ import { findEvalSet } from '../../db/eval-set.repository';
 import type { Conversation } from '../../db/tables/conversation.table';
 import type { EvalCase } from '../../db/tables/eval-set.table';
 import { blankToNull, evalCaseBody, evalCaseFields, evalName, sessionInputSchema } from '../../domain/eval-fields';
+import { ARGS_MATCH_MODES } from '../../domain/arg-matchers';
 import { LIMITS } from '../../domain/limits';
+import { TRAJECTORY_MATCH_MODES } from '../../domain/trajectory-modes';
 import { requireAgentEvalCase, requireAgentEvalSet, requireConversation } from '../eval-lookups';
 import { invalidField, limitExceeded } from '../field-errors';
 import { requireAgent } from '../lookups';
@@ -21,7 +23,13 @@ import { dataPage, dataPageJson, pageQuery } from '../paging';
 const updateCaseBody = z
   .object({ name: evalName.optional(), session_input: sessionInputSchema.optional(), ...evalCaseFields })
   .strict();
-const promoteBody = z.object({ eval_set_id: z.string().min(1).max(200), name: evalName.optional() }).strict();
+const promoteBody = z
+  .object({
+    eval_set_id: z.string().min(1).max(200),
+    name: evalName.optional(),
+    trajectory_match: evalCaseFields.trajectory_match,
+  })
+  .strict();
 
 const toolCallJson = z.object({ tool_name: z.string(), tool_args: z.record(z.string(), z.unknown()) });
 export const evalCaseJson = z.object({
@@ -29,7 +37,8 @@ export const evalCaseJson = z.object({
   eval_set_id: z.string(),
   name: z.string(),
   session_input: z.record(z.string(), z.unknown()),
-  expected_trajectory: z.array(toolCallJson).nullable(),
+  expected_trajectory: z.array(toolCallJson.extend({ args_match: z.enum(ARGS_MATCH_MODES).optional() })).nullable(),
+  trajectory_match: z.enum(TRAJECTORY_MATCH_MODES),
   expected_final_response: z.string().nullable(),
   rubrics: z.array(z.string()).nullable(),
   source_run_id: z.string().nullable(),
@@ -51,6 +60,7 @@ export function toEvalCaseJson(row: EvalCase): z.infer<typeof evalCaseJson> {
     name: row.name,
     session_input: row.session_input,
     expected_trajectory: row.expected_trajectory,
+    trajectory_match: row.trajectory_match,
     expected_final_response: row.expected_final_response,
     rubrics: row.rubrics,
     source_run_id: row.source_run_id,
@@ -68,13 +78,17 @@ function firstUserMessage(conversation: Conversation): string {
 }
 
 /** The case a conversation promotes to: its first user message, its calls and answer as expectations and snapshot. */
-function caseFromConversation(conversation: Conversation, name: string | undefined): EvalCaseInput {
+function caseFromConversation(
+  conversation: Conversation,
+  { name, trajectory_match }: z.infer<typeof promoteBody>,
+): EvalCaseInput {
   const message = firstUserMessage(conversation);
   const calls = conversation.tool_calls.map(({ tool_name, tool_args }) => ({ tool_name, tool_args }));
   return {
     name: name ?? (message.trim().slice(0, 80) || `run ${conversation.id}`),
     session_input: { ...conversation.session_input, message },
     expected_trajectory: calls,
+    trajectory_match,
     expected_final_response: blankToNull(conversation.final_response),
     rubrics: null,
     source_run_id: conversation.id,
@@ -117,7 +131,7 @@ export const evalCaseRoutes: RouteSpec[] = [
           'items',
           `the conversation has ${conversation.tool_calls.length} tool calls, too many for an expected trajectory`,
         );
-      const input = caseFromConversation(conversation, body.name);
+      const input = caseFromConversation(conversation, body);
       return { data: toEvalCaseJson(await insertIntoSet(deps.db, set.id, input, 'eval_set_id')) };
     },
   }),
@@ -136,6 +150,7 @@ export const evalCaseRoutes: RouteSpec[] = [
         name: body.name,
         session_input: body.session_input,
         expected_trajectory: body.expected_trajectory ?? null,
+        trajectory_match: body.trajectory_match,
         expected_final_response: blankToNull(body.expected_final_response),
         rubrics: body.rubrics ?? null,
         source_run_id: null,
@@ -183,6 +198,7 @@ export const evalCaseRoutes: RouteSpec[] = [
         session_input: body.session_input ?? current.session_input,
         expected_trajectory:
           body.expected_trajectory === undefined ? current.expected_trajectory : body.expected_trajectory,
+        trajectory_match: body.trajectory_match ?? current.trajectory_match,
         expected_final_response:
           body.expected_final_response === undefined
             ? current.expected_final_response

@@ -1,7 +1,9 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { Json, NullableJson } from './json-column';
 import type { MinScores } from '../../domain/criteria';
+import type { ExpectedCall } from '../../domain/expected-call';
 import type { ToolCall } from '../../domain/trajectory';
+import type { TrajectoryMatch } from '../../domain/trajectory-modes';
 
 /** A collection of eval cases for one agent, with its default minimum scores and judge sample count. */
 export interface EvalSetTable {
@@ -28,7 +30,8 @@ export interface EvalCaseTable {
   eval_set_id: string;
   name: string;
   session_input: Json<{ message: string } & Record<string, unknown>>;
-  expected_trajectory: NullableJson<ToolCall[]>;
+  expected_trajectory: NullableJson<ExpectedCall[]>;
+  trajectory_match: ColumnType<TrajectoryMatch, TrajectoryMatch | undefined, TrajectoryMatch>;
   expected_final_response: string | null;
   rubrics: NullableJson<string[]>;
   source_run_id: string | null;

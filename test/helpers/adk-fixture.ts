@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { ImportCase } from '../../domain/eval-set-file.reader';
 
 /** Path of the ADK eval set written for the tests: three one-turn cases, then the multi-turn `multi_turn`. */
 export const ADK_FIXTURE = path.join(__dirname, '..', 'fixtures', 'adk', 'support.evalset.json');
@@ -8,8 +9,8 @@ export const ADK_FIXTURE = path.join(__dirname, '..', 'fixtures', 'adk', 'suppor
 export const adkFixture = (): { eval_cases: unknown[] } & Record<string, unknown> =>
   JSON.parse(fs.readFileSync(ADK_FIXTURE, 'utf8'));
 
-/** The one-turn cases of the fixture as Assay cases, in the fixture's order. */
-export const ADK_FIXTURE_CASES = [
+/** The one-turn cases of the fixture as Assay cases, in the fixture's order (an ADK case matches by `lcs`). */
+export const ADK_FIXTURE_CASES: ImportCase[] = [
   {
     name: 'order_status',
     session_input: { message: 'Where is order 42?' },
@@ -19,6 +20,7 @@ export const ADK_FIXTURE_CASES = [
         tool_args: { order: { id: 42, lines: [{ sku: 'A-1', qty: 2 }] }, include_history: true },
       },
     ],
+    trajectory_match: 'lcs',
     expected_final_response: 'Order 42 shipped yesterday.',
     rubrics: null,
   },
@@ -30,6 +32,7 @@ export const ADK_FIXTURE_CASES = [
       // The ADK key mapping stops at the args: `orderId` is the tool's own name and stays camelCase.
       { tool_name: 'refund', tool_args: { orderId: 7, reason: { code: 'damaged', notes: ['box crushed'] } } },
     ],
+    trajectory_match: 'lcs',
     expected_final_response: 'Sorry about that, order 7 is refunded.',
     rubrics: ['The reply apologizes'],
   },
@@ -37,6 +40,7 @@ export const ADK_FIXTURE_CASES = [
     name: 'greeting',
     session_input: { message: 'Hello!' },
     expected_trajectory: null,
+    trajectory_match: 'lcs',
     expected_final_response: 'Hi, how can I help?',
     rubrics: null,
   },

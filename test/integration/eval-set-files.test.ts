@@ -86,6 +86,7 @@ describe('eval set files: export, import (Assay, ADK, JSONL) and the JSON Schema
       'name',
       'rubrics',
       'session_input',
+      'trajectory_match',
     ]);
     assert.deepEqual(file.cases[1].expected_trajectory, [{ tool_name: 'lookup', tool_args: { id: 1 } }]);
 

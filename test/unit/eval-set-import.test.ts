@@ -17,6 +17,7 @@ const caseOf = (name: string, message = `ask ${name}`): ImportCase => ({
   name,
   session_input: { message },
   expected_trajectory: null,
+  trajectory_match: 'lcs',
   expected_final_response: null,
   rubrics: null,
 });

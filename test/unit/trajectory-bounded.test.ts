@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { LIMITS } from '../../domain/limits';
-import { jsonEqual, scoreTrajectory, type ToolCall, type TrajectoryDetail } from '../../domain/trajectory';
+import { jsonEqual } from '../../domain/json-equal';
+import { scoreTrajectory, type ToolCall, type TrajectoryDetail } from '../../domain/trajectory';
 import { peakHeapGrowth } from '../helpers/heap-growth';
 
 const call = (tool_name: string, tool_args: Record<string, unknown> = {}): ToolCall => ({ tool_name, tool_args });
@@ -18,7 +19,7 @@ function tableAlignment(expected: readonly ToolCall[], actual: readonly ToolCall
       lcs[i][j] = same(expected[i], actual[j]) ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
     }
   }
-  const detail: TrajectoryDetail = { matched: [], missing: [], extra: [] };
+  const detail: TrajectoryDetail = { mode: 'lcs', matched: [], missing: [], extra: [] };
   let [i, j] = [0, 0];
   while (i < expected.length && j < actual.length) {
     if (same(expected[i], actual[j]))

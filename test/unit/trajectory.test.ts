@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { jsonEqual, scoreTrajectory, type ToolCall, type TrajectoryDetail } from '../../domain/trajectory';
+import { jsonEqual } from '../../domain/json-equal';
+import { scoreTrajectory, type ToolCall, type TrajectoryDetail } from '../../domain/trajectory';
 
 const call = (tool_name: string, tool_args: Record<string, unknown> = {}): ToolCall => ({ tool_name, tool_args });
 
@@ -33,6 +34,7 @@ describe('trajectory', () => {
     assert.equal(result.score, 0);
     assert.equal(result.passed, false);
     assert.deepEqual(result.detail, {
+      mode: 'lcs',
       matched: [],
       missing: [],
       extra: [
@@ -49,6 +51,7 @@ describe('trajectory', () => {
     assert.equal(result.score, 2 / 3);
     assert.equal(result.passed, false);
     assert.deepEqual(result.detail, {
+      mode: 'lcs',
       matched: [
         { expected_index: 0, actual_index: 0, tool_name: 'search', tool_args: { q: 'hotel' } },
         { expected_index: 2, actual_index: 2, tool_name: 'email', tool_args: { to: 'a@b.c' } },

@@ -23,6 +23,8 @@ export const evalRunJson = z.object({
   conversations: z.record(z.string(), z.string()).nullable(),
   min_scores: z.record(z.string(), z.number()),
   judge_samples: z.number(),
+  repeats: z.number().describe('times each case is scored'),
+  min_repeat_pass: z.number().describe('repeats a case must pass in to pass (default: all of them)'),
   judge: z.object({ provider: z.string(), model: z.string(), source: z.string() }).nullable(),
   agent: z.object({ version: z.number(), model: z.string(), provider: z.string() }).nullable(),
   retry_of: z.string().nullable().describe('the run whose error cases this run re-scores (retry-errors)'),
@@ -34,6 +36,11 @@ export const evalRunJson = z.object({
       avg_score: z.record(z.string(), z.number()),
       counts: z.object({ total: z.number(), passed: z.number(), failed: z.number(), error: z.number() }),
       not_scored: z.number().optional().describe('cancelled runs: cases that got no result'),
+      flaky: z
+        .array(z.object({ case_id: z.string(), name: z.string(), flip_rate: z.number() }))
+        .optional()
+        .describe('runs of several repeats: cases that passed in some repeats and not in others, most flaky first'),
+      flaky_count: z.number().optional().describe('runs of several repeats: how many cases were flaky'),
     })
     .nullable(),
   error: z.string().nullable(),
@@ -62,6 +69,21 @@ export const caseResultJson = z.object({
   judge_usage: z
     .object({ calls: z.number(), prompt_tokens: z.number(), completion_tokens: z.number(), total_tokens: z.number() })
     .nullable(),
+  repeats: z
+    .array(
+      z.object({
+        repeat: z.number(),
+        status: z.enum(['passed', 'failed', 'error']),
+        criteria: z.record(z.string(), criterionJson).optional(),
+        conversation_id: z.string().optional(),
+      }),
+    )
+    .nullable()
+    .describe("runs of several repeats: each repeat's outcome, in order (null for one repeat)"),
+  flip_rate: z
+    .number()
+    .nullable()
+    .describe('min(repeats passed, repeats not passed) ÷ repeats: 0 stable, 0.5 an even split (null for one repeat)'),
   scored_at: z.string(),
 });
 
@@ -77,6 +99,8 @@ export function toEvalRunJson(row: EvalRun): z.infer<typeof evalRunJson> {
     conversations: row.conversations,
     min_scores: row.min_scores,
     judge_samples: row.judge_samples,
+    repeats: row.repeats,
+    min_repeat_pass: row.min_repeat_pass ?? row.repeats,
     judge: row.judge,
     agent: row.agent,
     retry_of: row.retry_of,
@@ -105,6 +129,8 @@ export function toCaseResultJson(row: CaseResultView): z.infer<typeof caseResult
     criteria: row.criteria as z.infer<typeof caseResultJson>['criteria'],
     error: row.error,
     judge_usage: row.judge_usage,
+    repeats: row.repeats as z.infer<typeof caseResultJson>['repeats'],
+    flip_rate: row.flip_rate,
     scored_at: row.created_at.toISOString(),
   };
 }

@@ -29,7 +29,12 @@ export interface EvalRunJson {
     counts?: { total: number; passed: number; failed: number; error: number };
     /** A cancelled run's cases that got no result. */
     not_scored?: number;
+    /** A run of several repeats: the cases that passed in some and not in others. */
+    flaky?: Array<{ case_id: string; name: string; flip_rate: number }>;
+    flaky_count?: number;
   } | null;
+  repeats?: number;
+  min_repeat_pass?: number;
   scored_cases: number;
   total_cases: number | null;
   error?: string | null;

@@ -33,6 +33,10 @@ export const LIMITS = {
    * retries. Without it a failing judge could spend about 400 calls of the workspace's key on one case.
    */
   judgeCallsPerCase: 40,
+  /** Times a run may score each case (`repeats`): live repeats re-run the agent, so each multiplies the run's cost. */
+  repeatsPerRun: 10,
+  /** Flaky cases a run summary lists by name (the most flaky first); `flaky_count` counts them all. */
+  flakyCasesListed: 100,
   /** Searches of one user pattern in one text when redacting: each is linear, but `a*b|a` makes each read the
    * whole text, so past this many the rest is redacted whole. Real redactions find a handful of matches. */
   patternSearchesPerText: 100,

@@ -22,6 +22,8 @@ export interface CaseRefused {
 export interface CaseToScore {
   evalCase: EvalCase;
   conversation: Conversation;
+  /** A live run of several repeats: the conversation of each repeat's agent run, in order (`conversation` the last). */
+  repeatConversations?: Conversation[];
 }
 
 /** What a batch does with one of its cases. */
@@ -40,6 +42,7 @@ export async function planBatch(
   run: ScoringRun,
   caseIds: readonly string[],
   liveConversations: Readonly<Record<string, string>> = {},
+  repeatConversations: Readonly<Record<string, readonly string[]>> = {},
 ): Promise<CasePlan[]> {
   const cases = await findEvalCasesByIds(deps.db, caseIds);
   const explicit =
@@ -49,7 +52,8 @@ export async function planBatch(
     const conversationId = liveConversations[evalCase.id] ?? explicit.get(evalCase.id) ?? evalCase.source_run_id;
     if (conversationId) chosen.set(evalCase.id, conversationId);
   }
-  const conversations = await findConversations(deps.db, run.agent_id, [...new Set(chosen.values())]);
+  const repeated = Object.values(repeatConversations).flat();
+  const conversations = await findConversations(deps.db, run.agent_id, [...new Set([...chosen.values(), ...repeated])]);
   return caseIds.map((caseId): CasePlan => {
     const evalCase = cases.get(caseId);
     const refuse = (error: string, conversationId: string | null = null): CaseRefused => ({
@@ -68,6 +72,12 @@ export async function planBatch(
     if (!conversation) return refuse(`conversation ${conversationId} no longer exists`);
     const conversationProblem = storedConversationProblem(conversation);
     if (conversationProblem) return refuse(conversationProblem, conversation.id);
-    return { evalCase, conversation };
+    const repeats = repeatConversations[caseId];
+    if (!repeats) return { evalCase, conversation };
+    const loaded = repeats.flatMap((id) => conversations.get(id) ?? []);
+    if (loaded.length < repeats.length) return refuse('a conversation of one of its repeats no longer exists');
+    const problem = loaded.map(storedConversationProblem).find((found) => found !== undefined);
+    if (problem) return refuse(problem, conversation.id);
+    return { evalCase, conversation, repeatConversations: loaded };
   });
 }

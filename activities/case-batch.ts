@@ -5,7 +5,6 @@ import { findEvalCasesByIds } from '../db/eval-case.repository';
 import type { ScoringRun } from '../db/eval-run.repository';
 import type { CaseBatchOutcome } from '../domain/eval-batches';
 import { reserveJudgeCalls } from '../db/judge-call.repository';
-import { LIMITS } from '../domain/limits';
 import type { ActivityDeps } from './activity-deps';
 import { expectedJudgeCalls } from './case-scoring';
 import { DELETED_CASE_NAME, planBatch, type CasePlan } from './batch-loads';
@@ -14,6 +13,7 @@ import { watchRun } from './batch-run-watch';
 import { takeLaneSlots, waitForEarlierAttempt, WORKFLOW_HELD_SLOT, type LaneSlots } from './batch-slots';
 import { errorResult, RunFatalFailure, scoreCasePlan } from './case-scoring-retries';
 import type { Judge } from './judge.activities';
+import { judgeCallBound } from './judge-call-budget';
 
 /** A batch of cases of one run to score (see `scoreCaseBatch`). */
 export interface CaseBatchInput {
@@ -24,6 +24,8 @@ export interface CaseBatchInput {
   width: number;
   /** Live runs: case id → the conversation its sandbox run produced (scored instead of the explicit/source one). */
   conversations?: Record<string, string>;
+  /** Live runs of several repeats: case id → the conversation of each repeat's sandbox run, in order. */
+  repeatConversations?: Record<string, string[]>;
   /** Live runs: the workflow already holds the (single) case's slot. */
   slotHeld?: boolean;
   /**
@@ -99,10 +101,10 @@ async function prepayJudgeCalls(
   const wanted = new Map<string, number>();
   for (const plan of plans) {
     if (!('evalCase' in plan)) continue;
-    const calls = expectedJudgeCalls(plan.evalCase, run.judge_samples);
+    const calls = expectedJudgeCalls(plan.evalCase, run.judge_samples) * run.repeats;
     if (calls > 0) wanted.set(plan.evalCase.id, calls);
   }
-  return reserveJudgeCalls(deps.db, run.id, wanted, LIMITS.judgeCallsPerCase);
+  return reserveJudgeCalls(deps.db, run.id, wanted, judgeCallBound(run.repeats));
 }
 
 /**
@@ -139,7 +141,7 @@ export async function scoreCaseBatch(
     : await takeLaneSlots(deps, run.id, holders.slice(0, lanes), holders);
   if (!slots) return NO_FREE_SLOT;
   try {
-    const plans = await planBatch(deps, run, todo, input.conversations);
+    const plans = await planBatch(deps, run, todo, input.conversations, input.repeatConversations);
     const prepaid = await prepayJudgeCalls(deps, run, plans);
     outcome.timings.loadMs = performance.now() - loading;
     await scoreLanes(deps, judge, run, { plans, prepaid }, slots, lanes, outcome, carried);

@@ -2,12 +2,15 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { ApplicationFailure } from '@temporalio/common';
 import type { CaseResultInput } from '../db/case-result.repository';
 import type { ScoringRun } from '../db/eval-run.repository';
+import type { Conversation } from '../db/tables/conversation.table';
+import type { EvalCase } from '../db/tables/eval-set.table';
 import { RUN_FATAL_FAILURES } from '../domain/run-failures';
 import type { ActivityDeps } from './activity-deps';
 import type { CasePlan, CaseRefused } from './batch-loads';
-import { caseNeedsJudge, criteriaByKey, scoreCaseAgainst } from './case-scoring';
+import { NO_CACHE_USE, repeatedResult, type RepeatScore } from './case-repeat-results';
+import { caseNeedsJudge, scoreCaseAgainst } from './case-scoring';
 import type { Judge } from './judge.activities';
-import { JudgeCallBoundReached } from './judge-call-budget';
+import { judgeCallBound, JudgeCallBoundReached, type PrepaidCalls } from './judge-call-budget';
 import { toActivityFailure } from './provider-connection';
 
 // A case whose scoring fails transiently (provider down after the SDK's own retries, a dropped connection) is tried
@@ -43,32 +46,41 @@ export function errorResult(deps: ActivityDeps, runId: string, refused: CaseRefu
   };
 }
 
+/** A repeat of a case to score: the case, the conversation it is scored against, and which repeat it is. */
+interface RepeatTarget {
+  evalCase: EvalCase;
+  conversation: Conversation;
+  repeat: number;
+}
+
+/** The judge calls a case may still make: those its batch prepaid (spent first), then up to its bound. */
+interface CaseBudget {
+  prepaid: PrepaidCalls;
+  bound: number;
+}
+
 /**
- * Scores one case of a batch into the result to store: a refused case as its error; a transient failure is retried
- * a few times, then stored as an error, as is one that no retry could fix (the provider rejected the request, the
- * case's bound on judge calls). A failure fatal for the run throws `RunFatalFailure`; an aborted batch rethrows.
- * `prepaid` judge calls were counted for the case by its batch; the first attempt spends them before counting more.
+ * Scores one repeat of a case: a transient failure is retried a few times, then the repeat is an `error`, as is one
+ * that no retry could fix (the provider rejected the request, the case's bound on judge calls). A failure fatal for
+ * the run throws `RunFatalFailure`; an aborted batch rethrows. Repeat r asks the judge for samples r × judge_samples on.
  */
-export async function scoreCasePlan(
+async function scoreRepeat(
   deps: ActivityDeps,
   judge: Judge,
   run: ScoringRun,
-  plan: CasePlan,
+  { evalCase, conversation, repeat }: RepeatTarget,
   signal: AbortSignal,
-  prepaid = 0,
-): Promise<CaseResultInput> {
-  if ('error' in plan) return errorResult(deps, run.id, plan);
-  const { evalCase, conversation } = plan;
-  const refuse = (error: string) =>
-    errorResult(deps, run.id, {
-      caseId: evalCase.id,
-      caseName: evalCase.name,
-      conversationId: conversation.id,
-      error,
-    });
+  budget: CaseBudget,
+): Promise<RepeatScore> {
+  const refuse = (error: string): RepeatScore => ({
+    outcome: { status: 'error', criteria: [], error },
+    usage: null,
+    cache: NO_CACHE_USE,
+    conversationId: conversation.id,
+  });
   for (let attempt = 1; ; attempt++) {
     try {
-      const judged = { runId: run.id, caseId: evalCase.id, prepaid: attempt === 1 ? prepaid : 0 };
+      const judged = { runId: run.id, caseId: evalCase.id, ...budget };
       const session = caseNeedsJudge(evalCase) ? await judge.open(run, judged, signal) : null;
       const outcome = await scoreCaseAgainst({
         evalCase,
@@ -76,23 +88,17 @@ export async function scoreCasePlan(
         minScores: run.min_scores,
         judgeSamples: run.judge_samples,
         judge: session,
+        sampleOffset: repeat * run.judge_samples,
       });
       return {
-        run_id: run.id,
-        case_id: evalCase.id,
-        case_name: evalCase.name,
-        conversation_id: conversation.id,
-        status: outcome.status,
-        criteria: criteriaByKey(outcome),
-        error: outcome.error,
-        judge_usage: session?.usage() ?? null,
-        judge_cache_hits: session?.cache().hits ?? 0,
-        judge_cache_misses: session?.cache().misses ?? 0,
-        scored_by: deps.workerIdentity,
+        outcome,
+        usage: session?.usage() ?? null,
+        cache: session?.cache() ?? NO_CACHE_USE,
+        conversationId: conversation.id,
       };
     } catch (error) {
       if (signal.aborted) throw error;
-      // The bound is final: another attempt would only be refused, so the case ends here with an error naming it.
+      // The bound is final: another attempt would only be refused, so the repeat ends here with an error naming it.
       if (error instanceof JudgeCallBoundReached) return refuse(error.message);
       const failure = toActivityFailure(error);
       if (failure instanceof ApplicationFailure && failure.nonRetryable) {
@@ -103,4 +109,27 @@ export async function scoreCasePlan(
       await delay(CASE_BACKOFF_MS * 2 ** (attempt - 1), undefined, { signal });
     }
   }
+}
+
+/**
+ * Scores one case of a batch into the result to store: a refused case as its error; otherwise each of the run's
+ * repeats in turn (offline against the same conversation, live against the repeat's own), aggregated by
+ * `repeatedResult`. `prepaid` judge calls were counted for the case by its batch; they are spent before counting more.
+ */
+export async function scoreCasePlan(
+  deps: ActivityDeps,
+  judge: Judge,
+  run: ScoringRun,
+  plan: CasePlan,
+  signal: AbortSignal,
+  prepaid = 0,
+): Promise<CaseResultInput> {
+  if ('error' in plan) return errorResult(deps, run.id, plan);
+  const budget = { prepaid: { left: prepaid }, bound: judgeCallBound(run.repeats) };
+  const scores: RepeatScore[] = [];
+  for (let repeat = 0; repeat < run.repeats; repeat++) {
+    const conversation = plan.repeatConversations?.[repeat] ?? plan.conversation;
+    scores.push(await scoreRepeat(deps, judge, run, { evalCase: plan.evalCase, conversation, repeat }, signal, budget));
+  }
+  return repeatedResult(deps, run, plan, scores);
 }

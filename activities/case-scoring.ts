@@ -15,6 +15,8 @@ export interface CaseScoringInput {
   minScores: MinScores;
   judgeSamples: number;
   judge: JudgeSession | null;
+  /** The repeat's first sample index (repeat × judgeSamples): each repeat asks the judge for samples of its own. */
+  sampleOffset?: number;
 }
 
 /** True when the case has a criterion only the judge can score. */
@@ -31,18 +33,24 @@ export function expectedJudgeCalls(evalCase: EvalCase, samples: number): number 
 
 /** Scores a case against a conversation with every criterion and decides its outcome (domain/ does the rules). */
 export async function scoreCaseAgainst(input: CaseScoringInput): Promise<CaseOutcome> {
-  const { evalCase, conversation, minScores, judgeSamples, judge } = input;
+  const { evalCase, conversation, minScores, judgeSamples, judge, sampleOffset = 0 } = input;
   if (caseNeedsJudge(evalCase) && !judge)
     return { status: 'error', criteria: [], error: 'the run has no judge for this case' };
   const userInput = evalCase.session_input.message;
   const actual = conversation.final_response;
   const matchSamples =
     hasExpectedResponse(evalCase.expected_final_response) && judge
-      ? await judge.sampleMatch({ userInput, expected: evalCase.expected_final_response, actual }, judgeSamples)
+      ? await judge.sampleMatch(
+          { userInput, expected: evalCase.expected_final_response, actual, sampleOffset },
+          judgeSamples,
+        )
       : [];
   const rubricSamples =
     hasRubrics(evalCase.rubrics) && judge
-      ? await judge.sampleRubrics({ userInput, response: actual, rubrics: evalCase.rubrics }, judgeSamples)
+      ? await judge.sampleRubrics(
+          { userInput, response: actual, rubrics: evalCase.rubrics, sampleOffset },
+          judgeSamples,
+        )
       : [];
   return decideCaseOutcome([
     scoreTrajectory({

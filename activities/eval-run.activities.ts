@@ -38,7 +38,7 @@ export function createEvalRunActivities(deps: ActivityDeps, judge: Judge = creat
      * pins that version on the run: every case runs it, whatever is published meanwhile. A retried preflight keeps
      * the pin it made.
      */
-    async preflightEvalRun(input: { runId: string }): Promise<{ total: number; live: boolean }> {
+    async preflightEvalRun(input: { runId: string }): Promise<{ total: number; live: boolean; repeats: number }> {
       const run = await requireRun(deps, input.runId);
       const live = run.mode === 'live';
       const pinned = live ? await pinLiveRunAgent(deps, guard, run) : null;
@@ -51,7 +51,7 @@ export function createEvalRunActivities(deps: ActivityDeps, judge: Judge = creat
         : null;
       const total = await countRunCases(deps.db, scope);
       await markRunRunning(deps.db, run.id, judged, total);
-      return { total, live };
+      return { total, live, repeats: run.repeats };
     },
 
     /** The status of a case's stored result, or null: a live case already scored is not run again. */

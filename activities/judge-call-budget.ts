@@ -3,20 +3,33 @@ import { LIMITS } from '../domain/limits';
 import type { EgressGuard } from '../lib/egress/egress-guard';
 import type { ActivityDeps } from './activity-deps';
 
+/** Calls a batch already counted for a case (`reserveJudgeCalls`), shared by every session the case opens. */
+export interface PrepaidCalls {
+  left: number;
+}
+
 /** The case whose judge calls are counted: one budget per case of a run, kept in Postgres across attempts. */
 export interface JudgedCase {
   runId: string;
   caseId: string;
-  /** Calls its batch already counted for it (`reserveJudgeCalls`): made without another count, before any other. */
-  prepaid?: number;
+  /** Made without another count, before any other; each call spends one. */
+  prepaid?: PrepaidCalls;
+  /** The case's bound on judge calls in this run (`judgeCallBound`); `LIMITS.judgeCallsPerCase` when absent. */
+  bound?: number;
 }
 
-/** Raised when a case has made every judge call `LIMITS.judgeCallsPerCase` allows; the case ends with this message. */
+/** The bound on one case's judge calls in a run: `LIMITS.judgeCallsPerCase` for each of its repeats. */
+export const judgeCallBound = (repeats: number): number => LIMITS.judgeCallsPerCase * repeats;
+
+/** Raised when a case has made every judge call its bound allows; the case ends with this message. */
 export class JudgeCallBoundReached extends Error {
-  constructor(lastFailure: string | null) {
+  constructor(
+    lastFailure: string | null,
+    readonly bound: number = LIMITS.judgeCallsPerCase,
+  ) {
     super(
-      `the judge was called ${LIMITS.judgeCallsPerCase} times for this case, the bound on judge calls per case ` +
-        `(judgeCallsPerCase, retries included), without a verdict for every sample` +
+      `the judge was called ${bound} times for this case, the bound on judge calls per case ` +
+        `(judgeCallsPerCase per repeat, retries included), without a verdict for every sample` +
         (lastFailure ? `; last failure: ${lastFailure}` : ''),
     );
     this.name = 'JudgeCallBoundReached';
@@ -43,7 +56,8 @@ export function budgetedFetch(
 ): BudgetedFetch {
   let refusal: Error | null = null;
   let calls = 0;
-  let prepaid = judged.prepaid ?? 0;
+  const prepaid = judged.prepaid ?? { left: 0 };
+  const bound = judged.bound ?? LIMITS.judgeCallsPerCase;
   const refuse = (error: Error): never => {
     refusal ??= error;
     controller.abort();
@@ -52,18 +66,18 @@ export function budgetedFetch(
   return {
     async fetch(url, init) {
       if (refusal) return refuse(refusal);
-      if (prepaid > 0) {
-        prepaid--;
+      if (prepaid.left > 0) {
+        prepaid.left--;
         calls++;
         return fetch(url, init);
       }
       let reserved: boolean;
       try {
-        reserved = await reserveJudgeCall(deps.db, judged.runId, judged.caseId, LIMITS.judgeCallsPerCase);
+        reserved = await reserveJudgeCall(deps.db, judged.runId, judged.caseId, bound);
       } catch (error) {
         return refuse(error instanceof Error ? error : new Error(String(error)));
       }
-      if (!reserved) return refuse(new JudgeCallBoundReached(null));
+      if (!reserved) return refuse(new JudgeCallBoundReached(null, bound));
       calls++;
       return fetch(url, init);
     },

@@ -30,14 +30,19 @@ type Parse<T> = (content: string) => T | null;
 // A reply that cannot be parsed is asked again; after this many unusable replies the sample counts as no verdict.
 const PARSE_ATTEMPTS = 3;
 
+/** Where a criterion's samples start: sample i is the case's sample `sampleOffset + i` (repeat r starts at r × samples). */
+export interface SampleOffset {
+  sampleOffset?: number;
+}
+
 /** The judge of one case: sampled verdicts per criterion and the token usage of every call made. */
 export interface JudgeSession {
   sampleMatch(
-    input: { userInput: string; expected: string; actual: string; sampleOffset?: number },
+    input: { userInput: string; expected: string; actual: string } & SampleOffset,
     samples: number,
   ): Promise<Array<MatchVerdict | null>>;
   sampleRubrics(
-    input: { userInput: string; response: string; rubrics: readonly string[]; sampleOffset?: number },
+    input: { userInput: string; response: string; rubrics: readonly string[] } & SampleOffset,
     samples: number,
   ): Promise<Array<RubricVerdict[] | null>>;
   usage(): JudgeUsage;
@@ -91,7 +96,7 @@ export function createJudge(deps: ActivityDeps): Judge {
       // Aborted by the activity's cancellation, or by the budget once the case's calls are spent.
       const controller = new AbortController();
       // The SDK adds an abort listener per HTTP attempt and never removes it; the budget bounds how many there are.
-      setMaxListeners(LIMITS.judgeCallsPerCase + 1, controller.signal);
+      setMaxListeners((judged.bound ?? LIMITS.judgeCallsPerCase) + 1, controller.signal);
       if (signal?.aborted) controller.abort();
       signal?.addEventListener('abort', () => controller.abort(), { once: true });
       const endpoint: SessionEndpoint = {
@@ -135,7 +140,7 @@ function openSession(
         return await withCaseFetch(budget.fetch, () => client.chatJson({ model, messages, signal }));
       } catch (error) {
         const refusal = budget.refusal();
-        if (refusal instanceof JudgeCallBoundReached) throw new JudgeCallBoundReached(lastFailure);
+        if (refusal instanceof JudgeCallBoundReached) throw new JudgeCallBoundReached(lastFailure, refusal.bound);
         if (refusal) throw refusal;
         // The key may have been rotated since it was cached: one fresh read per case before the refusal ends the run.
         if (error instanceof ProviderCallError && error.kind === 'auth' && !renewed) {

@@ -25,6 +25,8 @@ export const evalRunJson = z.object({
   conversations: z.record(z.string(), z.string()).nullable(),
   min_scores: z.record(z.string(), z.number()),
   judge_samples: z.number(),
+  repeats: z.number().describe('times each case is scored'),
+  min_repeat_pass: z.number().describe('repeats a case must pass in to pass (default: all of them)'),
   judge: z.object({ provider: z.string(), model: z.string(), source: z.string() }).nullable(),
   agent: z.object({ version: z.number(), model: z.string(), provider: z.string() }).nullable(),
   retry_of: z.string().nullable().describe('the run whose error cases this run re-scores (retry-errors)'),
@@ -38,6 +40,11 @@ export const evalRunJson = z.object({
       counts: z.object({ total: z.number(), passed: z.number(), failed: z.number(), error: z.number() }),
       not_scored: z.number().optional().describe('cancelled runs: cases that got no result'),
       judge_cache: judgeCacheJson.optional().describe('judge samples the verdict cache answered, and those it did not'),
+      flaky: z
+        .array(z.object({ case_id: z.string(), name: z.string(), flip_rate: z.number() }))
+        .optional()
+        .describe('runs of several repeats: cases that passed in some repeats and not in others, most flaky first'),
+      flaky_count: z.number().optional().describe('runs of several repeats: how many cases were flaky'),
     })
     .nullable(),
   error: z.string().nullable(),
@@ -67,6 +74,21 @@ export const caseResultJson = z.object({
     .object({ calls: z.number(), prompt_tokens: z.number(), completion_tokens: z.number(), total_tokens: z.number() })
     .nullable(),
   judge_cache: judgeCacheJson.describe('judge samples the verdict cache answered (no call made), and those it did not'),
+  repeats: z
+    .array(
+      z.object({
+        repeat: z.number(),
+        status: z.enum(['passed', 'failed', 'error']),
+        criteria: z.record(z.string(), criterionJson).optional(),
+        conversation_id: z.string().optional(),
+      }),
+    )
+    .nullable()
+    .describe("runs of several repeats: each repeat's outcome, in order (null for one repeat)"),
+  flip_rate: z
+    .number()
+    .nullable()
+    .describe('min(repeats passed, repeats not passed) ÷ repeats: 0 stable, 0.5 an even split (null for one repeat)'),
   scored_at: z.string(),
 });
 
@@ -82,6 +104,8 @@ export function toEvalRunJson(row: EvalRun): z.infer<typeof evalRunJson> {
     conversations: row.conversations,
     min_scores: row.min_scores,
     judge_samples: row.judge_samples,
+    repeats: row.repeats,
+    min_repeat_pass: row.min_repeat_pass ?? row.repeats,
     judge: row.judge,
     agent: row.agent,
     retry_of: row.retry_of,
@@ -112,6 +136,8 @@ export function toCaseResultJson(row: CaseResultView): z.infer<typeof caseResult
     error: row.error,
     judge_usage: row.judge_usage,
     judge_cache: { hits: row.judge_cache_hits, misses: row.judge_cache_misses },
+    repeats: row.repeats as z.infer<typeof caseResultJson>['repeats'],
+    flip_rate: row.flip_rate,
     scored_at: row.created_at.toISOString(),
   };
 }

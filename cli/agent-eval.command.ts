@@ -3,7 +3,15 @@ import { fetchAllPages } from './api-pages';
 import { fetchComparison } from './eval-compare-report';
 import { casesWithoutConversation, importConversations, type GateSet } from './eval-gate-conversations';
 import { readConversationsFile, type ConversationsFile } from './eval-gate-inputs';
-import { parseBaseline, parseMinPassRate, parseTags, parseTimeout, type Baseline } from './eval-gate-options';
+import {
+  parseBaseline,
+  parseMinPassRate,
+  parseMinRepeatPass,
+  parseRepeats,
+  parseTags,
+  parseTimeout,
+  type Baseline,
+} from './eval-gate-options';
 import { writeGateReport } from './eval-gate-report';
 import { armStops, cancelRun, stoppedMessage, waitForRun, type Stops } from './eval-run-watch';
 import type { CaseResultJson, EvalRunJson } from './eval-run.types';
@@ -24,6 +32,8 @@ export interface AgentEvalOptions extends ApiCommandOptions {
   timeout?: string;
   /** False with `--no-cache`: the run judges every sample afresh. */
   cache?: boolean;
+  repeats?: string;
+  minRepeatPass?: string;
 }
 
 /** The command line, checked whole before the command sends anything. */
@@ -34,6 +44,8 @@ interface GatePlan {
   baseline: Baseline | null;
   file: ConversationsFile | null;
   pollMs: number;
+  repeats: number | null;
+  minRepeatPass: number | null;
 }
 
 const enc = encodeURIComponent;
@@ -41,7 +53,10 @@ const enc = encodeURIComponent;
 function readPlan(options: AgentEvalOptions): GatePlan {
   if (options.requireAll && !options.conversations) throw new Error('--require-all needs --conversations <file>');
   if (options.failOnRegression && !options.baseline) throw new Error('--fail-on-regression needs --baseline');
+  const repeats = parseRepeats(options.repeats);
   return {
+    repeats,
+    minRepeatPass: parseMinRepeatPass(options.minRepeatPass, repeats),
     minPassRate: parseMinPassRate(options.minPassRate),
     timeout: parseTimeout(options.timeout),
     tags: parseTags(options.tag),
@@ -56,8 +71,8 @@ const reportStream = (options: AgentEvalOptions): NodeJS.WritableStream =>
   options.json === '-' ? process.stderr : process.stdout;
 
 /**
- * The trigger body: offline with one judge sample (the spec's CI gate), the run's tags, `no_cache` with `--no-cache`,
- * and with `--conversations`
+ * The trigger body: offline with one judge sample (the spec's CI gate), the run's tags and repeats, `no_cache` with
+ * `--no-cache`, and with `--conversations`
  * the imported conversation of each case (cases the file does not name fall back to their source conversation).
  * Null when `--require-all` finds cases without a conversation (printed by name).
  */
@@ -71,6 +86,8 @@ async function triggerBody(
   const body: Record<string, unknown> = { mode: 'offline', judge_samples: 1 };
   if (plan.tags.length) body.tags = plan.tags;
   if (options.cache === false) body.no_cache = true;
+  if (plan.repeats !== null) body.repeats = plan.repeats;
+  if (plan.minRepeatPass !== null) body.min_repeat_pass = plan.minRepeatPass;
   if (!plan.file || !options.conversations) return body;
   if (options.requireAll) {
     const missing = await casesWithoutConversation(api, `${agentPath}/eval-sets/${enc(set.id)}`, plan.file);

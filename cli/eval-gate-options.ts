@@ -51,3 +51,21 @@ export function baselineQuery(baseline: Baseline): string {
   if (baseline.kind === 'run') return baseline.id;
   return baseline.kind === 'tag' ? `tag:${baseline.tag}` : 'last-completed';
 }
+
+// A whole number from 1 to `max`, else the flag's error.
+function wholeInRange(flag: string, value: string, max: number): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n < 1 || n > max)
+    throw new Error(`${flag} must be a whole number from 1 to ${max}`);
+  return n;
+}
+
+/** `--repeats N`: times each case is scored, 1 to `repeatsPerRun`; null when absent (the API's default, 1). */
+export function parseRepeats(value: string | undefined): number | null {
+  return value === undefined ? null : wholeInRange('--repeats', value, LIMITS.repeatsPerRun);
+}
+
+/** `--min-repeat-pass K`: repeats a case must pass in, 1 to `--repeats`; null when absent (all of them). */
+export function parseMinRepeatPass(value: string | undefined, repeats: number | null): number | null {
+  return value === undefined ? null : wholeInRange('--min-repeat-pass', value, repeats ?? 1);
+}

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { renderComparison } from './eval-compare-report';
 import { baselineQuery, type Baseline } from './eval-gate-options';
-import { renderDetails, renderJudgeCache, renderJunit, renderSummary, renderTable } from './eval-report';
+import { renderDetails, renderFlaky, renderJudgeCache, renderJunit, renderSummary, renderTable } from './eval-report';
 import type { CaseResultJson, ComparisonJson, EvalRunJson } from './eval-run.types';
 import { EXIT } from './exit-codes';
 
@@ -36,6 +36,8 @@ function verdict(outcome: GateOutcome): string[] {
 export function writeGateReport(out: NodeJS.WritableStream, outcome: GateOutcome): number {
   const { set, run, results, comparison, plan, options } = outcome;
   out.write(`${renderTable(results)}\n${renderSummary(run, plan.minPassRate)}\n${renderJudgeCache(run)}`);
+  const flaky = renderFlaky(run);
+  if (flaky) out.write(`${flaky}\n`);
   if (options.detailed) out.write(`\n${renderDetails(results) || 'no failed criteria'}\n`);
   if (plan.baseline) {
     const text = comparison

@@ -43,6 +43,17 @@ export function renderJudgeCache(run: EvalRunJson): string {
   return cache ? `judge cache: ${cache.hits} hits, ${cache.misses} misses\n` : '';
 }
 
+/** The flaky cases of a run of several repeats (empty for a run of one): each with its flip rate. */
+export function renderFlaky(run: EvalRunJson): string {
+  const s = run.summary;
+  if (!s?.flaky) return '';
+  const head = `repeats ${run.repeats ?? '?'} (a case passes in at least ${run.min_repeat_pass ?? '?'})`;
+  if (s.flaky.length === 0) return `${head}: no flaky cases`;
+  const listed = s.flaky.map((c) => `  ${c.name}  flip rate ${fmt(c.flip_rate)}`).join('\n');
+  const more = (s.flaky_count ?? 0) > s.flaky.length ? `\n  … and ${(s.flaky_count ?? 0) - s.flaky.length} more` : '';
+  return `${head}: ${s.flaky_count ?? s.flaky.length} flaky cases\n${listed}${more}`;
+}
+
 type Detail = Record<string, unknown>;
 const calls = (list: unknown): string =>
   ((list as Array<{ tool_name: string; tool_args: unknown }>) ?? [])

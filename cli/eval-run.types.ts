@@ -31,7 +31,12 @@ export interface EvalRunJson {
     not_scored?: number;
     /** Judge samples the verdict cache answered, and those it did not. */
     judge_cache?: { hits: number; misses: number };
+    /** A run of several repeats: the cases that passed in some and not in others. */
+    flaky?: Array<{ case_id: string; name: string; flip_rate: number }>;
+    flaky_count?: number;
   } | null;
+  repeats?: number;
+  min_repeat_pass?: number;
   scored_cases: number;
   total_cases: number | null;
   error?: string | null;

@@ -52,6 +52,8 @@ apiOptions(program.command('agent:eval <agent> <evalSet>'))
   .option('--fail-on-regression', 'with --baseline: exit 1 when any case passed in the baseline and not now')
   .option('--timeout <seconds>', 'cancel the run and exit 2 when it has not ended in time')
   .option('--no-cache', 'judge every sample afresh: neither read nor write the judge verdict cache')
+  .option('--repeats <n>', 'score each case n times (1–10; fresh judge samples each time) and list the flaky cases')
+  .option('--min-repeat-pass <k>', 'with --repeats: a case passes when it passes in at least k repeats (default all)')
   .action((agent: string, evalSet: string, options) =>
     load<AgentEval>('./agent-eval.command')
       .agentEvalCommand(agent, evalSet, options)

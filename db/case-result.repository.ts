@@ -4,7 +4,7 @@ import { jsonOrNull } from './column-values';
 import { notifyEvalProgress, PROGRESS_FLUSH_MAX } from './eval-progress';
 import { keysetPage, type KeysetOrder, type Page, type PageParams } from './keyset-page';
 import type { CaseStatus } from '../domain/case-outcome';
-import type { CaseResult, JudgeUsage, StoredCriterion } from './tables/eval-run.table';
+import type { CaseResult, JudgeUsage, StoredCriterion, StoredRepeat } from './tables/eval-run.table';
 import type { CriterionKey } from '../domain/criteria';
 
 /** A case result to store. */
@@ -20,6 +20,9 @@ export interface CaseResultInput {
   /** Judge samples the verdict cache answered, and those it did not (0 when absent). */
   judge_cache_hits?: number;
   judge_cache_misses?: number;
+  /** A run of several repeats: each repeat's outcome and the case's flip rate. */
+  repeats?: StoredRepeat[] | null;
+  flip_rate?: number | null;
   /** The worker that scored it. */
   scored_by: string;
 }
@@ -93,6 +96,7 @@ export async function recordCaseResults(db: Db, runId: string, results: CaseResu
           run_id: runId,
           criteria: JSON.stringify(result.criteria),
           judge_usage: jsonOrNull(result.judge_usage),
+          repeats: jsonOrNull(result.repeats),
         })),
       )
       .onConflict((oc) => oc.columns(['run_id', 'case_id']).doNothing())
@@ -122,14 +126,21 @@ export async function recordCaseResult(db: Db, result: CaseResultInput): Promise
   return { inserted: inserted.length > 0 };
 }
 
-/** The status and criteria of every stored result of a run, for its summary. */
+/** The status, criteria and flip rate of every stored result of a run, for its summary. */
 export async function listResultOutcomes(
   db: Db,
   runId: string,
-): Promise<Array<Pick<CaseResult, 'status' | 'criteria' | 'judge_cache_hits' | 'judge_cache_misses'>>> {
+): Promise<
+  Array<
+    Pick<
+      CaseResult,
+      'case_id' | 'case_name' | 'status' | 'criteria' | 'flip_rate' | 'judge_cache_hits' | 'judge_cache_misses'
+    >
+  >
+> {
   return db
     .selectFrom('case_results')
-    .select(['status', 'criteria', 'judge_cache_hits', 'judge_cache_misses'])
+    .select(['case_id', 'case_name', 'status', 'criteria', 'flip_rate', 'judge_cache_hits', 'judge_cache_misses'])
     .where('run_id', '=', runId)
     .execute();
 }

@@ -6,7 +6,7 @@ import { jsonOrNull } from './column-values';
 import { notifyEvalProgress, type EvalRunStatusEvent } from './eval-progress';
 import type { CriterionKey, MinScores } from '../domain/criteria';
 import type { Settlement } from '../domain/run-settlement';
-import { summarizeRun, withNotScored, type RunSummary } from '../domain/run-summary';
+import { summarizeRun, withFlakyCases, withNotScored, type RunSummary } from '../domain/run-summary';
 import { countRunCases, runCaseScope } from './run-cases.repository';
 import type { EvalRun, EvalRunTable, RunAgent, RunJudge } from './tables/eval-run.table';
 
@@ -23,6 +23,9 @@ export interface EvalRunInput {
   retry_of?: string;
   /** The run neither reads nor writes the judge verdict cache (false when absent). */
   no_cache?: boolean;
+  /** Times each case is scored (default 1) and how many of them it must pass (null: all). */
+  repeats?: number;
+  min_repeat_pass?: number | null;
 }
 
 /** The run fields scoring needs, without the (possibly large) explicit conversation map. */
@@ -46,6 +49,8 @@ export async function insertEvalRun(
       conversations: jsonOrNull(input.conversations),
       min_scores: JSON.stringify(input.min_scores),
       judge_samples: input.judge_samples,
+      repeats: input.repeats ?? 1,
+      min_repeat_pass: input.min_repeat_pass ?? null,
       tags: input.tags ?? [],
       judge: null,
       agent: null,
@@ -92,6 +97,8 @@ export async function findScoringRun(db: Db, id: string): Promise<ScoringRun | u
       'run_selection',
       'min_scores',
       'judge_samples',
+      'repeats',
+      'min_repeat_pass',
       'judge',
       'agent',
       'retry_of',
@@ -198,20 +205,28 @@ export async function failRun(db: Db, id: string, error: string): Promise<void> 
   await endRun(db, id, 'failed', async () => ({ error }));
 }
 
-/** The summary of the results a run has stored so far. */
+/** The summary of the results a run has stored so far (with its flaky cases when it scores several repeats). */
 export async function summarizeStoredResults(db: Db, runId: string): Promise<RunSummary> {
   const outcomes = await listResultOutcomes(db, runId);
-  return summarizeRun(
-    outcomes.map((row) => ({
-      status: row.status,
-      criteria: Object.entries(row.criteria).map(([criterion, entry]) => ({
-        criterion: criterion as CriterionKey,
-        score: entry?.score ?? 0,
-        applicable: entry?.applicable ?? false,
-      })),
-      judge_cache: { hits: row.judge_cache_hits, misses: row.judge_cache_misses },
+  const cases = outcomes.map((row) => ({
+    status: row.status,
+    criteria: Object.entries(row.criteria).map(([criterion, entry]) => ({
+      criterion: criterion as CriterionKey,
+      score: entry?.score ?? 0,
+      applicable: entry?.applicable ?? false,
     })),
-  );
+    case_id: row.case_id,
+    name: row.case_name,
+    flip_rate: row.flip_rate,
+    judge_cache: { hits: row.judge_cache_hits, misses: row.judge_cache_misses },
+  }));
+  const summary = summarizeRun(cases);
+  const { repeats } = await db
+    .selectFrom('eval_runs')
+    .select('repeats')
+    .where('id', '=', runId)
+    .executeTakeFirstOrThrow();
+  return repeats > 1 ? withFlakyCases(summary, cases) : summary;
 }
 
 /**

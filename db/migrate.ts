@@ -16,6 +16,7 @@ import * as workspaceDeletion from './migrations/0013-workspace-deletion';
 import * as serviceTokens from './migrations/0014-service-tokens';
 import * as auditEvents from './migrations/0015-audit-events';
 import * as trajectoryMatch from './migrations/0016-trajectory-match';
+import * as runRepeats from './migrations/0017-run-repeats';
 import * as judgeCache from './migrations/0018-judge-cache';
 
 // A static list rather than a folder scan: works the same under tsx, a bundle or a compiled build.
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '0014-service-tokens': serviceTokens,
   '0015-audit-events': auditEvents,
   '0016-trajectory-match': trajectoryMatch,
+  '0017-run-repeats': runRepeats,
   '0018-judge-cache': judgeCache,
 };
 

@@ -36,6 +36,10 @@ export const LIMITS = {
   /** Cached judge verdicts one workspace keeps; past it the oldest are evicted. Each is a short reply (about 1 KiB),
    * so a full cache is about 100 MiB; it holds a whole set of 10,000 cases judged on one criterion at 9 samples. */
   judgeCacheEntriesPerWorkspace: 100_000,
+  /** Times a run may score each case (`repeats`): live repeats re-run the agent, so each multiplies the run's cost. */
+  repeatsPerRun: 10,
+  /** Flaky cases a run summary lists by name (the most flaky first); `flaky_count` counts them all. */
+  flakyCasesListed: 100,
   /** Searches of one user pattern in one text when redacting: each is linear, but `a*b|a` makes each read the
    * whole text, so past this many the rest is redacted whole. Real redactions find a handful of matches. */
   patternSearchesPerText: 100,

@@ -1,5 +1,7 @@
 import { CRITERION_KEYS, type CriterionKey, type CriterionResult } from './criteria';
 import type { CaseStatus } from './case-outcome';
+import { isFlaky } from './case-repeats';
+import { LIMITS } from './limits';
 
 /** The part of a case outcome the run summary reads (a stored case result row maps onto it). */
 export interface SummarizableCase {
@@ -7,6 +9,17 @@ export interface SummarizableCase {
   criteria: ReadonlyArray<Pick<CriterionResult, 'criterion' | 'score' | 'applicable'>>;
   /** Judge samples the verdict cache answered and those it did not (absent: none). */
   judge_cache?: { hits: number; misses: number };
+  /** Runs of several repeats: the case and its flip rate (null when it was not repeated). */
+  case_id?: string;
+  name?: string;
+  flip_rate?: number | null;
+}
+
+/** A case that passed in some repeats and not in others. */
+export interface FlakyCase {
+  case_id: string;
+  name: string;
+  flip_rate: number;
 }
 
 /** The run summary: pass rate over all cases, average score per criterion where it applied, and counts. */
@@ -18,6 +31,9 @@ export interface RunSummary {
   judge_cache: { hits: number; misses: number };
   /** A cancelled run only: how many of its cases got no result before it stopped. */
   not_scored?: number;
+  /** Runs of several repeats only: the flaky cases (at most `flakyCasesListed`, most flaky first) and their count. */
+  flaky?: FlakyCase[];
+  flaky_count?: number;
 }
 
 /**
@@ -50,4 +66,16 @@ export function summarizeRun(cases: readonly SummarizableCase[]): RunSummary {
 /** A cancelled run's summary: `not_scored` counts the run's cases that have no result (never below zero). */
 export function withNotScored(summary: RunSummary, runCases: number): RunSummary {
   return { ...summary, not_scored: Math.max(0, runCases - summary.counts.total) };
+}
+
+/**
+ * A run of several repeats: the summary with its flaky cases, most flaky first (then by name), at most
+ * `LIMITS.flakyCasesListed` of them, and `flaky_count` counting them all.
+ */
+export function withFlakyCases(summary: RunSummary, cases: readonly SummarizableCase[]): RunSummary {
+  const flaky = cases
+    .filter((outcome) => isFlaky(outcome.flip_rate))
+    .map((outcome) => ({ case_id: outcome.case_id ?? '', name: outcome.name ?? '', flip_rate: outcome.flip_rate ?? 0 }))
+    .sort((a, b) => b.flip_rate - a.flip_rate || a.name.localeCompare(b.name) || a.case_id.localeCompare(b.case_id));
+  return { ...summary, flaky: flaky.slice(0, LIMITS.flakyCasesListed), flaky_count: flaky.length };
 }

@@ -36,6 +36,8 @@ export interface EvalRunWorkflowInput {
   summary?: string;
   preflightDone?: boolean;
   live?: boolean;
+  /** Times a live case runs its agent (the run's `repeats`); 1 for runs started before repeats. */
+  repeats?: number;
   feed?: CaseFeedState;
   progress?: EvalRunProgress;
 }
@@ -80,27 +82,42 @@ async function scoreBatch(
   }
 }
 
-// Scores a live case in the slot it already holds (so the activity never answers that it waits for one).
-async function scoreHeldCase(runId: string, caseId: string, conversationId?: string): Promise<CaseBatchOutcome> {
-  const conversations = conversationId ? { [caseId]: conversationId } : undefined;
-  const answer = await scoring.scoreCaseBatch({ runId, caseIds: [caseId], width: 1, conversations, slotHeld: true });
+// Scores a live case in the slot it already holds (so the activity never answers that it waits for one), against the
+// conversation of each repeat's agent run (none: the case already has a result and is only counted).
+async function scoreHeldCase(runId: string, caseId: string, conversationIds: string[] = []): Promise<CaseBatchOutcome> {
+  const last = conversationIds[conversationIds.length - 1];
+  const conversations = last ? { [caseId]: last } : undefined;
+  const repeatConversations = conversationIds.length > 1 ? { [caseId]: conversationIds } : undefined;
+  const answer = await scoring.scoreCaseBatch({
+    runId,
+    caseIds: [caseId],
+    width: 1,
+    conversations,
+    repeatConversations,
+    slotHeld: true,
+  });
   if ('waitingForSlot' in answer) throw ApplicationFailure.nonRetryable('a live case lost the slot it held');
   return answer;
 }
 
-// Live: the case runs in the sandbox as a child workflow keyed by run and case, then its new conversation is scored,
-// the slot held from the agent run through scoring. A case that already has a result is not run a second time.
-async function scoreLiveCase(runId: string, caseId: string): Promise<CaseBatchOutcome> {
+// Live: the case runs in the sandbox as a child workflow keyed by run, case and repeat (one after another: the case
+// holds one slot), then its new conversations are scored, the slot held from the agent runs through scoring. A case
+// that already has a result is not run a second time.
+async function scoreLiveCase(runId: string, caseId: string, repeats: number): Promise<CaseBatchOutcome> {
   try {
     return await inCaseSlot({ runId, caseId }, async () => {
       const { status } = await bookkeeping.findStoredCaseResult({ runId, caseId });
       if (status !== null) return scoreHeldCase(runId, caseId);
-      const { conversationId } = await executeChild(agentRunWorkflow, {
-        workflowId: workflowIds.evalCaseRun(runId, caseId),
-        args: [{ mode: 'sandbox', evalRunId: runId, evalCaseId: caseId }],
-        typedSearchAttributes: childSearchAttributes(),
-      });
-      return scoreHeldCase(runId, caseId, conversationId);
+      const conversationIds: string[] = [];
+      for (let repeat = 0; repeat < repeats; repeat++) {
+        const { conversationId } = await executeChild(agentRunWorkflow, {
+          workflowId: workflowIds.evalCaseRepeatRun(runId, caseId, repeat),
+          args: [{ mode: 'sandbox', evalRunId: runId, evalCaseId: caseId }],
+          typedSearchAttributes: childSearchAttributes(),
+        });
+        conversationIds.push(conversationId);
+      }
+      return scoreHeldCase(runId, caseId, conversationIds);
     });
   } catch (error) {
     if (isCancellation(error) || isRunFatal(error)) throw error;
@@ -121,6 +138,7 @@ function setStatus(status: 'running' | 'completed' | 'failed' | 'cancelled'): vo
 export async function evalRunWorkflow(input: EvalRunWorkflowInput): Promise<EvalRunWorkflowResult> {
   const { runId, concurrency } = input;
   let live = input.live ?? false;
+  let repeats = input.repeats ?? 1;
   const progress = input.progress ?? startingProgress(null);
   setHandler(progressQuery, () => progress);
   let carry: EvalRunWorkflowInput | null = null;
@@ -128,6 +146,7 @@ export async function evalRunWorkflow(input: EvalRunWorkflowInput): Promise<Eval
     if (!input.preflightDone) {
       const preflight = await bookkeeping.preflightEvalRun({ runId });
       live = preflight.live;
+      repeats = preflight.repeats ?? 1;
       progress.total = preflight.total;
       setStatus('running');
     }
@@ -148,7 +167,7 @@ export async function evalRunWorkflow(input: EvalRunWorkflowInput): Promise<Eval
       single: live,
       drainOnHandover: live,
       score: live
-        ? (caseIds) => scoreLiveCase(runId, caseIds[0])
+        ? (caseIds) => scoreLiveCase(runId, caseIds[0], repeats)
         : (caseIds, width, carried) => scoreBatch(runId, caseIds, width, carried),
     });
     if (end.handover) {
@@ -157,6 +176,7 @@ export async function evalRunWorkflow(input: EvalRunWorkflowInput): Promise<Eval
         ...input,
         preflightDone: true,
         live,
+        repeats,
         feed: { ...feed.state, carried },
         progress: { ...progress, inFlight: 0 },
       };

@@ -22,6 +22,9 @@ export const workflowIds = {
   evalRun: (runId: string): string => `eval-run:${runId}`,
   /** The sandbox agent run of one case of a live eval run (a child of the run's workflow). */
   evalCaseRun: (runId: string, caseId: string): string => `eval-run:${runId}:case:${caseId}`,
+  /** The sandbox run of a later repeat (1, 2, …) of a live case; repeat 0 is `evalCaseRun`. */
+  evalCaseRepeatRun: (runId: string, caseId: string, repeat: number): string =>
+    repeat === 0 ? workflowIds.evalCaseRun(runId, caseId) : `eval-run:${runId}:case:${caseId}:repeat:${repeat}`,
   agentRun: (id: string): string => `agent-run:${id}`,
   mcpToolSync: (serverId: string): string => `mcp-tool-sync:${serverId}`,
   mcpServerTest: (serverId: string): string => `mcp-server-test:${serverId}`,

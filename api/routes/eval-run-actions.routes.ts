@@ -61,6 +61,8 @@ export const evalRunActionRoutes: RouteSpec[] = [
         conversations: run.conversations,
         min_scores: run.min_scores,
         judge_samples: run.judge_samples,
+        repeats: run.repeats,
+        min_repeat_pass: run.min_repeat_pass,
         tags: run.tags,
         retry_of: run.id,
         no_cache: run.no_cache,

@@ -7,6 +7,7 @@ import { insertEvalRun, listEvalRuns } from '../../db/eval-run.repository';
 import { countRunCases, runCaseScope } from '../../db/run-cases.repository';
 import type { EvalSet } from '../../db/tables/eval-set.table';
 import { boundedRecord } from '../../domain/bounded-schemas';
+import { LIMITS } from '../../domain/limits';
 import { minScoresOverrideSchema, resolveMinScores } from '../../domain/criteria';
 import { distinctTags, runTagSchema, runTagsSchema } from '../../domain/run-tags';
 import type { AppDeps } from '../app-deps';
@@ -26,6 +27,8 @@ const triggerBody = z
     conversations: boundedRecord(z.string().max(200), 'casesPerEvalSet').optional(),
     min_scores: minScoresOverrideSchema.optional(),
     judge_samples: z.number().int().min(1).max(9).optional(),
+    repeats: z.number().int().min(1).max(LIMITS.repeatsPerRun).optional(),
+    min_repeat_pass: z.number().int().min(1).max(LIMITS.repeatsPerRun).optional(),
     tags: runTagsSchema.optional(),
     no_cache: z
       .boolean()
@@ -95,6 +98,9 @@ export const evalRunRoutes: RouteSpec[] = [
     handler: async ({ body, params, auth, deps }) => {
       const set = await requireAgentEvalSet(deps.db, auth.workspaceId, params);
       if (body.mode === 'live') await checkLiveTrigger(deps, auth.workspaceId, params.agent, body);
+      const repeats = body.repeats ?? 1;
+      if (body.min_repeat_pass !== undefined && body.min_repeat_pass > repeats)
+        throw invalidField('min_repeat_pass', `must be at most repeats (${repeats})`);
       const conversations = await validateSelection(deps, set, body);
       const run = await insertEvalRun(deps.db, set, {
         mode: body.mode,
@@ -102,6 +108,8 @@ export const evalRunRoutes: RouteSpec[] = [
         conversations,
         min_scores: resolveMinScores(set.min_scores, body.min_scores),
         judge_samples: body.judge_samples ?? set.judge_samples,
+        repeats,
+        min_repeat_pass: body.min_repeat_pass ?? null,
         tags: distinctTags(body.tags ?? []),
         no_cache: body.no_cache ?? false,
       });

@@ -47,6 +47,10 @@ export interface EvalRunTable {
   scored_cases: ColumnType<number, never, number>;
   summary: NullableJson<RunSummary>;
   error: string | null;
+  /** Times each case is scored (1–10): live runs the agent again, offline asks the judge for fresh samples. */
+  repeats: ColumnType<number, number | undefined, never>;
+  /** Repeats a case must pass in; null: all of them. */
+  min_repeat_pass: ColumnType<number | null, number | null | undefined, never>;
   /** Labels set at trigger time (a git SHA, a branch), distinct; `{}` when none. */
   tags: ColumnType<string[], string[] | undefined, never>;
   created_at: ColumnType<Date, never, never>;
@@ -71,6 +75,15 @@ export interface JudgeUsage {
   total_tokens: number;
 }
 
+/** One repeat of a case in a run of several: its status and criteria (none when it errored before any was scored). */
+export interface StoredRepeat {
+  repeat: number;
+  status: CaseStatus;
+  criteria?: Partial<Record<CriterionKey, StoredCriterion>>;
+  /** Live runs: the conversation the repeat's agent run recorded. */
+  conversation_id?: string;
+}
+
 /** The outcome of one case in one run; at most one per (run_id, case_id). */
 export interface CaseResultTable {
   id: Generated<string>;
@@ -85,6 +98,10 @@ export interface CaseResultTable {
   /** Judge samples the verdict cache answered (no call made), and those it could not (judged afresh). */
   judge_cache_hits: ColumnType<number, number | undefined, never>;
   judge_cache_misses: ColumnType<number, number | undefined, never>;
+  /** Each repeat's outcome, in order; null for a run of one repeat. */
+  repeats: ColumnType<StoredRepeat[] | null, string | null | undefined, never>;
+  /** The case's flip rate over its repeats (`flipRate`); null for a run of one repeat. */
+  flip_rate: ColumnType<number | null, number | null | undefined, never>;
   /** The identity of the worker that stored the result (null for results stored before it was recorded). */
   scored_by: ColumnType<string | null, string | null | undefined, never>;
   created_at: ColumnType<Date, never, never>;

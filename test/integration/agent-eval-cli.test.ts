@@ -28,7 +28,11 @@ describe('assay agent:eval (the CI gate)', function () {
   // Judge calls about the "slow" set's cases wait here; each test that needs them gets a fresh, closed gate.
   const gates: JudgeGate[] = [];
   let slowJudge = judgeGate();
-  const judge = judgeReplies({ rubric: (rubric) => !rubric.includes('apologizes') });
+  // A rubric about a coin is met on alternate asks (first, third, …): its case flakes across repeats.
+  const coin = { asks: 0 };
+  const judge = judgeReplies({
+    rubric: (rubric) => (rubric.includes('coin') ? coin.asks++ % 2 === 0 : !rubric.includes('apologizes')),
+  });
 
   const cliEnv = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ ...served.env, ...env });
   const cli = (args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> =>
@@ -173,6 +177,35 @@ describe('assay agent:eval (the CI gate)', function () {
     const badMin = await cli(['cli-bot', 'smoke', '--min-pass-rate=abc']);
     assert.equal(badMin.code, 2);
     assert.match(badMin.stderr, /--min-pass-rate/);
+  });
+
+  it('--repeats scores each case n times and prints the flaky cases; --min-repeat-pass decides them', async () => {
+    await api.evalSet('cli-bot', { name: 'coin', judge_samples: 1 });
+    const toss = await api.importRun('cli-bot', { session_input: { message: 'Toss' }, final_response: 'Heads.' });
+    const tossCase = await api.promote('cli-bot', toss.id, 'coin', 'toss');
+    await api.send('patch', `/api/ai-agents/cli-bot/eval-sets/coin/cases/${tossCase.id}`, 200, {
+      rubrics: ['The coin lands heads'],
+    });
+    const json = path.join(tmpDir, 'coin.json');
+    coin.asks = 0;
+    const lenient = await cli(['cli-bot', 'coin', '--repeats', '4', '--min-repeat-pass', '2', '--json', json]);
+    assert.equal(lenient.code, 0, lenient.stdout + lenient.stderr);
+    assert.match(lenient.stdout, /repeats 4 \(a case passes in at least 2\): 1 flaky cases\n\s+toss\s+flip rate 0\.50/);
+    const { run, results } = JSON.parse(fs.readFileSync(json, 'utf8'));
+    assert.deepEqual([run.repeats, run.min_repeat_pass, results[0].flip_rate], [4, 2, 0.5]);
+    coin.asks = 0;
+    const strict = await cli(['cli-bot', 'coin', '--repeats', '4']);
+    assert.equal(strict.code, 1, strict.stdout + strict.stderr);
+    assert.match(strict.stdout, /repeats 4 \(a case passes in at least 4\): 1 flaky cases/);
+    for (const bad of [
+      ['--repeats', '11'],
+      ['--repeats', '2', '--min-repeat-pass', '3'],
+      ['--min-repeat-pass', '2'],
+    ]) {
+      const refused = await cli(['cli-bot', 'coin', ...bad]);
+      assert.equal(refused.code, 2, bad.join(' '));
+      assert.match(refused.stderr, new RegExp(bad[bad.length - 2]));
+    }
   });
 
   it('--conversations scores the given conversation of a case and falls back to the source one for the others', async () => {

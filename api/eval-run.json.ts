@@ -12,6 +12,15 @@ const criterionJson = z.object({
   detail: z.unknown(),
 });
 
+const usd = z.number().nullable();
+const unpricedModels = z.array(z.string()).describe('models with no price (a part they make is null)');
+
+/** What a run cost in USD: null parts could not be priced (`unpriced_models`) or do not apply (agent, offline). */
+const runCostJson = z.object({ judge_usd: usd, agent_usd: usd, total_usd: usd, unpriced_models: unpricedModels });
+
+/** What a case cost in USD: the judge's calls, and the agent's conversation in live mode (null offline). */
+const caseCostJson = z.object({ judge_usd: usd, agent_usd: usd, unpriced_models: unpricedModels });
+
 /** The API shape of an eval run. */
 export const evalRunJson = z.object({
   id: z.string(),
@@ -33,6 +42,7 @@ export const evalRunJson = z.object({
       pass_rate: z.number(),
       avg_score: z.record(z.string(), z.number()),
       counts: z.object({ total: z.number(), passed: z.number(), failed: z.number(), error: z.number() }),
+      cost: runCostJson.optional().describe('absent on runs summarised before costs were kept'),
       not_scored: z.number().optional().describe('cancelled runs: cases that got no result'),
     })
     .nullable(),
@@ -62,6 +72,7 @@ export const caseResultJson = z.object({
   judge_usage: z
     .object({ calls: z.number(), prompt_tokens: z.number(), completion_tokens: z.number(), total_tokens: z.number() })
     .nullable(),
+  cost: caseCostJson.nullable(),
   scored_at: z.string(),
 });
 
@@ -105,6 +116,7 @@ export function toCaseResultJson(row: CaseResultView): z.infer<typeof caseResult
     criteria: row.criteria as z.infer<typeof caseResultJson>['criteria'],
     error: row.error,
     judge_usage: row.judge_usage,
+    cost: row.cost,
     scored_at: row.created_at.toISOString(),
   };
 }

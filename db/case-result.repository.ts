@@ -6,6 +6,7 @@ import { keysetPage, type KeysetOrder, type Page, type PageParams } from './keys
 import type { CaseStatus } from '../domain/case-outcome';
 import type { CaseResult, JudgeUsage, StoredCriterion } from './tables/eval-run.table';
 import type { CriterionKey } from '../domain/criteria';
+import type { CaseCost } from '../domain/run-cost';
 
 /** A case result to store. */
 export interface CaseResultInput {
@@ -17,6 +18,8 @@ export interface CaseResultInput {
   criteria: Partial<Record<CriterionKey, StoredCriterion>>;
   error: string | null;
   judge_usage: JudgeUsage | null;
+  /** What the case cost (judge, and agent in live mode); absent on an error stored without scoring. */
+  cost?: CaseCost | null;
   /** The worker that scored it. */
   scored_by: string;
 }
@@ -90,6 +93,7 @@ export async function recordCaseResults(db: Db, runId: string, results: CaseResu
           run_id: runId,
           criteria: JSON.stringify(result.criteria),
           judge_usage: jsonOrNull(result.judge_usage),
+          cost: jsonOrNull(result.cost),
         })),
       )
       .onConflict((oc) => oc.columns(['run_id', 'case_id']).doNothing())
@@ -119,12 +123,12 @@ export async function recordCaseResult(db: Db, result: CaseResultInput): Promise
   return { inserted: inserted.length > 0 };
 }
 
-/** The status and criteria of every stored result of a run, for its summary. */
+/** The status, criteria and cost of every stored result of a run, for its summary. */
 export async function listResultOutcomes(
   db: Db,
   runId: string,
-): Promise<Array<Pick<CaseResult, 'status' | 'criteria'>>> {
-  return db.selectFrom('case_results').select(['status', 'criteria']).where('run_id', '=', runId).execute();
+): Promise<Array<Pick<CaseResult, 'status' | 'criteria' | 'cost'>>> {
+  return db.selectFrom('case_results').select(['status', 'criteria', 'cost']).where('run_id', '=', runId).execute();
 }
 
 function resultViews(db: Db, runId: string) {

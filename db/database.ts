@@ -10,6 +10,7 @@ import type { CredentialTable } from './tables/credential.table';
 import type { CaseResultTable, EvalRunTable } from './tables/eval-run.table';
 import type { EvalCaseTable, EvalSetTable } from './tables/eval-set.table';
 import type { FlowRunTable, FlowTable } from './tables/flow.table';
+import type { ModelPriceTable } from './tables/model-price.table';
 import type { AgentMcpServerTable, McpCatalogEntryTable, McpServerTable, McpToolTable } from './tables/mcp.table';
 import type { IntegrationTable, WorkspaceSettingsTable } from './tables/workspace-settings.table';
 import type {
@@ -48,6 +49,7 @@ export interface Database {
   outbound_messages: OutboundMessageTable;
   case_slots: CaseSlotTable;
   case_judge_calls: CaseJudgeCallTable;
+  model_prices: ModelPriceTable;
   audit_events: AuditEventTable;
 }
 

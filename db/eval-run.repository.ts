@@ -205,6 +205,7 @@ export async function summarizeStoredResults(db: Db, runId: string): Promise<Run
         score: entry?.score ?? 0,
         applicable: entry?.applicable ?? false,
       })),
+      cost: row.cost,
     })),
   );
 }

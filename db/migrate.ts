@@ -15,6 +15,7 @@ import * as runRetryOf from './migrations/0012-run-retry-of';
 import * as workspaceDeletion from './migrations/0013-workspace-deletion';
 import * as serviceTokens from './migrations/0014-service-tokens';
 import * as auditEvents from './migrations/0015-audit-events';
+import * as modelPrices from './migrations/0019-model-prices';
 
 // A static list rather than a folder scan: works the same under tsx, a bundle or a compiled build.
 const migrations: Record<string, Migration> = {
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '0013-workspace-deletion': workspaceDeletion,
   '0014-service-tokens': serviceTokens,
   '0015-audit-events': auditEvents,
+  '0019-model-prices': modelPrices,
 };
 
 /** Brings the schema up to date; safe to call on every start. */

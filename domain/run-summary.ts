@@ -1,10 +1,12 @@
 import { CRITERION_KEYS, type CriterionKey, type CriterionResult } from './criteria';
 import type { CaseStatus } from './case-outcome';
+import { summarizeCost, type CaseCost, type RunCost } from './run-cost';
 
 /** The part of a case outcome the run summary reads (a stored case result row maps onto it). */
 export interface SummarizableCase {
   status: CaseStatus;
   criteria: ReadonlyArray<Pick<CriterionResult, 'criterion' | 'score' | 'applicable'>>;
+  cost?: CaseCost | null;
 }
 
 /** The run summary: pass rate over all cases, average score per criterion where it applied, and counts. */
@@ -12,6 +14,8 @@ export interface RunSummary {
   pass_rate: number;
   avg_score: Partial<Record<CriterionKey, number>>;
   counts: { total: number; passed: number; failed: number; error: number };
+  /** What the run cost in USD, judge and agent apart (see `summarizeCost`); absent on summaries stored before it. */
+  cost?: RunCost;
   /** A cancelled run only: how many of its cases got no result before it stopped. */
   not_scored?: number;
 }
@@ -19,7 +23,7 @@ export interface RunSummary {
 /**
  * Summarises a run: `pass_rate` = passed ÷ all cases (0 for an empty run); `avg_score` averages each criterion
  * over the entries where it applied, so not-applicable and unscored (errored) criteria are left out, and a
- * criterion that never applied is absent. Nothing is rounded.
+ * criterion that never applied is absent; `cost` sums the cases' costs. Nothing is rounded.
  */
 export function summarizeRun(cases: readonly SummarizableCase[]): RunSummary {
   const counts = { total: cases.length, passed: 0, failed: 0, error: 0 };
@@ -37,7 +41,8 @@ export function summarizeRun(cases: readonly SummarizableCase[]): RunSummary {
     const sum = sums.get(criterion);
     if (sum) avg_score[criterion] = sum.total / sum.count;
   }
-  return { pass_rate: counts.total === 0 ? 0 : counts.passed / counts.total, avg_score, counts };
+  const pass_rate = counts.total === 0 ? 0 : counts.passed / counts.total;
+  return { pass_rate, avg_score, counts, cost: summarizeCost(cases.map((outcome) => outcome.cost)) };
 }
 
 /** A cancelled run's summary: `not_scored` counts the run's cases that have no result (never below zero). */

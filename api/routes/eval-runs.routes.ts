@@ -15,7 +15,8 @@ import { requireAgentEvalRun, requireAgentEvalSet } from '../eval-lookups';
 import { requireAgent } from '../lookups';
 import { invalidField } from '../field-errors';
 import { dataPage, dataPageJson, pageQuery } from '../paging';
-import { route, type RouteSpec } from '../route';
+import { dryRunJson, dryRunOf } from '../eval-dry-run';
+import { route, StatusReply, type RouteSpec } from '../route';
 import { caseResultJson, evalRunJson, toCaseResultJson, toEvalRunJson } from '../eval-run.json';
 import { startEvalRun } from '../workflow-starts';
 
@@ -27,6 +28,7 @@ const triggerBody = z
     min_scores: minScoresOverrideSchema.optional(),
     judge_samples: z.number().int().min(1).max(9).optional(),
     tags: runTagsSchema.optional(),
+    dry_run: z.boolean().optional().describe('answer 200 with the judge calls and an estimate; start nothing'),
   })
   .strict();
 type TriggerBody = z.infer<typeof triggerBody>;
@@ -88,10 +90,19 @@ export const evalRunRoutes: RouteSpec[] = [
     body: triggerBody,
     status: 201,
     response: z.object({ data: evalRunJson }),
+    altResponse: { status: 200, description: 'A dry run (`dry_run: true`): nothing started', schema: dryRunJson },
     handler: async ({ body, params, auth, deps }) => {
       const set = await requireAgentEvalSet(deps.db, auth.workspaceId, params);
       if (body.mode === 'live') await checkLiveTrigger(deps, auth.workspaceId, params.agent, body);
       const conversations = await validateSelection(deps, set, body);
+      if (body.dry_run) {
+        // Read defensively: `repeats` joins the body with repeated runs.
+        const repeats = (body as { repeats?: number }).repeats ?? 1;
+        const samples = body.judge_samples ?? set.judge_samples;
+        const live = body.mode === 'live';
+        const dry = { agent: params.agent, samples, repeats, live, explicit: conversations };
+        return new StatusReply(200, await dryRunOf(deps, auth.workspaceId, set, dry));
+      }
       const run = await insertEvalRun(deps.db, set, {
         mode: body.mode,
         run_selection: body.run_selection,

@@ -3,6 +3,7 @@ import type { Json, NullableJson } from './json-column';
 import type { CaseStatus } from '../../domain/case-outcome';
 import type { CriterionKey, MinScores } from '../../domain/criteria';
 import type { Provider } from '../../domain/model-provider';
+import type { CaseCost } from '../../domain/run-cost';
 import type { RunSummary } from '../../domain/run-summary';
 
 /** Eval run statuses; queued → running → completed, or failed with an error, or cancelled from outside. */
@@ -80,6 +81,8 @@ export interface CaseResultTable {
   criteria: Json<Partial<Record<CriterionKey, StoredCriterion>>>;
   error: string | null;
   judge_usage: NullableJson<JudgeUsage>;
+  /** What the case cost in USD (null for results stored before costs were kept, or errors never scored). */
+  cost: ColumnType<CaseCost | null, string | null | undefined, string | null>;
   /** The identity of the worker that stored the result (null for results stored before it was recorded). */
   scored_by: ColumnType<string | null, string | null | undefined, never>;
   created_at: ColumnType<Date, never, never>;

@@ -53,6 +53,7 @@ describe('run summary', () => {
       pass_rate: 0,
       avg_score: {},
       counts: { total: 0, passed: 0, failed: 0, error: 0 },
+      cost: { judge_usd: 0, agent_usd: null, total_usd: 0, unpriced_models: [] },
     });
   });
 

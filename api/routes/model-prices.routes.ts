@@ -96,7 +96,8 @@ export const modelPriceRoutes: RouteSpec[] = [
     permission: 'integrations:manage',
     headers: workspaceHeader,
     handler: async ({ params, auth, deps }) => {
-      if (!(await deleteModelPrice(deps.db, auth.workspaceId, requireModel(params.model))))
+      // Any id the workspace has no price of (one PUT would refuse included) is simply not found.
+      if (!(await deleteModelPrice(deps.db, auth.workspaceId, priceKey(params.model ?? ''))))
         throw notFound('model price');
       return undefined;
     },

@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { findAgent, findAgentVersion, findPublishedVersion } from '../db/agent.repository';
+import { findAgent, findAgentVersion, findPublishedVersion, judgedModelOf } from '../db/agent.repository';
 import { pinRunAgent, type ScoringRun } from '../db/eval-run.repository';
 import type { Agent, AgentVersion } from '../db/tables/agent.table';
 import type { RunAgent } from '../db/tables/eval-run.table';
@@ -102,6 +102,5 @@ export async function pinLiveRunAgent(deps: ActivityDeps, guard: EgressGuard, ru
 
 /** The agent model an offline run's judge derives its provider from: the published version's, else the draft's. */
 export async function judgedAgentModel(deps: ActivityDeps, workspaceId: string, agentId: string): Promise<string> {
-  const agent = await requireAgent(deps, workspaceId, agentId);
-  return (await findPublishedVersion(deps.db, agent))?.model ?? agent.model;
+  return judgedModelOf(deps.db, await requireAgent(deps, workspaceId, agentId));
 }

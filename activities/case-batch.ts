@@ -6,6 +6,8 @@ import type { ScoringRun } from '../db/eval-run.repository';
 import type { CaseBatchOutcome } from '../domain/eval-batches';
 import { reserveJudgeCalls } from '../db/judge-call.repository';
 import type { ActivityDeps } from './activity-deps';
+import type { PriceOf } from '../domain/model-prices';
+import { runPrices, withCost } from './case-cost';
 import { expectedJudgeCalls } from './case-scoring';
 import { DELETED_CASE_NAME, planBatch, type CasePlan } from './batch-loads';
 import { createResultBuffer, emptyOutcome, storedByEarlierAttempts, storeResults, tally } from './batch-results';
@@ -49,7 +51,7 @@ async function scoreLanes(
   deps: ActivityDeps,
   judge: Judge,
   run: ScoringRun,
-  { plans, prepaid }: { plans: CasePlan[]; prepaid: ReadonlyMap<string, number> },
+  { plans, prepaid, priceOf }: { plans: CasePlan[]; prepaid: ReadonlyMap<string, number>; priceOf: PriceOf },
   slots: LaneSlots,
   lanes: number,
   outcome: CaseBatchOutcome,
@@ -71,7 +73,7 @@ async function scoreLanes(
       const started = performance.now();
       try {
         const paid = 'evalCase' in plan ? prepaid.get(plan.evalCase.id) : undefined;
-        buffer.add(await scoreCasePlan(deps, judge, run, plan, watch.signal, paid));
+        buffer.add(withCost(await scoreCasePlan(deps, judge, run, plan, watch.signal, paid), run, plan, priceOf));
       } catch (error) {
         stop ??= error;
         watch.abort(error);
@@ -143,8 +145,9 @@ export async function scoreCaseBatch(
   try {
     const plans = await planBatch(deps, run, todo, input.conversations, input.repeatConversations);
     const prepaid = await prepayJudgeCalls(deps, run, plans);
+    const priceOf = await runPrices(deps, run);
     outcome.timings.loadMs = performance.now() - loading;
-    await scoreLanes(deps, judge, run, { plans, prepaid }, slots, lanes, outcome, carried);
+    await scoreLanes(deps, judge, run, { plans, prepaid, priceOf }, slots, lanes, outcome, carried);
     return outcome;
   } finally {
     await slots.release();

@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { ApplicationFailure } from '@temporalio/common';
 import type { JudgeUsage, RunJudge } from '../db/tables/eval-run.table';
 import type { CachedJudgeReply } from '../db/tables/judge-verdict-cache.table';
-import { findJudgeModel } from '../db/workspace-settings.repository';
+import { resolveWorkspaceJudge } from '../db/judge-resolution';
 import { RUN_FAILURE, providerNotConnectedMessage } from '../domain/run-failures';
 import {
   parseMatchVerdict,
@@ -12,7 +12,6 @@ import {
 } from '../domain/judge-output.parser';
 import { finalResponsePrompt, rubricsPrompt, type JudgeMessage } from '../domain/judge-prompts';
 import { LIMITS } from '../domain/limits';
-import { resolveJudge } from '../domain/model-provider';
 import { ProviderCallError, type JsonChatReply } from '../lib/llm/provider-client';
 import type { ActivityDeps } from './activity-deps';
 import { budgetedFetch, JudgeCallBoundReached, type BudgetedFetch, type JudgedCase } from './judge-call-budget';
@@ -77,10 +76,7 @@ export function createJudge(deps: ActivityDeps): Judge {
 
   return {
     async resolveForRun(run, agentModel) {
-      const resolved = resolveJudge({
-        agentModel,
-        workspaceJudgeModel: await findJudgeModel(deps.db, run.workspace_id),
-      });
+      const resolved = await resolveWorkspaceJudge(deps.db, run.workspace_id, agentModel);
       if ('error' in resolved) throw ApplicationFailure.nonRetryable(resolved.error, RUN_FAILURE.judgeUnresolvable);
       // Reads the key inside the activity: it never travels through workflow arguments or history.
       const notConnected = providerNotConnectedMessage(resolved.provider, resolved.model);

@@ -35,6 +35,7 @@ import { judgeModelRoutes } from './routes/judge-model.routes';
 import { mcpCatalogRoutes } from './routes/mcp-catalog.routes';
 import { mcpServerActionRoutes } from './routes/mcp-server-actions.routes';
 import { mcpServerRoutes } from './routes/mcp-servers.routes';
+import { modelPriceRoutes } from './routes/model-prices.routes';
 import { memberRoutes } from './routes/members.routes';
 import { workspaceRoutes } from './routes/workspaces.routes';
 import { serviceTokenRoutes } from './routes/service-tokens.routes';
@@ -59,6 +60,7 @@ export const API_ROUTES: RouteSpec[] = [
   ...evalRunCompareRoutes,
   ...evalRunActionRoutes,
   ...judgeModelRoutes,
+  ...modelPriceRoutes,
   ...integrationRoutes,
   ...workspaceRoutes,
   ...memberRoutes,

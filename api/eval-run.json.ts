@@ -13,6 +13,14 @@ const criterionJson = z.object({
 });
 
 const judgeCacheJson = z.object({ hits: z.number(), misses: z.number() });
+const usd = z.number().nullable();
+const unpricedModels = z.array(z.string()).describe('models with no price (a part they make is null)');
+
+/** What a run cost in USD: null parts could not be priced (`unpriced_models`) or do not apply (agent, offline). */
+const runCostJson = z.object({ judge_usd: usd, agent_usd: usd, total_usd: usd, unpriced_models: unpricedModels });
+
+/** What a case cost in USD: the judge's calls, and the agent's conversation in live mode (null offline). */
+const caseCostJson = z.object({ judge_usd: usd, agent_usd: usd, unpriced_models: unpricedModels });
 
 /** The API shape of an eval run. */
 export const evalRunJson = z.object({
@@ -38,6 +46,7 @@ export const evalRunJson = z.object({
       pass_rate: z.number(),
       avg_score: z.record(z.string(), z.number()),
       counts: z.object({ total: z.number(), passed: z.number(), failed: z.number(), error: z.number() }),
+      cost: runCostJson.optional().describe('absent on runs summarised before costs were kept'),
       not_scored: z.number().optional().describe('cancelled runs: cases that got no result'),
       judge_cache: judgeCacheJson.optional().describe('judge samples the verdict cache answered, and those it did not'),
       flaky: z
@@ -89,6 +98,7 @@ export const caseResultJson = z.object({
     .number()
     .nullable()
     .describe('min(repeats passed, repeats not passed) ÷ repeats: 0 stable, 0.5 an even split (null for one repeat)'),
+  cost: caseCostJson.nullable(),
   scored_at: z.string(),
 });
 
@@ -138,6 +148,7 @@ export function toCaseResultJson(row: CaseResultView): z.infer<typeof caseResult
     judge_cache: { hits: row.judge_cache_hits, misses: row.judge_cache_misses },
     repeats: row.repeats as z.infer<typeof caseResultJson>['repeats'],
     flip_rate: row.flip_rate,
+    cost: row.cost,
     scored_at: row.created_at.toISOString(),
   };
 }

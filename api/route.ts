@@ -43,9 +43,19 @@ export interface RouteSpec<S extends z.ZodType = z.ZodType<unknown>> {
   workspaceParam?: string;
   /** Error statuses beyond those derived from the definition (409 conflicts; 502/503/504 from Temporal). */
   errors?: readonly number[];
+  /** A second success the handler may answer with `new StatusReply(status, body)` (a dry run's 200 beside a 201). */
+  altResponse?: { status: number; description: string; schema: z.ZodType };
   /** The kind of resource the audit trail names, when the path does not (see `auditResource`). */
   resource?: string;
   handler: (ctx: RouteContext<z.infer<S>>) => Promise<unknown>;
+}
+
+/** A handler's answer with a status other than the route's own (its `altResponse`). */
+export class StatusReply {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {}
 }
 
 /** Identity helper that keeps the body type of a route definition. */
@@ -142,6 +152,14 @@ export function mountRoutes(
           description: 'Success',
           ...(spec.response ? { content: { 'application/json': { schema: spec.response } } } : {}),
         },
+        ...(spec.altResponse
+          ? {
+              [spec.altResponse.status]: {
+                description: spec.altResponse.description,
+                content: { 'application/json': { schema: spec.altResponse.schema } },
+              },
+            }
+          : {}),
         ...errorResponses(routeErrorStatuses(spec)),
       },
     });
@@ -154,8 +172,10 @@ export function mountRoutes(
       requirePermission(auth, spec.permission);
       const body = spec.parseBody ? spec.parseBody(req) : spec.body ? parseOr422(spec.body, req.body ?? {}) : undefined;
       const query = spec.query ? parseOr422(spec.query, req.query) : req.query;
-      const result = await spec.handler({ body, params, query, auth, deps, req, res });
-      const status = spec.status ?? (result === undefined ? 204 : 200);
+      const answer = await spec.handler({ body, params, query, auth, deps, req, res });
+      const result = answer instanceof StatusReply ? answer.body : answer;
+      const status =
+        answer instanceof StatusReply ? answer.status : (spec.status ?? (result === undefined ? 204 : 200));
       await audit.record(req, status, result);
       if (result === undefined) res.status(status).end();
       else res.status(status).json(result);

@@ -6,6 +6,7 @@ import {
   type ComparisonJson,
   type CriterionJson,
   type EvalRunJson,
+  type RunCostJson,
 } from './eval-run.types';
 
 const fmt = (n: number): string => n.toFixed(2);
@@ -34,7 +35,21 @@ export function renderSummary(run: EvalRunJson, minPassRate: number): string {
     .map(([k, v]) => `${k}=${fmt(v)}`)
     .join(' ');
   const counts = s.counts ? ` (${s.counts.passed} passed, ${s.counts.failed} failed, ${s.counts.error} error)` : '';
-  return `pass rate ${fmt(s.pass_rate)} (minimum ${fmt(minPassRate)})${counts}\naverage scores: ${averages || 'none'}`;
+  const lines = [
+    `pass rate ${fmt(s.pass_rate)} (minimum ${fmt(minPassRate)})${counts}`,
+    `average scores: ${averages || 'none'}`,
+  ];
+  if (s.cost) lines.push(renderCost(s.cost));
+  return lines.join('\n');
+}
+
+const usd = (value: number | null, unknown: string): string => (value === null ? unknown : `$${value.toFixed(6)}`);
+
+/** The cost line: judge, agent (live mode) and total in USD, and the models that have no price. */
+function renderCost(cost: RunCostJson): string {
+  const unpriced = cost.unpriced_models.length ? ` (no price for ${cost.unpriced_models.join(', ')})` : '';
+  const agent = usd(cost.agent_usd, cost.unpriced_models.length ? 'unknown' : 'n/a');
+  return `cost: judge ${usd(cost.judge_usd, 'unknown')}, agent ${agent}, total ${usd(cost.total_usd, 'unknown')}${unpriced}`;
 }
 
 /** The judge cache line of a finished run (empty for a run summarised before the cache existed). */

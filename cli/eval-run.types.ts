@@ -18,6 +18,14 @@ export interface CaseResultJson {
   error: string | null;
 }
 
+/** A run's cost in USD as the API returns it (null parts: unpriced, or no agent cost offline). */
+export interface RunCostJson {
+  judge_usd: number | null;
+  agent_usd: number | null;
+  total_usd: number | null;
+  unpriced_models: string[];
+}
+
 /** An eval run as the API returns it. */
 export interface EvalRunJson {
   id: string;
@@ -27,6 +35,7 @@ export interface EvalRunJson {
     pass_rate: number;
     avg_score: Record<string, number>;
     counts?: { total: number; passed: number; failed: number; error: number };
+    cost?: RunCostJson;
     /** A cancelled run's cases that got no result. */
     not_scored?: number;
     /** Judge samples the verdict cache answered, and those it did not. */

@@ -97,6 +97,11 @@ export async function findPublishedVersion(db: Db, agent: Agent): Promise<AgentV
   return findAgentVersion(db, agent.id, agent.published_version);
 }
 
+/** The model a run of the agent judges against: its published version's, else (never published) its draft's. */
+export async function judgedModelOf(db: Db, agent: Agent): Promise<string> {
+  return (await findPublishedVersion(db, agent))?.model ?? agent.model;
+}
+
 /** One version of an agent, published or superseded (a live eval run keeps running the version it pinned). */
 export async function findAgentVersion(db: Db, agentId: string, version: number): Promise<AgentVersion | undefined> {
   return db

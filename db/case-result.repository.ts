@@ -6,6 +6,7 @@ import { keysetPage, type KeysetOrder, type Page, type PageParams } from './keys
 import type { CaseStatus } from '../domain/case-outcome';
 import type { CaseResult, JudgeUsage, StoredCriterion, StoredRepeat } from './tables/eval-run.table';
 import type { CriterionKey } from '../domain/criteria';
+import type { CaseCost } from '../domain/run-cost';
 
 /** A case result to store. */
 export interface CaseResultInput {
@@ -23,6 +24,8 @@ export interface CaseResultInput {
   /** A run of several repeats: each repeat's outcome and the case's flip rate. */
   repeats?: StoredRepeat[] | null;
   flip_rate?: number | null;
+  /** What the case cost (judge, and agent in live mode); absent on an error stored without scoring. */
+  cost?: CaseCost | null;
   /** The worker that scored it. */
   scored_by: string;
 }
@@ -97,6 +100,7 @@ export async function recordCaseResults(db: Db, runId: string, results: CaseResu
           criteria: JSON.stringify(result.criteria),
           judge_usage: jsonOrNull(result.judge_usage),
           repeats: jsonOrNull(result.repeats),
+          cost: jsonOrNull(result.cost),
         })),
       )
       .onConflict((oc) => oc.columns(['run_id', 'case_id']).doNothing())
@@ -126,7 +130,7 @@ export async function recordCaseResult(db: Db, result: CaseResultInput): Promise
   return { inserted: inserted.length > 0 };
 }
 
-/** The status, criteria and flip rate of every stored result of a run, for its summary. */
+/** The status, criteria, flip rate, cache use and cost of every stored result of a run, for its summary. */
 export async function listResultOutcomes(
   db: Db,
   runId: string,
@@ -134,13 +138,22 @@ export async function listResultOutcomes(
   Array<
     Pick<
       CaseResult,
-      'case_id' | 'case_name' | 'status' | 'criteria' | 'flip_rate' | 'judge_cache_hits' | 'judge_cache_misses'
+      'case_id' | 'case_name' | 'status' | 'criteria' | 'flip_rate' | 'judge_cache_hits' | 'judge_cache_misses' | 'cost'
     >
   >
 > {
   return db
     .selectFrom('case_results')
-    .select(['case_id', 'case_name', 'status', 'criteria', 'flip_rate', 'judge_cache_hits', 'judge_cache_misses'])
+    .select([
+      'case_id',
+      'case_name',
+      'status',
+      'criteria',
+      'flip_rate',
+      'judge_cache_hits',
+      'judge_cache_misses',
+      'cost',
+    ])
     .where('run_id', '=', runId)
     .execute();
 }

@@ -11,6 +11,7 @@ import type { CaseResultTable, EvalRunTable } from './tables/eval-run.table';
 import type { EvalCaseTable, EvalSetTable } from './tables/eval-set.table';
 import type { FlowRunTable, FlowTable } from './tables/flow.table';
 import type { JudgeVerdictCacheTable } from './tables/judge-verdict-cache.table';
+import type { ModelPriceTable } from './tables/model-price.table';
 import type { AgentMcpServerTable, McpCatalogEntryTable, McpServerTable, McpToolTable } from './tables/mcp.table';
 import type { IntegrationTable, WorkspaceSettingsTable } from './tables/workspace-settings.table';
 import type {
@@ -49,6 +50,7 @@ export interface Database {
   outbound_messages: OutboundMessageTable;
   case_slots: CaseSlotTable;
   case_judge_calls: CaseJudgeCallTable;
+  model_prices: ModelPriceTable;
   audit_events: AuditEventTable;
   judge_verdict_cache: JudgeVerdictCacheTable;
 }

@@ -219,6 +219,7 @@ export async function summarizeStoredResults(db: Db, runId: string): Promise<Run
     name: row.case_name,
     flip_rate: row.flip_rate,
     judge_cache: { hits: row.judge_cache_hits, misses: row.judge_cache_misses },
+    cost: row.cost,
   }));
   const summary = summarizeRun(cases);
   const { repeats } = await db

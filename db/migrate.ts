@@ -18,6 +18,7 @@ import * as auditEvents from './migrations/0015-audit-events';
 import * as trajectoryMatch from './migrations/0016-trajectory-match';
 import * as runRepeats from './migrations/0017-run-repeats';
 import * as judgeCache from './migrations/0018-judge-cache';
+import * as modelPrices from './migrations/0019-model-prices';
 
 // A static list rather than a folder scan: works the same under tsx, a bundle or a compiled build.
 const migrations: Record<string, Migration> = {
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '0016-trajectory-match': trajectoryMatch,
   '0017-run-repeats': runRepeats,
   '0018-judge-cache': judgeCache,
+  '0019-model-prices': modelPrices,
 };
 
 /** Brings the schema up to date; safe to call on every start. */

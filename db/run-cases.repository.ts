@@ -3,6 +3,7 @@ import type { Db } from './database';
 import { OLDEST_FIRST, keysetPage, type Page, type PageParams } from './keyset-page';
 import type { EvalRun } from './tables/eval-run.table';
 import type { EvalCase } from './tables/eval-set.table';
+import type { JudgedCaseTally } from '../domain/judge-estimate';
 
 /**
  * The cases a run scores: those of its set that existed when the run was created; for a retry (`retryOf`), only
@@ -37,6 +38,56 @@ export async function countRunCases(db: Db, scope: RunCaseScope): Promise<number
     .select((eb) => eb.fn.countAll<string>().as('count'))
     .executeTakeFirstOrThrow();
   return Number(row.count);
+}
+
+/** Which conversation each case of an offline run would be scored against: an explicit selection, else its source. */
+export interface OfflineSelection {
+  agentId: string;
+  explicit: Readonly<Record<string, string>> | null;
+}
+
+/**
+ * The run's cases as the dry run's estimate reads them, in one aggregate: how many, and per judged criterion the
+ * cases it applies to and the characters the judge reads (an expected response counts twice: the agent's answer is
+ * taken to be as long). Blank expected responses and empty rubric lists do not count, as in scoring; offline
+ * (`selection`), neither does a case without a conversation of the agent to score (it ends `error`, unjudged).
+ */
+export async function tallyJudgedCases(
+  db: Db,
+  scope: RunCaseScope,
+  selection: OfflineSelection | null,
+): Promise<JudgedCaseTally> {
+  const message = sql<number>`coalesce(length(session_input->>'message'), 0)`;
+  const conversation = selection?.explicit
+    ? sql`coalesce((${JSON.stringify(selection.explicit)}::jsonb ->> eval_cases.id::text)::uuid, source_run_id)`
+    : sql`source_run_id`;
+  const scorable = selection
+    ? sql<boolean>`EXISTS (SELECT 1 FROM conversations AS v WHERE v.id = ${conversation} AND v.agent_id = ${selection.agentId}::uuid)`
+    : sql<boolean>`true`;
+  const matched = sql<boolean>`(${scorable} AND coalesce(expected_final_response ~ '\\S', false))`;
+  const rubricCount = sql<number>`jsonb_array_length(coalesce(rubrics, '[]'::jsonb))`;
+  const rubricChars = sql<number>`(SELECT coalesce(sum(length(r)), 0) FROM jsonb_array_elements_text(coalesce(rubrics, '[]'::jsonb)) AS r)`;
+  const rubricked = sql<boolean>`(${scorable} AND ${rubricCount} > 0)`;
+  const row = await inScope(db, scope)
+    .select([
+      sql<string>`count(*)`.as('cases'),
+      sql<string>`count(*) FILTER (WHERE ${matched})`.as('match_cases'),
+      sql<string>`coalesce(sum(${message} + 2 * length(expected_final_response)) FILTER (WHERE ${matched}), 0)`.as(
+        'match_chars',
+      ),
+      sql<string>`count(*) FILTER (WHERE ${rubricked})`.as('rubric_cases'),
+      sql<string>`coalesce(sum(${message} + ${rubricChars}) FILTER (WHERE ${rubricked}), 0)`.as('rubric_chars'),
+      sql<string>`coalesce(sum(${rubricCount}) FILTER (WHERE ${rubricked}), 0)`.as('rubrics'),
+    ])
+    .executeTakeFirstOrThrow();
+  return {
+    cases: Number(row.cases),
+    match_cases: Number(row.match_cases),
+    match_chars: Number(row.match_chars),
+    rubric_cases: Number(row.rubric_cases),
+    rubric_chars: Number(row.rubric_chars),
+    rubrics: Number(row.rubrics),
+  };
 }
 
 /** True when some case of the run needs the judge (an expected final response or rubrics). */

@@ -66,6 +66,8 @@ export const LIMITS = {
   /** Active (neither revoked nor expired) tokens of one owner: personal tokens per user, service tokens per workspace.
    * A person or a CI setup needs a handful; the bound keeps a leaked token from minting without end. */
   activeTokensPerOwner: 100,
+  /** Models one workspace prices itself (overrides of the built-in price table): a team uses a handful of models. */
+  modelPricesPerWorkspace: 200,
   /** Default and largest page of every list endpoint. */
   pageDefault: 50,
   pageMax: 500,

@@ -1,3 +1,5 @@
+import { isPricier, type PriceOf } from './model-prices';
+
 /** Every LLM provider an agent or judge model can resolve to. */
 export const PROVIDERS = ['openai', 'anthropic', 'google', 'mistral', 'deepseek', 'xai', 'openrouter'] as const;
 
@@ -50,6 +52,19 @@ export interface ResolvedJudge {
 export interface JudgeInput {
   agentModel: string;
   workspaceJudgeModel?: string | null;
+  /** Prices (the workspace's overrides, else the built-in table): the default judge is never pricier than the agent. */
+  priceOf?: PriceOf;
+}
+
+/**
+ * The provider's default judge model, unless it costs more than the agent's own model per input or output token:
+ * then the agent's model judges. When either price is unknown the default stands.
+ */
+export function defaultJudgeModel(provider: Provider, agentModel: string, priceOf?: PriceOf): string {
+  const fallback = DEFAULT_JUDGE_MODELS[provider];
+  const judgePrice = priceOf?.(fallback);
+  const agentPrice = priceOf?.(agentModel);
+  return judgePrice && agentPrice && isPricier(judgePrice, agentPrice) ? agentModel.trim() : fallback;
 }
 
 /** Derives the provider from a model id by family; any id with a slash is the aggregator; unknown → null. */
@@ -62,7 +77,7 @@ export function providerForModel(modelId: string): Provider | null {
 
 /**
  * Resolves the judge: a fixed workspace judge model brings its own provider (the agent's is ignored); otherwise
- * the agent's provider with that provider's default cheaper judge model. The error names the model when no
+ * the agent's provider with that provider's default cheaper judge model (`defaultJudgeModel`). The error names the model when no
  * provider can be derived from it.
  */
 export function resolveJudge(input: JudgeInput): ResolvedJudge | { error: string } {
@@ -74,5 +89,6 @@ export function resolveJudge(input: JudgeInput): ResolvedJudge | { error: string
   }
   const provider = providerForModel(input.agentModel);
   if (!provider) return { error: `cannot derive a provider from the agent model "${input.agentModel.trim()}"` };
-  return { provider, model: DEFAULT_JUDGE_MODELS[provider], source: 'agent_provider_default' };
+  const model = defaultJudgeModel(provider, input.agentModel, input.priceOf);
+  return { provider, model, source: 'agent_provider_default' };
 }

@@ -2,6 +2,7 @@ import { CRITERION_KEYS, type CriterionKey, type CriterionResult } from './crite
 import type { CaseStatus } from './case-outcome';
 import { isFlaky } from './case-repeats';
 import { LIMITS } from './limits';
+import { summarizeCost, type CaseCost, type RunCost } from './run-cost';
 
 /** The part of a case outcome the run summary reads (a stored case result row maps onto it). */
 export interface SummarizableCase {
@@ -13,6 +14,7 @@ export interface SummarizableCase {
   case_id?: string;
   name?: string;
   flip_rate?: number | null;
+  cost?: CaseCost | null;
 }
 
 /** A case that passed in some repeats and not in others. */
@@ -29,6 +31,8 @@ export interface RunSummary {
   counts: { total: number; passed: number; failed: number; error: number };
   /** Judge samples of the run's cases the verdict cache answered (no call made) and those it did not. */
   judge_cache: { hits: number; misses: number };
+  /** What the run cost in USD, judge and agent apart (see `summarizeCost`); absent on summaries stored before it. */
+  cost?: RunCost;
   /** A cancelled run only: how many of its cases got no result before it stopped. */
   not_scored?: number;
   /** Runs of several repeats only: the flaky cases (at most `flakyCasesListed`, most flaky first) and their count. */
@@ -39,7 +43,8 @@ export interface RunSummary {
 /**
  * Summarises a run: `pass_rate` = passed ÷ all cases (0 for an empty run); `avg_score` averages each criterion
  * over the entries where it applied, so not-applicable and unscored (errored) criteria are left out, and a
- * criterion that never applied is absent. Nothing is rounded. `judge_cache` sums the cases' cache hits and misses.
+ * criterion that never applied is absent. `judge_cache` sums the cases' cache hits and misses, `cost` their costs.
+ * Nothing is rounded.
  */
 export function summarizeRun(cases: readonly SummarizableCase[]): RunSummary {
   const counts = { total: cases.length, passed: 0, failed: 0, error: 0 };
@@ -60,7 +65,8 @@ export function summarizeRun(cases: readonly SummarizableCase[]): RunSummary {
     const sum = sums.get(criterion);
     if (sum) avg_score[criterion] = sum.total / sum.count;
   }
-  return { pass_rate: counts.total === 0 ? 0 : counts.passed / counts.total, avg_score, counts, judge_cache };
+  const pass_rate = counts.total === 0 ? 0 : counts.passed / counts.total;
+  return { pass_rate, avg_score, counts, judge_cache, cost: summarizeCost(cases.map((outcome) => outcome.cost)) };
 }
 
 /** A cancelled run's summary: `not_scored` counts the run's cases that have no result (never below zero). */

@@ -16,7 +16,8 @@ import { requireAgentEvalRun, requireAgentEvalSet } from '../eval-lookups';
 import { requireAgent } from '../lookups';
 import { invalidField } from '../field-errors';
 import { dataPage, dataPageJson, pageQuery } from '../paging';
-import { route, type RouteSpec } from '../route';
+import { dryRunJson, dryRunOf } from '../eval-dry-run';
+import { route, StatusReply, type RouteSpec } from '../route';
 import { caseResultJson, evalRunJson, toCaseResultJson, toEvalRunJson } from '../eval-run.json';
 import { startEvalRun } from '../workflow-starts';
 
@@ -34,6 +35,7 @@ const triggerBody = z
       .boolean()
       .optional()
       .meta({ description: 'Judge every sample afresh: neither read nor write the judge verdict cache.' }),
+    dry_run: z.boolean().optional().describe('answer 200 with the judge calls and an estimate; start nothing'),
   })
   .strict();
 type TriggerBody = z.infer<typeof triggerBody>;
@@ -95,6 +97,7 @@ export const evalRunRoutes: RouteSpec[] = [
     body: triggerBody,
     status: 201,
     response: z.object({ data: evalRunJson }),
+    altResponse: { status: 200, description: 'A dry run (`dry_run: true`): nothing started', schema: dryRunJson },
     handler: async ({ body, params, auth, deps }) => {
       const set = await requireAgentEvalSet(deps.db, auth.workspaceId, params);
       if (body.mode === 'live') await checkLiveTrigger(deps, auth.workspaceId, params.agent, body);
@@ -102,6 +105,14 @@ export const evalRunRoutes: RouteSpec[] = [
       if (body.min_repeat_pass !== undefined && body.min_repeat_pass > repeats)
         throw invalidField('min_repeat_pass', `must be at most repeats (${repeats})`);
       const conversations = await validateSelection(deps, set, body);
+      if (body.dry_run) {
+        // Read defensively: `repeats` joins the body with repeated runs.
+        const repeats = (body as { repeats?: number }).repeats ?? 1;
+        const samples = body.judge_samples ?? set.judge_samples;
+        const live = body.mode === 'live';
+        const dry = { agent: params.agent, samples, repeats, live, explicit: conversations };
+        return new StatusReply(200, await dryRunOf(deps, auth.workspaceId, set, dry));
+      }
       const run = await insertEvalRun(deps.db, set, {
         mode: body.mode,
         run_selection: body.run_selection,

@@ -3,6 +3,7 @@ import type { Json, NullableJson } from './json-column';
 import type { CaseStatus } from '../../domain/case-outcome';
 import type { CriterionKey, MinScores } from '../../domain/criteria';
 import type { Provider } from '../../domain/model-provider';
+import type { CaseCost } from '../../domain/run-cost';
 import type { RunSummary } from '../../domain/run-summary';
 
 /** Eval run statuses; queued → running → completed, or failed with an error, or cancelled from outside. */
@@ -102,6 +103,8 @@ export interface CaseResultTable {
   repeats: ColumnType<StoredRepeat[] | null, string | null | undefined, never>;
   /** The case's flip rate over its repeats (`flipRate`); null for a run of one repeat. */
   flip_rate: ColumnType<number | null, number | null | undefined, never>;
+  /** What the case cost in USD (null for results stored before costs were kept, or errors never scored). */
+  cost: ColumnType<CaseCost | null, string | null | undefined, string | null>;
   /** The identity of the worker that stored the result (null for results stored before it was recorded). */
   scored_by: ColumnType<string | null, string | null | undefined, never>;
   created_at: ColumnType<Date, never, never>;

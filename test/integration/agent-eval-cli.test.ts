@@ -125,6 +125,7 @@ describe('assay agent:eval (the CI gate)', function () {
     assert.match(result.stdout, /cancellation\s*│\s*FAILED/);
     assert.match(result.stdout, /0\.50 FAIL \(min 1\.00\)/, 'the trajectory column shows the partial score');
     assert.match(result.stdout, /pass rate 0\.50 \(minimum 0\.50\)/);
+    assert.match(result.stdout, /cost: judge \$\d+\.\d{6}, agent n\/a, total \$\d+\.\d{6}/);
     const xml = fs.readFileSync(junit, 'utf8');
     assert.equal(XMLValidator.validate(xml), true);
     const suite = new XMLParser({ ignoreAttributes: false, isArray: (name) => name === 'testcase' }).parse(xml)

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import request from 'supertest';
-import { DEFAULT_JUDGE_MODELS, type Provider } from '../../domain/model-provider';
+import { lookUpPrice } from '../../domain/model-prices';
+import { defaultJudgeModel, type Provider } from '../../domain/model-provider';
 import { evalApi, judgeAsk, judgeReplies } from '../helpers/eval-api';
 import { harness } from '../helpers/harness';
 import { assertLogsClean } from '../helpers/logs';
@@ -60,13 +61,11 @@ describe('judge resolution and provider integrations', () => {
     for (const [provider, model] of Object.entries(AGENT_MODELS) as Array<[Provider, string]>) {
       const { run, asked } = await runOnce(api, `agent-${provider}`, model);
       assert.equal(run.status, 'completed', `${provider}: ${run.error}`);
-      assert.deepEqual(run.judge, {
-        provider,
-        model: DEFAULT_JUDGE_MODELS[provider],
-        source: 'agent_provider_default',
-      });
+      // The provider's default, unless it costs more than the agent's model (the aggregator's Llama agent).
+      const judgeModel = defaultJudgeModel(provider, model, (id) => lookUpPrice(id));
+      assert.deepEqual(run.judge, { provider, model: judgeModel, source: 'agent_provider_default' });
       assert.equal(asked.length, 1, provider);
-      assert.equal(asked[0].model, DEFAULT_JUDGE_MODELS[provider]);
+      assert.equal(asked[0].model, judgeModel);
       assert.equal(asked[0].authorization, `Bearer ${keyOf(provider)}`);
       assert.equal(asked[0].body.temperature, 0);
       // Anthropic's OpenAI-compatible endpoint has no JSON mode; the reply is parsed tolerantly instead.

@@ -147,13 +147,18 @@ describe('offline eval runs', () => {
     assert.deepEqual(hand.criteria, {});
 
     // By hand: passed 1 of 3; trajectory (1, 1); final response (1, 1); safety (1, 0); rubrics never applied.
-    assert.deepEqual(run.summary, {
+    const { cost, ...summary } = run.summary;
+    assert.deepEqual(summary, {
       pass_rate: 1 / 3,
       avg_score: { tool_trajectory_avg_score: 1, final_response_match: 1, safety: 0.5 },
       counts: { total: 3, passed: 1, failed: 1, error: 1 },
       // The two judged samples (one per promoted case's expected response), none cached yet.
       judge_cache: { hits: 0, misses: 2 },
     });
+    // Two judge calls of 10 prompt and 5 completion tokens (the scripted default) at gpt-4.1-mini's 0.40 / 1.60.
+    assert.ok(Math.abs(cost.judge_usd - (2 * (10 * 0.4 + 5 * 1.6)) / 1e6) < 1e-15, JSON.stringify(cost));
+    assert.deepEqual([cost.agent_usd, cost.unpriced_models], [null, []]);
+    assert.equal(cost.total_usd, cost.judge_usd);
     assert.equal(run.total_cases, 3);
     assert.equal(run.scored_cases, 3);
 

@@ -93,6 +93,7 @@ describe('live eval runs', () => {
     const results = await api.results('bulk', run.id);
     assert.equal(results.length, CASES);
     assert.equal(new Set(results.map((r) => r.conversation_id)).size, CASES);
+    let agentTotal = 0;
     for (const result of results) {
       const conversation = (await api.send('get', `/api/ai-agents/bulk/runs/${result.conversation_id}`, 200)).data;
       const contact = cases.get(result.case_id);
@@ -103,7 +104,15 @@ describe('live eval runs', () => {
         [['crm_update_contact', { contact_id: contact }, true]],
       );
       assert.equal(result.actual_final_response, `updated ${contact}`);
+      // Live mode costs the agent's own calls at gpt-4o's built-in price (2.50 / 10.00 per million tokens).
+      const usage = conversation.token_usage;
+      const agentUsd = (usage.prompt_tokens * 2.5 + usage.completion_tokens * 10) / 1e6;
+      assert.ok(agentUsd > 0 && Math.abs(result.cost.agent_usd - agentUsd) < 1e-12, JSON.stringify(result.cost));
+      assert.equal(result.cost.judge_usd, 0);
+      agentTotal += agentUsd;
     }
+    assert.ok(Math.abs(run.summary.cost.agent_usd - agentTotal) < 1e-12, JSON.stringify(run.summary.cost));
+    assert.equal(run.summary.cost.total_usd, run.summary.cost.agent_usd);
     assert.equal(await crmRows(), crmBefore);
   });
 

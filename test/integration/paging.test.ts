@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { LIMITS } from '../../domain/limits';
+import { BUILT_IN_PRICES } from '../../domain/model-prices';
 import { evalApi, judgeReplies } from '../helpers/eval-api';
 import { harness } from '../helpers/harness';
 import { keyOf, pageWalker } from '../helpers/page-walker';
@@ -110,6 +111,15 @@ describe('paging of every list endpoint', () => {
       await created('/api/workspaces/current/members', { email: `member-${i}@example.com`, role: 'viewer' });
     }
     for (let i = 0; i < MANY; i++) await created('/api/workspaces/current/service-tokens', { name: `ci-${i}` });
+    // Model prices: the built-in table merged with the workspace's own (one overrides a built-in price).
+    for (const model of ['gpt-4o', ...Array.from({ length: MANY }, (_, i) => `gpt-paging-${i}`)]) {
+      const price = { input_per_mtok: 1, output_per_mtok: 2 };
+      const res = await request(platform.app)
+        .put(`/api/workspaces/current/model-prices/${model}`)
+        .set(owner.auth)
+        .send(price);
+      assert.equal(res.status, 200, res.text);
+    }
   });
 
   after(async () => {
@@ -137,6 +147,7 @@ describe('paging of every list endpoint', () => {
     await walk.data('/api/tokens', MANY);
     await walk.data('/api/workspaces/current/members', MANY);
     await walk.data('/api/workspaces/current/service-tokens', MANY);
+    await walk.data('/api/workspaces/current/model-prices', Object.keys(BUILT_IN_PRICES).length + MANY);
     // Every write above left one entry in the audit trail (reads leave none).
     const audited = await platform.runtime.db
       .selectFrom('audit_events')

@@ -54,6 +54,7 @@ describe('run summary', () => {
       avg_score: {},
       counts: { total: 0, passed: 0, failed: 0, error: 0 },
       judge_cache: { hits: 0, misses: 0 },
+      cost: { judge_usd: 0, agent_usd: null, total_usd: 0, unpriced_models: [] },
     });
   });
 

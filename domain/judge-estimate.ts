@@ -1,0 +1,53 @@
+import { finalResponsePrompt, rubricsPrompt } from './judge-prompts';
+import type { ModelPrice } from './model-prices';
+import { usdOf } from './run-cost';
+
+/** What a dry run reads of a run's cases (one aggregate query): the judged ones and the characters the judge reads. */
+export interface JudgedCaseTally {
+  cases: number;
+  /** Cases with an expected final response, and their message plus expected response characters. */
+  match_cases: number;
+  match_chars: number;
+  /** Cases with rubrics, their message plus rubric characters, and how many rubrics they hold. */
+  rubric_cases: number;
+  rubric_chars: number;
+  rubrics: number;
+}
+
+/** The judge calls a run will make when every reply is usable, and the tokens they are estimated to take. */
+export interface JudgeEstimate {
+  judge_calls: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+}
+
+// Estimation rules (README "Cost and prices"): about 4 characters a token; the agent's answer is taken to be as long
+// as the expected one for a match and ANSWER_CHARS for rubrics; a verdict takes VERDICT_TOKENS (per rubric).
+const CHARS_PER_TOKEN = 4;
+const ANSWER_CHARS = 1_000;
+const VERDICT_TOKENS = 40;
+
+const promptChars = (messages: ReadonlyArray<{ content: string }>): number =>
+  messages.reduce((sum, message) => sum + message.content.length, 0);
+const MATCH_FRAME_CHARS = promptChars(finalResponsePrompt({ userInput: '', expected: '', actual: '' }));
+const RUBRIC_FRAME_CHARS = promptChars(rubricsPrompt({ userInput: '', response: '', rubrics: [] }));
+
+/**
+ * Estimates a run's judge work: each judged criterion of each case is asked `samples` times per repeat. The call
+ * count is exact (retries and unusable replies aside); the tokens are an estimate from the cases' text.
+ */
+export function estimateJudgeWork(tally: JudgedCaseTally, samples: number, repeats = 1): JudgeEstimate {
+  const asks = samples * repeats;
+  const matchChars = tally.match_cases * MATCH_FRAME_CHARS + tally.match_chars;
+  const rubricChars = tally.rubric_cases * (RUBRIC_FRAME_CHARS + ANSWER_CHARS) + tally.rubric_chars;
+  return {
+    judge_calls: (tally.match_cases + tally.rubric_cases) * asks,
+    prompt_tokens: Math.ceil(((matchChars + rubricChars) * asks) / CHARS_PER_TOKEN),
+    completion_tokens: (tally.match_cases + tally.rubrics) * VERDICT_TOKENS * asks,
+  };
+}
+
+/** The estimated judge cost in USD, or null when the judge model has no price. */
+export function estimatedJudgeUsd(estimate: JudgeEstimate, price: ModelPrice | null): number | null {
+  return price ? usdOf(price, estimate) : null;
+}

@@ -7,10 +7,13 @@ export interface SummarizableCase {
   criteria: ReadonlyArray<Pick<CriterionResult, 'criterion' | 'score' | 'applicable'>>;
 }
 
-/** The run summary: pass rate over all cases, average score per criterion where it applied, and counts. */
+/**
+ * The run summary: pass rate over all cases, average score per criterion where it applied (every criterion key is
+ * listed; null where it never applied), and counts.
+ */
 export interface RunSummary {
   pass_rate: number;
-  avg_score: Partial<Record<CriterionKey, number>>;
+  avg_score: Record<CriterionKey, number | null>;
   counts: { total: number; passed: number; failed: number; error: number };
   /** A cancelled run only: how many of its cases got no result before it stopped. */
   not_scored?: number;
@@ -18,8 +21,8 @@ export interface RunSummary {
 
 /**
  * Summarises a run: `pass_rate` = passed ÷ all cases (0 for an empty run); `avg_score` averages each criterion
- * over the entries where it applied, so not-applicable and unscored (errored) criteria are left out, and a
- * criterion that never applied is absent. Nothing is rounded.
+ * over the entries where it applied, so not-applicable and unscored (errored) criteria are left out; every
+ * criterion key is listed, null when the criterion never applied. Nothing is rounded.
  */
 export function summarizeRun(cases: readonly SummarizableCase[]): RunSummary {
   const counts = { total: cases.length, passed: 0, failed: 0, error: 0 };
@@ -32,11 +35,12 @@ export function summarizeRun(cases: readonly SummarizableCase[]): RunSummary {
       sums.set(result.criterion, { total: sum.total + result.score, count: sum.count + 1 });
     }
   }
-  const avg_score: Partial<Record<CriterionKey, number>> = {};
-  for (const criterion of CRITERION_KEYS) {
-    const sum = sums.get(criterion);
-    if (sum) avg_score[criterion] = sum.total / sum.count;
-  }
+  const avg_score = Object.fromEntries(
+    CRITERION_KEYS.map((criterion) => {
+      const sum = sums.get(criterion);
+      return [criterion, sum ? sum.total / sum.count : null];
+    }),
+  ) as Record<CriterionKey, number | null>;
   return { pass_rate: counts.total === 0 ? 0 : counts.passed / counts.total, avg_score, counts };
 }
 

@@ -11,8 +11,14 @@
 /** A matched pair: index in the first sequence, index in the second. */
 export type AlignedPair = readonly [first: number, second: number];
 
-/** The matched pairs of the alignment described above, in order. */
-export function lcsAlignment(first: Int32Array, second: Int32Array): AlignedPair[] {
+/** An extra condition on two equal symbols (by index in the first and second sequence) for them to match. */
+export type AlsoMatches = (first: number, second: number) => boolean;
+
+/**
+ * The matched pairs of the alignment described above, in order. Two positions match when their ids are equal and,
+ * if `also` is given, `also(i, j)` holds.
+ */
+export function lcsAlignment(first: Int32Array, second: Int32Array, also?: AlsoMatches): AlignedPair[] {
   const width = second.length + 1;
   // Four rows of scratch space, shared by every step of the recursion (each uses a prefix of them).
   const scratch: Scratch = {
@@ -22,7 +28,10 @@ export function lcsAlignment(first: Int32Array, second: Int32Array): AlignedPair
     leaves: new Int32Array(width),
   };
   const pairs: AlignedPair[] = [];
-  alignRange({ first, second, scratch, pairs }, 0, first.length, 0, second.length);
+  const same = also
+    ? (i: number, j: number) => first[i] === second[j] && also(i, j)
+    : (i: number, j: number) => first[i] === second[j];
+  alignRange({ same, scratch, pairs }, 0, first.length, 0, second.length);
   return pairs;
 }
 
@@ -34,8 +43,7 @@ interface Scratch {
 }
 
 interface Alignment {
-  first: Int32Array;
-  second: Int32Array;
+  same: (i: number, j: number) => boolean;
   scratch: Scratch;
   pairs: AlignedPair[];
 }
@@ -45,7 +53,7 @@ function alignRange(alignment: Alignment, top: number, bottom: number, left: num
   if (bottom - top === 1) {
     // One row: the walk skips second-sequence symbols until the first equal one.
     for (let j = left; j < right; j++) {
-      if (alignment.second[j] === alignment.first[top]) {
+      if (alignment.same(top, j)) {
         alignment.pairs.push([top, j]);
         return;
       }
@@ -64,7 +72,7 @@ function alignRange(alignment: Alignment, top: number, bottom: number, left: num
  * at c enters row `middle` (composing each row's own step, which needs only that row and the one below).
  */
 function entryColumn(
-  { first, second, scratch }: Alignment,
+  { same, scratch }: Alignment,
   top: number,
   bottom: number,
   left: number,
@@ -78,15 +86,14 @@ function entryColumn(
   row[width] = 0;
   for (let c = 0; c <= width; c++) reaches[c] = c;
   for (let i = bottom - 1; i >= top; i--) {
-    const symbol = first[i];
     for (let j = width - 1; j >= 0; j--) {
-      row[j] = symbol === second[left + j] ? below[j + 1] + 1 : Math.max(below[j], row[j + 1]);
+      row[j] = same(i, left + j) ? below[j + 1] + 1 : Math.max(below[j], row[j + 1]);
     }
     if (i < middle) {
       // leaves[c]: the column at which a walk entering row i at c enters row i + 1 (past the last column only down).
       leaves[width] = width;
       for (let j = width - 1; j >= 0; j--) {
-        if (symbol === second[left + j]) leaves[j] = j + 1;
+        if (same(i, left + j)) leaves[j] = j + 1;
         else leaves[j] = row[j + 1] < row[j] ? j : leaves[j + 1];
       }
       // leaves[c] >= c, so updating in place from the left reads only entries not yet rewritten.

@@ -1,18 +1,23 @@
 import { z } from 'zod';
 import { hashJson } from './json-hash';
-import { lcsAlignment, type AlignedPair } from './lcs-alignment';
+import { lcsAlignment, type AlignedPair, type AlsoMatches } from './lcs-alignment';
 import { notApplicable, scored, type CriterionResult, type NotApplicableDetail } from './criteria';
 
-/** Validates one tool call as the spec writes it in `expected_trajectory`. */
+/**
+ * Validates one tool call as the spec writes it in `expected_trajectory`. `server` (optional) names the MCP server
+ * of an MCP tool; an expected call that gives it matches only a call recorded from that server.
+ */
 export const toolCallSchema = z.object({
   tool_name: z.string().min(1).max(200),
   tool_args: z.record(z.string(), z.unknown()),
+  server: z.string().min(1).max(200).optional(),
 });
 
-/** One tool call: the tool's name and its arguments. */
+/** One tool call: the tool's name (an MCP tool's as `GET …/tools` lists it), its arguments, and its MCP server. */
 export interface ToolCall {
   tool_name: string;
   tool_args: Record<string, unknown>;
+  server?: string;
 }
 
 /** An expected call that the agent made at the aligned position. */
@@ -93,13 +98,25 @@ function sameCall(a: ToolCall, b: ToolCall): boolean {
   return a.tool_name === b.tool_name && jsonEqual(a.tool_args ?? {}, b.tool_args ?? {});
 }
 
+/** An expected call that names a server matches only a call from that server; one that does not, any server. */
+function serverMatches(expected: readonly ToolCall[], actual: readonly ToolCall[]): AlsoMatches | undefined {
+  if (!expected.some((call) => call.server !== undefined)) return undefined;
+  return (i, j) => expected[i].server === undefined || expected[i].server === actual[j].server;
+}
+
+// Aligns by name and arguments (ids), and by server where an expected call names one.
+function alignCalls(expected: readonly ToolCall[], actual: readonly ToolCall[]): AlignedPair[] {
+  const [first, second] = callIds(expected, actual);
+  return lcsAlignment(first, second, serverMatches(expected, actual));
+}
+
 /**
  * Aligns expected against actual calls by longest common subsequence (same name and deep-equal args), in memory
  * linear in the two lengths (see `lcsAlignment`). On a tie the actual call is the one dropped, so earlier expected
  * calls keep their match.
  */
 export function alignTrajectory(expected: readonly ToolCall[], actual: readonly ToolCall[]): TrajectoryDetail {
-  return detailOf(expected, actual, lcsAlignment(...callIds(expected, actual)));
+  return detailOf(expected, actual, alignCalls(expected, actual));
 }
 
 function detailOf(expected: readonly ToolCall[], actual: readonly ToolCall[], pairs: AlignedPair[]): TrajectoryDetail {
@@ -116,16 +133,23 @@ function detailOf(expected: readonly ToolCall[], actual: readonly ToolCall[], pa
 }
 
 function copyCall(call: ToolCall): ToolCall {
-  return { tool_name: call.tool_name, tool_args: call.tool_args ?? {} };
+  return {
+    tool_name: call.tool_name,
+    tool_args: call.tool_args ?? {},
+    ...(call.server !== undefined ? { server: call.server } : {}),
+  };
 }
 
-/** Scores `tool_trajectory_avg_score`: aligned calls ÷ max(expected, actual); 1.0 only for identical sequences. */
+/**
+ * Scores `tool_trajectory_avg_score`: aligned calls ÷ max(expected, actual); 1.0 only for identical sequences (an
+ * expected call without `server` leaves the server of the call it matches free).
+ */
 export function scoreTrajectory(input: TrajectoryInput): CriterionResult<TrajectoryDetail | NotApplicableDetail> {
   if (input.expected == null) {
     return notApplicable('tool_trajectory_avg_score', input.minScore, 'the case has no expected_trajectory');
   }
   // One alignment in linear memory: its matched pairs are the longest common subsequence, so they give the score.
-  const pairs = lcsAlignment(...callIds(input.expected, input.actual));
+  const pairs = alignCalls(input.expected, input.actual);
   const longest = Math.max(input.expected.length, input.actual.length);
   const score = longest === 0 ? 1 : pairs.length / longest;
   const detail = detailOf(input.expected, input.actual, pairs);

@@ -23,7 +23,11 @@ const updateCaseBody = z
   .strict();
 const promoteBody = z.object({ eval_set_id: z.string().min(1).max(200), name: evalName.optional() }).strict();
 
-const toolCallJson = z.object({ tool_name: z.string(), tool_args: z.record(z.string(), z.unknown()) });
+const toolCallJson = z.object({
+  tool_name: z.string(),
+  tool_args: z.record(z.string(), z.unknown()),
+  server: z.string().optional().describe('MCP tool: the server it belongs to; when given, a call must come from it'),
+});
 export const evalCaseJson = z.object({
   id: z.string(),
   eval_set_id: z.string(),
@@ -70,7 +74,9 @@ function firstUserMessage(conversation: Conversation): string {
 /** The case a conversation promotes to: its first user message, its calls and answer as expectations and snapshot. */
 function caseFromConversation(conversation: Conversation, name: string | undefined): EvalCaseInput {
   const message = firstUserMessage(conversation);
-  const calls = conversation.tool_calls.map(({ tool_name, tool_args }) => ({ tool_name, tool_args }));
+  const calls = conversation.tool_calls.map(({ tool_name, tool_args, server }) =>
+    server === undefined ? { tool_name, tool_args } : { tool_name, tool_args, server },
+  );
   return {
     name: name ?? (message.trim().slice(0, 80) || `run ${conversation.id}`),
     session_input: { ...conversation.session_input, message },

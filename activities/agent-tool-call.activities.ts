@@ -22,6 +22,14 @@ export interface AgentToolCallRef {
 const INTERRUPTED =
   'the call was interrupted (its worker stopped) and is not repeated, since it may already have had its effect';
 
+// What a call is recorded as: an MCP tool by its name as the server lists it plus the server, not the model's name.
+function recordedName(run: AgentRun, call: RequestedToolCall): { tool_name: string; server?: string } {
+  const source = run.tools.find((candidate) => candidate.name === call.name)?.source;
+  return source?.kind === 'mcp'
+    ? { tool_name: source.tool_name, server: source.server_name }
+    : { tool_name: call.name };
+}
+
 // The tool message and the recorded call are written together, once; a replayed recording is used up.
 function recordExecution(
   run: AgentRun,
@@ -32,7 +40,7 @@ function recordExecution(
   const status = execution.error === undefined ? 'completed' : 'failed';
   if (run.tool_calls.some((recorded) => recorded.call_key === key)) return { value: { status } };
   const recorded = {
-    tool_name: call.name,
+    ...recordedName(run, call),
     tool_args: execution.args,
     ...(execution.result !== undefined ? { result: execution.result } : {}),
     ...(execution.error !== undefined ? { error: execution.error } : {}),
@@ -100,7 +108,7 @@ export function createAgentToolCallActivities(deps: ActivityDeps) {
         : runBuiltinTool(deps.db, run, name, parsed.args, key);
     }
     // Sandbox: a server the agent's link opts in (read-only servers) is called for real; any other is never dialled.
-    if (sandbox && !tool.source.sandbox_real_calls) return answerMcpInSandbox(run, tool.name, parsed.args);
+    if (sandbox && !tool.source.sandbox_real_calls) return answerMcpInSandbox(run, tool.name, tool.source, parsed.args);
     return callMcp(run, tool.source, parsed.args, key);
   }
 

@@ -30,10 +30,16 @@ export function simulateBuiltinTool(name: BuiltinToolName, args: Record<string, 
   };
 }
 
-/** Answers an MCP tool in the sandbox without calling it: the recorded result when name and arguments match, else simulated. */
-export function answerMcpInSandbox(run: AgentRun, name: string, args: Record<string, unknown>): ToolExecution {
-  const index = findReplay(run.replay_calls, run.replay_used, name, args);
-  if (index === null) return { args, result: simulatedToolResult(name, args), simulated: true, replayed: false };
+/** Answers an MCP tool in the sandbox without calling it: the recorded result when tool and arguments match, else simulated. */
+export function answerMcpInSandbox(
+  run: AgentRun,
+  modelName: string,
+  source: { tool_name: string; server_name: string },
+  args: Record<string, unknown>,
+): ToolExecution {
+  const wanted = { name: source.tool_name, server: source.server_name, modelName };
+  const index = findReplay(run.replay_calls, run.replay_used, wanted, args);
+  if (index === null) return { args, result: simulatedToolResult(wanted.name, args), simulated: true, replayed: false };
   const recorded = run.replay_calls[index];
   return {
     args,

@@ -44,7 +44,9 @@ export const evalRunJson = z.object({
   summary: z
     .object({
       pass_rate: z.number(),
-      avg_score: z.record(z.string(), z.number()),
+      avg_score: z
+        .record(z.string(), z.number().nullable())
+        .describe('every criterion key; the mean over the cases where it applied, null where it never applied'),
       counts: z.object({ total: z.number(), passed: z.number(), failed: z.number(), error: z.number() }),
       cost: runCostJson.optional().describe('absent on runs summarised before costs were kept'),
       not_scored: z.number().optional().describe('cancelled runs: cases that got no result'),

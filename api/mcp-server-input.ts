@@ -19,7 +19,9 @@ export const serverConfigBody = z
   })
   .strict();
 export const serverSecretsBody = {
-  secret_value: secretValue.optional(),
+  secret_value: secretValue
+    .optional()
+    .describe('the secret; for a catalog entry needing several, a JSON object string of them ({"NAME": "value", …})'),
   secrets: z.record(z.string().regex(SECRET_NAME, 'must be an upper-case secret name'), secretValue).optional(),
 };
 
@@ -47,17 +49,44 @@ function schemaDefault(entry: McpCatalogEntry | undefined, key: 'url' | 'headers
   return properties?.[key]?.default;
 }
 
+// An entry needing several secrets takes `secret_value` as a JSON object string of them (the spec's one field).
+function secretsFromJson(entry: McpCatalogEntry, text: string): Record<string, string> {
+  const shape = `a JSON object string of ${entry.required_secrets.join(', ')}`;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw invalidField('secret_value', `is not valid JSON: ${entry.name} needs ${shape}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw invalidField('secret_value', `must be ${shape}`);
+  const values = parsed as Record<string, unknown>;
+  for (const name of Object.keys(values)) {
+    // A key is echoed in the message only when it is a secret name (a pasted value never reaches an error).
+    if (!entry.required_secrets.includes(name))
+      throw invalidField(
+        SECRET_NAME.test(name) ? `secret_value.${name}` : 'secret_value',
+        `holds a key that is not a secret of ${entry.name} (${entry.required_secrets.join(', ')})`,
+      );
+    const value = values[name];
+    if (typeof value !== 'string' || value === '')
+      throw invalidField(`secret_value.${name}`, 'must be a non-empty string');
+  }
+  return values as Record<string, string>;
+}
+
 function secretsOf(request: ServerInputRequest): Record<string, string> | undefined {
-  const { entry, secret_value: single, secrets } = request;
-  if (single !== undefined && secrets !== undefined)
+  const { entry, secret_value: single } = request;
+  if (single !== undefined && request.secrets !== undefined)
     throw invalidField('secret_value', 'give either secret_value or secrets, not both');
   const required = entry?.required_secrets ?? [];
   if (single !== undefined) {
     if (!entry) return { [CUSTOM_SECRET_NAME]: single };
-    if (required.length !== 1)
-      throw invalidField('secrets', `this entry needs ${required.join(', ') || 'no secrets'}: send them in secrets`);
-    return { [required[0]]: single };
+    if (required.length === 0) throw invalidField('secret_value', `${entry.name} needs no secret`);
+    if (required.length === 1) return { [required[0]]: single };
   }
+  const [field, secrets] =
+    single !== undefined && entry ? ['secret_value', secretsFromJson(entry, single)] : ['secrets', request.secrets];
   if (secrets === undefined) {
     if (required.length > 0 && !request.existing)
       throw invalidField(required.length === 1 ? 'secret_value' : `secrets.${required[0]}`, 'is required');
@@ -65,9 +94,9 @@ function secretsOf(request: ServerInputRequest): Record<string, string> | undefi
   }
   if (entry) {
     const missing = required.find((name) => secrets[name] === undefined);
-    if (missing) throw invalidField(`secrets.${missing}`, 'is required');
+    if (missing) throw invalidField(`${field}.${missing}`, 'is required');
     const extra = Object.keys(secrets).find((name) => !required.includes(name));
-    if (extra) throw invalidField(`secrets.${extra}`, `is not a secret of ${entry.name}`);
+    if (extra) throw invalidField(`${field}.${extra}`, `is not a secret of ${entry.name}`);
   }
   return secrets;
 }

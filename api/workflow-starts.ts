@@ -24,6 +24,7 @@ import {
 } from '../workflows/temporal-names';
 import type { AppDeps } from './app-deps';
 import { HttpError, type HttpErrorCode } from './http-error';
+import { requirePollingWorker } from './worker-pollers';
 
 /**
  * The one way the api starts (and cancels) workflows: each start names its workflow, id, search attributes and id policy here, on
@@ -181,7 +182,7 @@ export interface McpActionResults {
 
 /**
  * Runs an MCP server action on a worker (the api never dials a server) and waits for its answer. Concurrent calls for
- * one server share a single run (USE_EXISTING).
+ * one server share a single run (USE_EXISTING). With no worker polling the queue it answers 503 at once.
  */
 export async function runMcpAction<A extends keyof McpActionResults>(
   deps: AppDeps,
@@ -190,6 +191,7 @@ export async function runMcpAction<A extends keyof McpActionResults>(
 ): Promise<McpActionResults[A]> {
   const { workflowType, id, failureCode } = MCP_ACTIONS[action];
   const workflowId = id(ref.serverId);
+  await requirePollingWorker(deps);
   await startOnQueue<typeof mcpServerTestWorkflow | typeof mcpToolSyncWorkflow>(deps, workflowType, {
     workflowId,
     workflowIdConflictPolicy: 'USE_EXISTING',

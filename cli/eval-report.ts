@@ -32,7 +32,7 @@ export function renderSummary(run: EvalRunJson, minPassRate: number): string {
   const s = run.summary;
   if (!s) return `run ${run.id}: ${run.status}`;
   const averages = Object.entries(s.avg_score)
-    .map(([k, v]) => `${k}=${fmt(v)}`)
+    .map(([k, v]) => `${k}=${v === null ? 'n/a' : fmt(v)}`)
     .join(' ');
   const counts = s.counts ? ` (${s.counts.passed} passed, ${s.counts.failed} failed, ${s.counts.error} error)` : '';
   const lines = [

@@ -33,7 +33,8 @@ export interface EvalRunJson {
   status: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
   summary: {
     pass_rate: number;
-    avg_score: Record<string, number>;
+    /** Every criterion key; null where the criterion never applied. */
+    avg_score: Record<string, number | null>;
     counts?: { total: number; passed: number; failed: number; error: number };
     cost?: RunCostJson;
     /** A cancelled run's cases that got no result. */

@@ -43,8 +43,12 @@ export function callMatches(expected: ExpectedCall, actual: ToolCall): boolean {
   );
 }
 
+/** An expected call that names an MCP server accepts only a call recorded from that server; one that does not, any. */
+const serverAccepts = (expected: ExpectedCall, actual: ToolCall): boolean =>
+  expected.server === undefined || expected.server === actual.server;
+
 /**
- * Which expected call accepts which actual call. Plain expectations (exact args, no matcher) compare call ids, an
+ * Which expected call accepts which actual call (an expected `server`, when given, must be the call's too). Plain expectations (exact args, no matcher) compare call ids, an
  * equivalence: each expected call marks the actual calls of its id. Matchers are not one (`{"$any": true}` accepts
  * calls that differ), so then every pair of the same tool name is decided, once per distinct actual call.
  */
@@ -62,7 +66,7 @@ export function pairTable(expected: readonly ExpectedCall[], actual: readonly To
     const accepted = plain
       ? [actualOfId.get(expectedIds[i]) ?? []]
       : [...actualOfId.values()].filter(([j]) => callMatches(call, actual[j]));
-    for (const calls of accepted) for (const j of calls) table.set(i, j);
+    for (const calls of accepted) for (const j of calls) if (serverAccepts(call, actual[j])) table.set(i, j);
   });
   return table;
 }

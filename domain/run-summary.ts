@@ -24,10 +24,13 @@ export interface FlakyCase {
   flip_rate: number;
 }
 
-/** The run summary: pass rate over all cases, average score per criterion where it applied, and counts. */
+/**
+ * The run summary: pass rate over all cases, average score per criterion where it applied (every criterion key is
+ * listed; null where it never applied), and counts.
+ */
 export interface RunSummary {
   pass_rate: number;
-  avg_score: Partial<Record<CriterionKey, number>>;
+  avg_score: Record<CriterionKey, number | null>;
   counts: { total: number; passed: number; failed: number; error: number };
   /** Judge samples of the run's cases the verdict cache answered (no call made) and those it did not. */
   judge_cache: { hits: number; misses: number };
@@ -42,9 +45,9 @@ export interface RunSummary {
 
 /**
  * Summarises a run: `pass_rate` = passed ÷ all cases (0 for an empty run); `avg_score` averages each criterion
- * over the entries where it applied, so not-applicable and unscored (errored) criteria are left out, and a
- * criterion that never applied is absent. `judge_cache` sums the cases' cache hits and misses, `cost` their costs.
- * Nothing is rounded.
+ * over the entries where it applied, so not-applicable and unscored (errored) criteria are left out; every
+ * criterion key is listed, null when the criterion never applied. `judge_cache` sums the cases' cache hits and
+ * misses, `cost` their costs. Nothing is rounded.
  */
 export function summarizeRun(cases: readonly SummarizableCase[]): RunSummary {
   const counts = { total: cases.length, passed: 0, failed: 0, error: 0 };
@@ -60,11 +63,12 @@ export function summarizeRun(cases: readonly SummarizableCase[]): RunSummary {
       sums.set(result.criterion, { total: sum.total + result.score, count: sum.count + 1 });
     }
   }
-  const avg_score: Partial<Record<CriterionKey, number>> = {};
-  for (const criterion of CRITERION_KEYS) {
-    const sum = sums.get(criterion);
-    if (sum) avg_score[criterion] = sum.total / sum.count;
-  }
+  const avg_score = Object.fromEntries(
+    CRITERION_KEYS.map((criterion) => {
+      const sum = sums.get(criterion);
+      return [criterion, sum ? sum.total / sum.count : null];
+    }),
+  ) as Record<CriterionKey, number | null>;
   const pass_rate = counts.total === 0 ? 0 : counts.passed / counts.total;
   return { pass_rate, avg_score, counts, judge_cache, cost: summarizeCost(cases.map((outcome) => outcome.cost)) };
 }

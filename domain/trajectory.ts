@@ -5,16 +5,21 @@ import type { AlignedPair } from './lcs-alignment';
 import { alignByMode, DEFAULT_TRAJECTORY_MATCH, type TrajectoryMatch } from './trajectory-modes';
 import { notApplicable, scored, type CriterionResult, type NotApplicableDetail } from './criteria';
 
-/** Validates one tool call as the spec writes it in `expected_trajectory`. */
+/**
+ * Validates one tool call as the spec writes it in `expected_trajectory`. `server` (optional) names the MCP server
+ * of an MCP tool; an expected call that gives it matches only a call recorded from that server.
+ */
 export const toolCallSchema = z.object({
   tool_name: z.string().min(1).max(200),
   tool_args: z.record(z.string(), z.unknown()),
+  server: z.string().min(1).max(200).optional(),
 });
 
-/** One tool call: the tool's name and its arguments. */
+/** One tool call: the tool's name (an MCP tool's as `GET …/tools` lists it), its arguments, and its MCP server. */
 export interface ToolCall {
   tool_name: string;
   tool_args: Record<string, unknown>;
+  server?: string;
 }
 
 /** An expected call that the agent made at the aligned position. */
@@ -70,7 +75,11 @@ function detailOf(
 }
 
 function copyCall(call: ToolCall): ToolCall {
-  return { tool_name: call.tool_name, tool_args: call.tool_args ?? {} };
+  return {
+    tool_name: call.tool_name,
+    tool_args: call.tool_args ?? {},
+    ...(call.server !== undefined ? { server: call.server } : {}),
+  };
 }
 
 /** Scores `tool_trajectory_avg_score` by the case's mode (`alignByMode`), in memory linear in the two lengths. */

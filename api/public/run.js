@@ -60,7 +60,7 @@
               'tr',
               { 'data-criterion': key },
               el('td', {}, CRITERIA[key] || key, el('code', { class: 'key', text: key })),
-              el('td', { class: 'num', 'data-value': value, text: score(value) }),
+              el('td', { class: 'num', 'data-value': value === null ? '' : value, text: score(value) }),
             ),
           ),
         ),

@@ -69,8 +69,9 @@ export const conversationJson = z.object({
   // Runs of the agent runtime also say per call whether it failed and whether it was simulated or replayed (sandbox).
   tool_calls: z.array(
     z.object({
-      tool_name: z.string(),
+      tool_name: z.string().describe('an MCP tool: its name as GET /api/v1/mcp-servers/{id}/tools lists it'),
       tool_args: z.record(z.string(), z.unknown()),
+      server: z.string().optional().describe('an MCP tool call: the name of its server'),
       result: z.unknown().optional(),
       error: z.string().optional(),
       simulated: z.boolean().optional(),

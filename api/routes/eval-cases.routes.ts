@@ -31,7 +31,11 @@ const promoteBody = z
   })
   .strict();
 
-const toolCallJson = z.object({ tool_name: z.string(), tool_args: z.record(z.string(), z.unknown()) });
+const toolCallJson = z.object({
+  tool_name: z.string(),
+  tool_args: z.record(z.string(), z.unknown()),
+  server: z.string().optional().describe('MCP tool: the server it belongs to; when given, a call must come from it'),
+});
 export const evalCaseJson = z.object({
   id: z.string(),
   eval_set_id: z.string(),
@@ -83,7 +87,9 @@ function caseFromConversation(
   { name, trajectory_match }: z.infer<typeof promoteBody>,
 ): EvalCaseInput {
   const message = firstUserMessage(conversation);
-  const calls = conversation.tool_calls.map(({ tool_name, tool_args }) => ({ tool_name, tool_args }));
+  const calls = conversation.tool_calls.map(({ tool_name, tool_args, server }) =>
+    server === undefined ? { tool_name, tool_args } : { tool_name, tool_args, server },
+  );
   return {
     name: name ?? (message.trim().slice(0, 80) || `run ${conversation.id}`),
     session_input: { ...conversation.session_input, message },

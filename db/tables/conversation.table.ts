@@ -6,8 +6,11 @@ export type ConversationSource = 'imported' | 'live' | 'sandbox';
 
 /** One recorded tool call of a conversation. */
 export interface RecordedToolCall {
+  /** The tool's name; for an MCP tool, as `GET …/mcp-servers/{id}/tools` lists it (not the name the model saw). */
   tool_name: string;
   tool_args: Record<string, unknown>;
+  /** An MCP tool call: the name of the server the tool belongs to. */
+  server?: string;
   result?: unknown;
   /** Set by the agent runtime: the call failed (unknown tool, bad arguments, tool error). */
   error?: string;

@@ -133,10 +133,10 @@ describe('builder eval page in headless Chromium', () => {
       `${counts.passed} passed · ${counts.failed} failed · ${counts.error} error · ${counts.total} total`,
     );
     const shown = await page.$$eval('#summary [data-criterion]', (rows) =>
-      rows.map((r) => [
-        r.getAttribute('data-criterion'),
-        Number(r.querySelector('td[data-value]')?.getAttribute('data-value')),
-      ]),
+      rows.map((r) => {
+        const value = r.querySelector('td[data-value]')?.getAttribute('data-value');
+        return [r.getAttribute('data-criterion'), value ? Number(value) : null];
+      }),
     );
     assert.deepEqual(Object.fromEntries(shown), run.summary.avg_score);
 

@@ -73,9 +73,14 @@ describe('agent runtime: production runs', () => {
     const conversation = await runAgent(api, 'desk', 'order 42: what is 2 + 3?');
     const asked = llm.requests.filter((req) => userMessage(req.messages).startsWith('order'));
     assert.equal(asked.length, 3);
+    // An MCP call is recorded by the tool's listed name plus its server, not by the prefixed name the model saw.
     assert.deepEqual(
       trajectoryOf(conversation),
-      ORDER_STEPS.flat().map((c) => ({ tool_name: c.name, tool_args: c.arguments })),
+      ORDER_STEPS.flat().map((c) => ({ tool_name: c.name.replace('everything__', ''), tool_args: c.arguments })),
+    );
+    assert.deepEqual(
+      conversation.tool_calls.map((c: any) => c.server),
+      ['everything', undefined, undefined],
     );
     assert.ok(
       conversation.tool_calls.every(
@@ -143,7 +148,9 @@ describe('agent runtime: production runs', () => {
     const set = await api.evalSet('desk', { name: 'from production' });
     const promoted = await api.promote('desk', conversation.id, set.id);
     assert.equal(promoted.source_run_id, conversation.id);
-    assert.deepEqual(promoted.expected_trajectory, trajectoryOf(conversation));
+    // Promotion keeps the MCP call's server, so the case expects the call from that server.
+    const [first, ...rest] = trajectoryOf(conversation);
+    assert.deepEqual(promoted.expected_trajectory, [{ ...first, server: 'everything' }, ...rest]);
     assert.equal(promoted.session_input.message, 'order 42: what is 2 + 3?');
   });
 

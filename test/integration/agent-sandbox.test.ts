@@ -93,8 +93,8 @@ describe('agent runtime: the sandbox of live evaluation', () => {
     assert.equal(conversation.source, 'sandbox');
     const [replayed, simulated, crm, send] = conversation.tool_calls;
     assert.deepEqual(
-      [replayed.tool_name, replayed.tool_args, replayed.simulated, replayed.replayed],
-      ['everything__get-sum', { a: 2, b: 3 }, true, true],
+      [replayed.tool_name, replayed.server, replayed.tool_args, replayed.simulated, replayed.replayed],
+      ['get-sum', 'everything', { a: 2, b: 3 }, true, true],
     );
     assert.deepEqual(replayed.result, production.tool_calls[0].result);
     assert.deepEqual(

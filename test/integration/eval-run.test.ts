@@ -146,11 +146,11 @@ describe('offline eval runs', () => {
     assert.match(hand.error, /no conversation to score/);
     assert.deepEqual(hand.criteria, {});
 
-    // By hand: passed 1 of 3; trajectory (1, 1); final response (1, 1); safety (1, 0); rubrics never applied.
+    // By hand: passed 1 of 3; trajectory (1, 1); final response (1, 1); safety (1, 0); rubrics never applied (null).
     const { cost, ...summary } = run.summary;
     assert.deepEqual(summary, {
       pass_rate: 1 / 3,
-      avg_score: { tool_trajectory_avg_score: 1, final_response_match: 1, safety: 0.5 },
+      avg_score: { tool_trajectory_avg_score: 1, final_response_match: 1, rubric_based: null, safety: 0.5 },
       counts: { total: 3, passed: 1, failed: 1, error: 1 },
       // The two judged samples (one per promoted case's expected response), none cached yet.
       judge_cache: { hits: 0, misses: 2 },

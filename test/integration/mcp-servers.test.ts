@@ -395,6 +395,55 @@ describe('MCP servers: the recommended order against a real server-everything', 
     assert.ok((await call(owner, 'get', '/api/v1/mcp-catalog')).body.some((e: { id: string }) => e.id === entryId));
   });
 
+  it('takes the secrets of a multi-secret entry (Google Workspace) as a JSON object string in secret_value', async () => {
+    const catalog = (await call(owner, 'get', '/api/v1/mcp-catalog')).body as Array<{ id: string; name: string }>;
+    const google = catalog.find((e) => e.name === 'google-workspace')!.id;
+    const values = {
+      GOOGLE_CLIENT_ID: `client-${crypto.randomBytes(8).toString('hex')}`,
+      GOOGLE_CLIENT_SECRET: `gsecret-${crypto.randomBytes(16).toString('hex')}`,
+      GOOGLE_REFRESH_TOKEN: `refresh-${crypto.randomBytes(16).toString('hex')}`,
+    };
+    const create = (name: string, secrets: object) =>
+      call(owner, 'post', '/api/v1/mcp-servers', {
+        catalog_id: google,
+        name,
+        transport: 'http',
+        config: { url: 'https://workspace-mcp.example.com/mcp' },
+        ...secrets,
+      });
+    const { GOOGLE_REFRESH_TOKEN: _left, ...two } = values;
+    const bad: Array<[object, string, RegExp]> = [
+      [{ secret_value: values.GOOGLE_CLIENT_SECRET }, 'secret_value', /is not valid JSON: google-workspace needs/],
+      [{ secret_value: '["a"]' }, 'secret_value', /must be a JSON object string of GOOGLE_CLIENT_ID, /],
+      [{ secret_value: JSON.stringify(two) }, 'secret_value.GOOGLE_REFRESH_TOKEN', /is required/],
+      [
+        { secret_value: JSON.stringify({ ...values, GOOGLE_EXTRA: 'x' }) },
+        'secret_value.GOOGLE_EXTRA',
+        /is not a secret of google-workspace/,
+      ],
+      [{ secret_value: JSON.stringify({ ...values, [values.GOOGLE_CLIENT_SECRET]: 'x' }) }, 'secret_value', /key/],
+      [{ secret_value: JSON.stringify({ ...values, GOOGLE_CLIENT_ID: 7 }) }, 'secret_value.GOOGLE_CLIENT_ID', /string/],
+      [{ secret_value: JSON.stringify(values), secrets: values }, 'secret_value', /not both/],
+    ];
+    for (const [body, field, message] of bad) {
+      const res = await create('gw-bad', body);
+      assert.equal(res.status, 422, res.text);
+      assert.equal(res.body.error.details[0].field, field, res.text);
+      assert.match(res.body.error.message, message);
+      for (const value of Object.values(values)) assert.equal(res.text.includes(value), false, 'no secret echoed');
+    }
+    assert.equal((await call(owner, 'get', '/api/v1/mcp-servers?limit=100')).text.includes('gw-bad'), false);
+
+    const json = await create('gw-json', { secret_value: JSON.stringify(values) });
+    assert.equal(json.status, 201, json.text);
+    assert.equal(json.body.credential_id, 'mcp-server:gw-json');
+    const object = await create('gw-object', { secrets: values });
+    assert.equal(object.status, 201, object.text);
+    for (const name of ['gw-json', 'gw-object'])
+      assert.deepEqual(JSON.parse((await readOpenBao(owner.workspaceId, `mcp-server:${name}`))!), values, name);
+    for (const res of [json, object]) await call(owner, 'delete', `/api/v1/mcp-servers/${res.body.id}`);
+  });
+
   it('keeps the secret in OpenBao only: not in pg_dump, the sync history, the logs or any response', async () => {
     const { stdout } = await promisify(execFile)(
       `${postgresBinDir()}/pg_dump`,

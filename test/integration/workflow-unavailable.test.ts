@@ -94,6 +94,26 @@ describe('starting a workflow while Temporal is unreachable', () => {
     assert.deepEqual(await serverRow(), before);
   });
 
+  it('answers MCP test and refresh-tools with 503 within 15 s when Temporal is up but no worker polls the queue', async () => {
+    const { server } = await createEchoFlow(platform, () => request.agent(platform.app).set(tenant.auth), 'idle-mcp');
+    for (const action of ['test', 'refresh-tools']) {
+      const started = Date.now();
+      const res = await request(platform.app).post(`/api/v1/mcp-servers/${server.id}/${action}`).set(tenant.auth);
+      const took = Date.now() - started;
+      assert.equal(res.status, 503, `${action}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.error.code, 'unavailable');
+      assert.equal(
+        res.body.error.message,
+        `no worker is polling task queue ${platform.config.TEMPORAL_TASK_QUEUE}: start a worker (assay worker) and retry`,
+      );
+      assert.ok(took <= 15_000, `${action} answered after ${took} ms`);
+    }
+    // Nothing was left for a worker to pick up later.
+    const ids = [`mcp-server-test:${server.id}`, `mcp-tool-sync:${server.id}`];
+    for (const id of ids)
+      await assert.rejects(platform.runtime.temporal.client.workflow.getHandle(id).describe(), /not found/i, id);
+  });
+
   it('answers 503 unavailable for a production agent run and records no conversation', async () => {
     const agent = (await api('/api/ai-agents', { name: 'down-run', model: 'gpt-4o', instructions: '' }).expect(201))
       .body.data;

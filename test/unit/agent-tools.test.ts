@@ -33,16 +33,25 @@ describe('agent tools', () => {
     assert.equal(parseToolArguments('{oops').ok, false);
   });
 
-  it('replays the first unused recorded call with the same name and deep-equal arguments', () => {
+  it('replays the first unused recorded call of the same tool (name and server) with deep-equal arguments', () => {
+    const sum = { name: 'sum', server: 'srv', modelName: 'srv__sum' };
     const recorded = [
-      { tool_name: 'srv__sum', tool_args: { a: 1, b: 2 }, result: 'first' },
-      { tool_name: 'srv__sum', tool_args: { b: 2, a: 1 }, result: 'second' },
-      { tool_name: 'srv__sum', tool_args: { a: 5 } },
+      { tool_name: 'sum', server: 'srv', tool_args: { a: 1, b: 2 }, result: 'first' },
+      { tool_name: 'sum', server: 'srv', tool_args: { b: 2, a: 1 }, result: 'second' },
+      { tool_name: 'sum', server: 'srv', tool_args: { a: 5 } },
     ];
-    assert.equal(findReplay(recorded, [], 'srv__sum', { b: 2, a: 1 }), 0);
-    assert.equal(findReplay(recorded, [0], 'srv__sum', { a: 1, b: 2 }), 1);
-    assert.equal(findReplay(recorded, [0, 1], 'srv__sum', { a: 1, b: 2 }), null);
-    assert.equal(findReplay(recorded, [], 'srv__sum', { a: 5 }), null, 'a recording without a result is not replayed');
-    assert.equal(findReplay(recorded, [], 'other__sum', { a: 1, b: 2 }), null);
+    assert.equal(findReplay(recorded, [], sum, { b: 2, a: 1 }), 0);
+    assert.equal(findReplay(recorded, [0], sum, { a: 1, b: 2 }), 1);
+    assert.equal(findReplay(recorded, [0, 1], sum, { a: 1, b: 2 }), null);
+    assert.equal(findReplay(recorded, [], sum, { a: 5 }), null, 'a recording without a result is not replayed');
+    assert.equal(findReplay(recorded, [], { ...sum, server: 'other' }, { a: 1, b: 2 }), null, 'another server');
+    assert.equal(findReplay(recorded, [], { ...sum, name: 'add' }, { a: 1, b: 2 }), null, 'another tool');
+  });
+
+  it('replays a recording without a server for the tool of any server, and one recorded by the model name', () => {
+    const sum = { name: 'sum', server: 'srv', modelName: 'srv__sum' };
+    assert.equal(findReplay([{ tool_name: 'sum', tool_args: {}, result: 1 }], [], sum, {}), 0);
+    assert.equal(findReplay([{ tool_name: 'srv__sum', tool_args: {}, result: 1 }], [], sum, {}), 0);
+    assert.equal(findReplay([{ tool_name: 'srv__sum', tool_args: {}, result: 1 }], [], { name: 'sum' }, {}), null);
   });
 });

@@ -27,7 +27,7 @@ describe('run summary', () => {
     assert.equal(summary.avg_score.safety, 1);
   });
 
-  it('leaves out criteria that errored and omits a criterion that never applied', () => {
+  it('leaves out criteria that errored and lists a criterion that never applied as null', () => {
     const summary = summarizeRun([
       { status: 'error', criteria: [scored('tool_trajectory_avg_score', 0.5, 1, {}), safe] },
       {
@@ -35,8 +35,12 @@ describe('run summary', () => {
         criteria: [scored('tool_trajectory_avg_score', 1, 1, {}), notApplicable('rubric_based', 0.7, 'none'), safe],
       },
     ]);
-    assert.deepEqual(summary.avg_score, { tool_trajectory_avg_score: 0.75, safety: 1 });
-    assert.equal('rubric_based' in summary.avg_score, false);
+    assert.deepEqual(summary.avg_score, {
+      tool_trajectory_avg_score: 0.75,
+      final_response_match: null,
+      rubric_based: null,
+      safety: 1,
+    });
   });
 
   it('does not round the averages', () => {
@@ -48,10 +52,10 @@ describe('run summary', () => {
     assert.equal(summary.pass_rate, 0);
   });
 
-  it('reports a zero pass rate and no averages for a run without cases', () => {
+  it('reports a zero pass rate and every average null for a run without cases', () => {
     assert.deepEqual(summarizeRun([]), {
       pass_rate: 0,
-      avg_score: {},
+      avg_score: { tool_trajectory_avg_score: null, final_response_match: null, rubric_based: null, safety: null },
       counts: { total: 0, passed: 0, failed: 0, error: 0 },
       judge_cache: { hits: 0, misses: 0 },
       cost: { judge_usd: 0, agent_usd: null, total_usd: 0, unpriced_models: [] },

@@ -16,6 +16,7 @@ describe('trajectory: the server of an MCP call', () => {
     const result = score([sum()], [sum('everything')]);
     assert.equal(result.score, 1);
     assert.deepEqual(result.detail, {
+      mode: 'lcs',
       matched: [{ expected_index: 0, actual_index: 0, tool_name: 'get-sum', tool_args: { a: 1 } }],
       missing: [],
       extra: [],
@@ -27,6 +28,7 @@ describe('trajectory: the server of an MCP call', () => {
     const other = score([sum('everything')], [sum('other')]);
     assert.equal(other.score, 0);
     assert.deepEqual(other.detail, {
+      mode: 'lcs',
       matched: [],
       missing: [{ expected_index: 0, tool_name: 'get-sum', tool_args: { a: 1 }, server: 'everything' }],
       extra: [{ actual_index: 0, tool_name: 'get-sum', tool_args: { a: 1 }, server: 'other' }],

@@ -20,6 +20,8 @@ COPY package.json package-lock.json ./
 RUN (npm ci --omit=dev --no-audit --no-fund || npm install --omit=dev --no-audit --no-fund) && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY bin ./bin
+# The worker container's health check (docker-compose.yml): has this host's worker polled the task queue lately?
+COPY scripts/worker-health.js ./scripts/worker-health.js
 # The embedded credential store lives in .data when no Vault is configured. `assay api` and `assay worker` against an
 # external DATABASE_URL take the shared ASSAY_MASTER_KEY and never generate a key file (see docker-compose.yml).
 RUN mkdir -p .data && chown node:node .data

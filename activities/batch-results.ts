@@ -4,6 +4,7 @@ import type { Db } from '../db/database';
 import { PROGRESS_FLUSH_MAX } from '../db/eval-progress';
 import type { CaseStatus } from '../domain/case-outcome';
 import type { CaseBatchOutcome } from '../domain/eval-batches';
+import { evalCasesScored } from '../lib/metrics';
 
 // A result waits at most this long for others to share its flush: progress stays live, writes stay few.
 const FLUSH_EVERY_MS = 200;
@@ -58,8 +59,11 @@ export async function storeResults(
     const insertedIds = new Set(inserted.map((row) => row.case_id));
     for (const result of chunk) {
       if (runClosed) break;
-      if (insertedIds.has(result.case_id)) outcome.stored++;
-      else outcome.skipped++;
+      // Counted once per stored row: a row another attempt stored was counted by that attempt.
+      if (insertedIds.has(result.case_id)) {
+        outcome.stored++;
+        evalCasesScored.inc({ status: result.status });
+      } else outcome.skipped++;
       tally(outcome, result.status);
       storedIds.push(result.case_id);
     }

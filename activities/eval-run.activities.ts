@@ -13,6 +13,7 @@ import { countRunCases, runCaseIdPage, runCaseScope, someRunCaseNeedsJudge } fro
 import type { CaseStatus } from '../domain/case-outcome';
 import type { CaseBatchOutcome } from '../domain/eval-batches';
 import { RUN_FAILURE } from '../domain/run-failures';
+import { evalRunsEnded } from '../lib/metrics';
 import { CANCELLED } from '../domain/run-settlement';
 import type { RunSummary } from '../domain/run-summary';
 import { judgedAgentModel, pinLiveRunAgent } from './agent-model';
@@ -86,17 +87,19 @@ export function createEvalRunActivities(deps: ActivityDeps, judge: Judge = creat
     async finalizeEvalRun(input: { runId: string }): Promise<RunSummary> {
       const summary = await summarizeStoredResults(deps.db, input.runId);
       await completeRun(deps.db, input.runId, summary);
+      evalRunsEnded.inc({ status: 'completed' });
       return summary;
     },
 
     /** Ends a cancelled run as `cancelled` with the summary of the cases scored before it stopped. */
     async cancelEvalRun(input: { runId: string }): Promise<void> {
-      await settleEvalRun(deps.db, input.runId, CANCELLED);
+      if (await settleEvalRun(deps.db, input.runId, CANCELLED)) evalRunsEnded.inc({ status: 'cancelled' });
     },
 
     /** Fails the run with a message for the caller. */
     async failEvalRun(input: { runId: string; error: string }): Promise<void> {
       await failRun(deps.db, input.runId, input.error);
+      evalRunsEnded.inc({ status: 'failed' });
     },
   };
 }

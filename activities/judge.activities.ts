@@ -21,6 +21,7 @@ import {
   withCaseFetch,
   type JudgeConnection,
 } from './judge-connections';
+import { measuredJudgeCall } from './judge-metrics';
 import { verdictCache, type JudgeCacheCounts, type VerdictCache } from './judge-verdict-cache';
 import { connectProvider } from './provider-connection';
 
@@ -102,7 +103,7 @@ export function createJudge(deps: ActivityDeps): Judge {
       // The budget is reserved first, so a permit of the key's limiter is held only while the provider works.
       const budget = budgetedFetch(deps, judged, (url, init) => endpoint.connection.fetch(url, init), controller);
       const cache = run.no_cache ? null : verdictCache(deps, run.workspace_id, judge);
-      return openSession(endpoint, judge.model, budget, controller.signal, cache);
+      return openSession(endpoint, judge, budget, controller.signal, cache);
     },
   };
 }
@@ -116,7 +117,7 @@ interface SessionEndpoint {
 
 function openSession(
   endpoint: SessionEndpoint,
-  model: string,
+  { provider, model }: RunJudge,
   budget: BudgetedFetch,
   signal: AbortSignal,
   cache: VerdictCache | null,
@@ -133,7 +134,9 @@ function openSession(
       const callsBefore = budget.calls();
       try {
         const { client } = endpoint.connection;
-        return await withCaseFetch(budget.fetch, () => client.chatJson({ model, messages, signal }));
+        return await measuredJudgeCall(provider, () =>
+          withCaseFetch(budget.fetch, () => client.chatJson({ model, messages, signal })),
+        );
       } catch (error) {
         const refusal = budget.refusal();
         if (refusal instanceof JudgeCallBoundReached) throw new JudgeCallBoundReached(lastFailure, refusal.bound);

@@ -7,6 +7,7 @@ import { errorHandler } from './error-handler';
 import { servesOnlyLoopback } from '../lib/loopback-host';
 import { evalSetFileJsonSchema } from '../domain/eval-set-file.schema';
 import { HttpError } from './http-error';
+import { httpMetrics } from './http-metrics';
 import { bulkBodies } from './jsonl-body';
 import { createRegistry, generateDocument, renderDocsPage } from './openapi';
 import { registerPlatformPaths } from './platform-paths';
@@ -30,6 +31,7 @@ import { flowRunRoutes } from './routes/flow-runs.routes';
 import { flowRoutes } from './routes/flows.routes';
 import { codecRouter } from './routes/codec.routes';
 import { healthRouter } from './routes/health.routes';
+import { metricsRouter } from './routes/metrics.routes';
 import { integrationRoutes } from './routes/integrations.routes';
 import { judgeModelRoutes } from './routes/judge-model.routes';
 import { mcpCatalogRoutes } from './routes/mcp-catalog.routes';
@@ -75,13 +77,15 @@ const BULK_IMPORT_PATHS = [
   '/api/ai-agents/:agent/eval-sets/:set/cases/import',
 ];
 
-/** Builds the Express application: health, docs, then authenticated routes, then the one error handler. */
+/** Builds the Express application: health, metrics, docs, then authenticated routes, then the one error handler. */
 export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   app.use(requestContext(deps.logger));
+  app.use(httpMetrics());
   app.use(healthRouter(deps));
+  app.use(metricsRouter(deps));
 
   const registry = createRegistry();
   const api = Router();

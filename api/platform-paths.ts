@@ -6,7 +6,7 @@ import { jsonPayloads } from './routes/codec.routes';
 const json = (schema: z.ZodType): ZodContentObject => ({ 'application/json': { schema } });
 const check = z.enum(['ok', 'unreachable']);
 
-/** The routes outside API_ROUTES (health, the document, docs, codec), described as the API's routes are. */
+/** The routes outside API_ROUTES (health, the document, docs, metrics, codec), described as the API's routes are. */
 export const PLATFORM_PATHS: RouteConfig[] = [
   {
     method: 'get',
@@ -53,6 +53,17 @@ export const PLATFORM_PATHS: RouteConfig[] = [
     summary: 'This document as an HTML page (no token)',
     tags: ['platform'],
     responses: { 200: { description: 'HTML', content: { 'text/html': { schema: z.string() } } } },
+  },
+  {
+    method: 'get',
+    path: '/metrics',
+    summary: 'Prometheus metrics: Bearer METRICS_TOKEN, or no token on an api only loopback reaches (else 404)',
+    tags: ['platform'],
+    security: [{ bearerAuth: [] }],
+    responses: {
+      200: { description: 'The Prometheus text format', content: { 'text/plain': { schema: z.string() } } },
+      ...errorResponses([401, 404]),
+    },
   },
   ...(['encode', 'decode'] as const).map((direction): RouteConfig => ({
     method: 'post',

@@ -8,6 +8,7 @@ import type { EvalRun } from '../db/tables/eval-run.table';
 import type { FlowRun } from '../db/tables/flow.table';
 import { CANCELLED } from '../domain/run-settlement';
 import { logError } from '../lib/logger';
+import { evalRunsEnded } from '../lib/metrics';
 import type { agentRunWorkflow } from '../workflows/agent-run.workflow';
 import type { evalRunWorkflow } from '../workflows/eval-run.workflow';
 import type { flowRunWorkflow } from '../workflows/flow-run.workflow';
@@ -123,7 +124,10 @@ export async function startEvalRun(deps: AppDeps, run: EvalRun, label: EvalRunLa
       message: 'eval run not started',
       logFields: { run_id: run.id },
       runId: run.id,
-      markFailed: () => failRun(deps.db, run.id, `the run could not be started: ${UNAVAILABLE}`),
+      markFailed: async () => {
+        await failRun(deps.db, run.id, `the run could not be started: ${UNAVAILABLE}`);
+        evalRunsEnded.inc({ status: 'failed' });
+      },
     },
   );
 }
@@ -146,7 +150,7 @@ export async function cancelEvalRunWorkflow(deps: AppDeps, runId: string): Promi
       throw new HttpError(503, 'unavailable', UNAVAILABLE);
     }
   }
-  await settleEvalRun(deps.db, runId, CANCELLED);
+  if (await settleEvalRun(deps.db, runId, CANCELLED)) evalRunsEnded.inc({ status: 'cancelled' });
 }
 
 /** Starts a flow run's workflow; if it cannot start, the run is marked failed and the caller gets a 503. */

@@ -66,6 +66,14 @@ const envSchema = z.object({
   WORKSPACE_CREATION: z.enum(['operators', 'anyone']).default('operators'),
   // Days an audit entry is kept; each worker deletes older ones hourly.
   AUDIT_RETENTION_DAYS: integer(1, 36_500).default(365),
+  // The bearer token a Prometheus scrape of /metrics sends (api and worker); unset, /metrics is served on loopback only.
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^[\x21-\x7e]{16,256}$/, 'must be 16 to 256 printable characters without spaces')
+    .optional(),
+  // Ports of the worker's own /metrics and of the Temporal SDK's Prometheus exporter (on ASSAY_HOST); unset, off.
+  WORKER_METRICS_PORT: port.optional(),
+  TEMPORAL_METRICS_PORT: port.optional(),
 });
 
 export type Config = z.infer<typeof envSchema> & { dataDir: string };

@@ -11,6 +11,7 @@ import {
 } from '../db/unfinished-run.repository';
 import { settlementFor, type Settlement, type WorkflowState } from '../domain/run-settlement';
 import { logError, type Logger } from '../lib/logger';
+import { evalRunsEnded } from '../lib/metrics';
 import { workflowIds } from '../workflows/temporal-names';
 import { every } from './periodic';
 
@@ -69,6 +70,7 @@ export function startRunReconciler(deps: RunReconcilerDeps): RunReconciler {
       const settlement = settlementFor(state, Date.now() - run.created_at.getTime(), MISSING_WORKFLOW_GRACE_MS);
       if (!settlement || !(await KINDS[kind].settle(deps.db, run, settlement))) continue;
       settled++;
+      if (kind === 'eval') evalRunsEnded.inc({ status: settlement.status });
       deps.logger.info({ run_kind: kind, run_id: run.id, workflow: state, status: settlement.status }, 'run settled');
     }
     return settled;

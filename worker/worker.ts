@@ -4,6 +4,7 @@ import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio
 import type { DataConverter } from '@temporalio/common';
 import { startAuditRetention } from './audit-retention';
 import { startRunReconciler } from './run-reconciler';
+import { startWorkerMetricsServer } from './metrics-server';
 import { installTemporalRuntime } from './temporal-runtime';
 import { createActivities } from '../activities';
 import { createActivityDeps, type WorkerConnections } from '../activities/activity-deps';
@@ -27,11 +28,13 @@ export interface AssayWorker {
 }
 
 /**
- * Creates the worker with every activity wired to real dependencies, its sweep of runs whose workflow closed and its
- * purge of audit entries past their retention.
+ * Creates the worker with every activity wired to real dependencies, its sweep of runs whose workflow closed, its
+ * purge of audit entries past their retention and (with WORKER_METRICS_PORT) its own /metrics.
  */
 export async function createAssayWorker(options: WorkerOptions): Promise<AssayWorker> {
-  installTemporalRuntime(options.deps.logger);
+  installTemporalRuntime(options.deps.logger, options.deps.config);
+  // First, so a port already taken fails the start before anything else runs.
+  const metrics = await startWorkerMetricsServer(options.deps.config, options.deps.logger);
   const connection = await NativeConnection.connect({ address: options.address });
   // Set here rather than left to the SDK's default, so the activities can record who scored what.
   const identity = `${process.pid}@${hostname()}`;
@@ -66,6 +69,7 @@ export async function createAssayWorker(options: WorkerOptions): Promise<AssayWo
     async close() {
       await auditRetention.stop();
       await reconciler.stop();
+      await metrics?.close();
       await connection.close();
       await deps.egress.close();
     },

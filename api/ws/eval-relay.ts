@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { listenForEvalProgress } from '../../db/eval-progress';
 import { logError } from '../../lib/logger';
+import { wsConnections } from '../../lib/metrics';
 import type { AppDeps } from '../app-deps';
 import { authenticate, type AuthContext } from '../auth';
 import { HttpError } from '../http-error';
@@ -73,8 +74,12 @@ export function attachEvalRelay(
 
   const accept = (socket: WebSocket, auth: AuthContext): void => {
     alive.set(socket, true);
+    wsConnections.inc();
     socket.on('pong', () => alive.set(socket, true));
-    socket.on('close', () => alive.delete(socket));
+    socket.on('close', () => {
+      alive.delete(socket);
+      wsConnections.dec();
+    });
     socket.on('error', (error) => logger.debug(logError(error), 'eval relay socket error'));
     // Counted and tracked in the same tick as the upgrade completes, so two upgrades cannot both take the last place.
     if (tokens.count(auth.tokenId) >= settings.maxSocketsPerToken) {

@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { EgressGuard } from '../egress/egress-guard';
 import { LIMITS } from '../../domain/limits';
+import { mcpCalls } from '../metrics';
 import { cappedFetch, McpResponseTooLargeError } from './capped-fetch';
 
 /** Where and how to reach a server, with secrets already resolved (lives only inside an activity). */
@@ -95,16 +96,22 @@ export async function openMcpSession(target: McpTarget, guard: EgressGuard): Pro
   return { client, stderr: () => stderr, overflow, close };
 }
 
-/** Opens a session, runs `use`, and always closes it (the stdio child is stopped after the call). */
+/** Opens a session, runs `use`, and always closes it (the stdio child is stopped after the call); counts the call. */
 export async function withMcpSession<T>(
   target: McpTarget,
   guard: EgressGuard,
   use: (session: McpSession) => Promise<T>,
 ): Promise<T> {
-  const session = await openMcpSession(target, guard);
+  const session = await openMcpSession(target, guard).catch((error: unknown) => {
+    mcpCalls.inc({ outcome: 'error' });
+    throw error;
+  });
   try {
-    return await use(session);
+    const result = await use(session);
+    mcpCalls.inc({ outcome: 'ok' });
+    return result;
   } catch (error) {
+    mcpCalls.inc({ outcome: 'error' });
     throw new McpSessionError(session.overflow() ?? error, session.stderr());
   } finally {
     await session.close();

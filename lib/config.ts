@@ -66,6 +66,9 @@ const envSchema = z.object({
   WORKSPACE_CREATION: z.enum(['operators', 'anyone']).default('operators'),
   // Days an audit entry is kept; each worker deletes older ones hourly.
   AUDIT_RETENTION_DAYS: integer(1, 36_500).default(365),
+  // Traces are off unless a collector's OTLP/HTTP base URL is given (spans go to <endpoint>/v1/traces as JSON).
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl,
+  OTEL_SERVICE_NAME: z.string().min(1).max(200).default('assay'),
 });
 
 export type Config = z.infer<typeof envSchema> & { dataDir: string };

@@ -2,6 +2,7 @@ import type { Db } from '../db/database';
 import type { Config } from '../lib/config';
 import { createEgressGuard, type EgressGuard } from '../lib/egress/egress-guard';
 import type { Logger } from '../lib/logger';
+import type { Tracing } from '../lib/telemetry/tracing';
 import type { CredentialVault } from '../lib/vault/credential-vault';
 
 /** The worker's real connections (never fakes), from which its activities are built. */
@@ -10,6 +11,8 @@ export interface WorkerConnections {
   vault: CredentialVault;
   logger: Logger;
   config: Config;
+  /** Null when traces are off (no `OTEL_EXPORTER_OTLP_ENDPOINT`). */
+  tracing: Tracing | null;
 }
 
 /** What activities are built from: the worker's connections and its one egress guard. */

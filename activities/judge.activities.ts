@@ -15,6 +15,7 @@ import { LIMITS } from '../domain/limits';
 import { ProviderCallError, type JsonChatReply } from '../lib/llm/provider-client';
 import type { ActivityDeps } from './activity-deps';
 import { budgetedFetch, JudgeCallBoundReached, type BudgetedFetch, type JudgedCase } from './judge-call-budget';
+import { judgeCallSpan, type JudgeCall } from './judge-call-span';
 import {
   createJudgeConnections,
   requireAllowedEndpoint,
@@ -103,7 +104,14 @@ export function createJudge(deps: ActivityDeps): Judge {
       // The budget is reserved first, so a permit of the key's limiter is held only while the provider works.
       const budget = budgetedFetch(deps, judged, (url, init) => endpoint.connection.fetch(url, init), controller);
       const cache = run.no_cache ? null : verdictCache(deps, run.workspace_id, judge);
-      return openSession(endpoint, judge, budget, controller.signal, cache);
+      const call = judgeCallSpan(deps.tracing?.tracer, judge, judged);
+      return openSession(
+        endpoint,
+        { provider: judge.provider, model: judge.model, call },
+        budget,
+        controller.signal,
+        cache,
+      );
     },
   };
 }
@@ -117,7 +125,7 @@ interface SessionEndpoint {
 
 function openSession(
   endpoint: SessionEndpoint,
-  { provider, model }: RunJudge,
+  { provider, model, call }: { provider: RunJudge['provider']; model: string; call: JudgeCall },
   budget: BudgetedFetch,
   signal: AbortSignal,
   cache: VerdictCache | null,
@@ -134,8 +142,10 @@ function openSession(
       const callsBefore = budget.calls();
       try {
         const { client } = endpoint.connection;
-        return await measuredJudgeCall(provider, () =>
-          withCaseFetch(budget.fetch, () => client.chatJson({ model, messages, signal })),
+        return await call(() =>
+          measuredJudgeCall(provider, () =>
+            withCaseFetch(budget.fetch, () => client.chatJson({ model, messages, signal })),
+          ),
         );
       } catch (error) {
         const refusal = budget.refusal();

@@ -12,6 +12,7 @@ import { bulkBodies } from './jsonl-body';
 import { createRegistry, generateDocument, renderDocsPage } from './openapi';
 import { registerPlatformPaths } from './platform-paths';
 import { rejectNulInPath, requestContext, requireJsonBody } from './request-context';
+import { requestSpans } from './request-spans';
 import { mountRoutes, type RouteSpec } from './route';
 import { accountRoutes } from './routes/account.routes';
 import { agentLinkRoutes } from './routes/agent-links.routes';
@@ -82,6 +83,7 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
+  if (deps.tracer) app.use(requestSpans(deps.tracer));
   app.use(requestContext(deps.logger));
   app.use(httpMetrics());
   app.use(healthRouter(deps));

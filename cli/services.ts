@@ -1,5 +1,5 @@
 import { createApp } from '../api/app';
-import type { AppDeps } from '../api/app-deps';
+import { runtimeAppDeps, type AppDeps } from '../api/app-deps';
 import { attachEvalRelay } from '../api/ws/eval-relay';
 import { migrateToLatest } from '../db/migrate';
 import { seedMcpCatalog } from '../lib/mcp/catalog-seed';
@@ -29,14 +29,7 @@ export async function startApi(
   logger: Logger,
   options: Pick<AppDeps, 'embeddedTemporalUi'> = {},
 ): Promise<Service & { url: string }> {
-  const app = createApp({
-    config,
-    db: runtime.db,
-    vault: runtime.vault,
-    temporal: runtime.temporal.client,
-    logger,
-    ...options,
-  });
+  const app = createApp({ ...runtimeAppDeps(config, runtime, logger), ...options });
   const http = await listen(app, config.ASSAY_HOST, config.ASSAY_PORT);
   const relay = attachEvalRelay(http.server, { config, db: runtime.db, logger });
   const address = http.server.address();
@@ -60,7 +53,7 @@ export async function startWorker(config: Config, runtime: Runtime, logger: Logg
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     dataConverter: runtime.dataConverter,
     workflowBundle,
-    deps: { db: runtime.db, vault: runtime.vault, logger, config },
+    deps: { db: runtime.db, vault: runtime.vault, logger, config, tracing: runtime.tracing },
   });
   const running = worker.worker.run();
   return {

@@ -74,6 +74,9 @@ const envSchema = z.object({
   // Ports of the worker's own /metrics and of the Temporal SDK's Prometheus exporter (on ASSAY_HOST); unset, off.
   WORKER_METRICS_PORT: port.optional(),
   TEMPORAL_METRICS_PORT: port.optional(),
+  // Traces are off unless a collector's OTLP/HTTP base URL is given (spans go to <endpoint>/v1/traces as JSON).
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl,
+  OTEL_SERVICE_NAME: z.string().min(1).max(200).default('assay'),
 });
 
 export type Config = z.infer<typeof envSchema> & { dataDir: string };

@@ -2,6 +2,7 @@ import type { DataConverter } from '@temporalio/common';
 import { createDb, type Db } from '../db/database';
 import { ConfigError, type Config } from './config';
 import { deriveKey, loadMasterKey } from './master-key';
+import { createTracing, type Tracing } from './telemetry/tracing';
 import { createDataConverter } from './temporal/data-converter';
 import { connectTemporal, type TemporalHandle } from './temporal/temporal-client';
 import type { CredentialVault } from './vault/credential-vault';
@@ -14,6 +15,8 @@ export interface Runtime {
   temporal: TemporalHandle;
   temporalAddress: string;
   dataConverter: DataConverter;
+  /** Null unless `OTEL_EXPORTER_OTLP_ENDPOINT` is set. */
+  tracing: Tracing | null;
   close(): Promise<void>;
 }
 
@@ -24,18 +27,21 @@ export async function openRuntime(config: Config): Promise<Runtime> {
   const masterKey = loadMasterKey(config.ASSAY_MASTER_KEY, config.dataDir);
   const db = createDb(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   const dataConverter = createDataConverter(deriveKey(masterKey, 'temporal-payload'));
-  const temporal = await connectTemporal(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, dataConverter);
+  const tracing = createTracing(config);
+  const temporal = await connectTemporal(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, dataConverter, tracing);
   return {
     db,
     vault: createVault(config, db, masterKey),
     temporal,
     temporalAddress: config.TEMPORAL_ADDRESS,
     dataConverter,
+    tracing,
     async close() {
       try {
         await temporal.close();
       } finally {
         await db.destroy();
+        await tracing?.shutdown();
       }
     },
   };

@@ -3,6 +3,7 @@ import { Client } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import type { DataConverter } from '@temporalio/common';
 import { startAuditRetention } from './audit-retention';
+import { tracingWorkerInterceptors, workflowSpanSinks } from '../lib/telemetry/temporal-tracing';
 import { startRunReconciler } from './run-reconciler';
 import { startWorkerMetricsServer } from './metrics-server';
 import { installTemporalRuntime } from './temporal-runtime';
@@ -47,6 +48,8 @@ export async function createAssayWorker(options: WorkerOptions): Promise<AssayWo
     workflowBundle: options.workflowBundle,
     dataConverter: options.dataConverter,
     activities: createActivities(deps),
+    interceptors: tracingWorkerInterceptors(options.deps.tracing),
+    sinks: workflowSpanSinks(options.deps.tracing),
     shutdownGraceTime: '10 seconds',
     // Heartbeats reach the server at least every 2 s (not 0.8 × the 20 s timeout): a cancelled run's batches hear of it
     // within seconds and stop calling the judge.

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode, type WorkflowBundlePath, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { WORKFLOW_TRACING_INTERCEPTORS } from '../lib/telemetry/temporal-tracing';
 
 /**
  * Where `npm run build` writes the prebuilt bundle: `dist/workflow-bundle.js`, beside the compiled `dist/worker/`.
@@ -13,6 +14,8 @@ export async function bundleWorkflows(): Promise<WorkflowBundleWithSourceMap> {
   return bundleWorkflowCode({
     workflowsPath: require.resolve('../workflows'),
     failureConverterPath: require.resolve('../lib/temporal/failure-converter'),
+    // Always bundled (one bundle serves every worker); a worker without tracing drops their spans at the sink.
+    workflowInterceptorModules: [WORKFLOW_TRACING_INTERCEPTORS],
     logger: {
       log: () => undefined,
       trace: () => undefined,

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import type { Express } from 'express';
 import { createApp } from '../../api/app';
+import { runtimeAppDeps } from '../../api/app-deps';
 import { loadConfig, type Config } from '../../lib/config';
 import { createLogger, type Logger } from '../../lib/logger';
 import { seedMcpCatalog } from '../../lib/mcp/catalog-seed';
@@ -46,7 +47,7 @@ export async function createTestPlatform(
   );
   const runtime = await openRuntime(config);
   await seedMcpCatalog(runtime.db, config);
-  const app = createApp({ config, db: runtime.db, vault: runtime.vault, temporal: runtime.temporal.client, logger });
+  const app = createApp(runtimeAppDeps(config, runtime, logger));
   const workers: Array<AssayWorker & { running: Promise<void> }> = [];
   return {
     config,
@@ -61,7 +62,7 @@ export async function createTestPlatform(
         taskQueue: config.TEMPORAL_TASK_QUEUE,
         dataConverter: runtime.dataConverter,
         workflowBundle: h.workflowBundle,
-        deps: { db: runtime.db, vault: runtime.vault, logger, config },
+        deps: { db: runtime.db, vault: runtime.vault, logger, config, tracing: runtime.tracing },
       });
       const handle = { ...worker, running: worker.worker.run() };
       workers.push(handle);

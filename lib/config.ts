@@ -66,6 +66,8 @@ const envSchema = z.object({
   WORKSPACE_CREATION: z.enum(['operators', 'anyone']).default('operators'),
   // Days an audit entry is kept; each worker deletes older ones hourly.
   AUDIT_RETENTION_DAYS: integer(1, 36_500).default(365),
+  // Scheduled MCP health checks failed in a row before a server goes to `error` (it recovers on the next success).
+  MCP_HEALTH_FAILURES_TO_ERROR: integer(1, 100).default(3),
 });
 
 export type Config = z.infer<typeof envSchema> & { dataDir: string };

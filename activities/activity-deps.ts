@@ -1,3 +1,4 @@
+import type { Client } from '@temporalio/client';
 import type { Db } from '../db/database';
 import type { Config } from '../lib/config';
 import { createEgressGuard, type EgressGuard } from '../lib/egress/egress-guard';
@@ -21,13 +22,20 @@ export interface ActivityDeps extends WorkerConnections {
   egress: EgressGuard;
   /** This worker's Temporal identity, recorded on what it stores (`case_results.scored_by`). */
   workerIdentity: string;
+  /** The worker's Temporal client: activities manage schedules (MCP health checks) with it. */
+  temporal: Client;
 }
 
 /** Adds the worker's egress guard, built once from `EGRESS_ALLOWLIST`: one connection pool for all activities. */
-export function createActivityDeps(connections: WorkerConnections, workerIdentity: string): ActivityDeps {
+export function createActivityDeps(
+  connections: WorkerConnections,
+  workerIdentity: string,
+  temporal: Client,
+): ActivityDeps {
   return {
     ...connections,
     egress: createEgressGuard({ allowlist: connections.config.EGRESS_ALLOWLIST }),
     workerIdentity,
+    temporal,
   };
 }

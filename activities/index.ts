@@ -5,6 +5,7 @@ import { createCaseSlotActivities } from './case-slot.activities';
 import { createEvalRunActivities } from './eval-run.activities';
 import { createFlowActivities } from './flow.activities';
 import { createMcpActivities } from './mcp.activities';
+import { createMcpHealthActivities } from './mcp-health.activities';
 import { createPlatformActivities } from './platform.activities';
 import { createWorkspaceDeletionActivities } from './workspace-deletion.activities';
 
@@ -13,6 +14,7 @@ export function createActivities(deps: ActivityDeps): object {
   return {
     ...createPlatformActivities(),
     ...createMcpActivities(deps),
+    ...createMcpHealthActivities(deps),
     ...createFlowActivities(deps),
     ...createEvalRunActivities(deps),
     ...createCaseSlotActivities(deps),

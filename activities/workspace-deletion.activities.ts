@@ -1,6 +1,9 @@
 import { ApplicationFailure } from '@temporalio/common';
+import { pageWorkspaceServerIds } from '../db/mcp-health.repository';
 import { isLiveWorkspace, purgeWorkspaceRows } from '../db/workspace-purge.repository';
+import { mcpHealthScheduleId } from '../domain/mcp-health';
 import { RUN_FAILURE } from '../domain/run-failures';
+import { deleteScheduleIfExists } from '../lib/temporal/schedules';
 import type { ActivityDeps } from './activity-deps';
 
 /** Which workspace a deletion purges. */
@@ -14,10 +17,16 @@ export interface PurgeProgress {
   done: boolean;
 }
 
+/** Schedules one call removes, walking the workspace's servers by id: `after` is where the next call goes on. */
+export interface SchedulePurgeProgress extends PurgeProgress {
+  after?: string;
+}
+
 /** Rows per statement, and rows (or secrets) per activity call: each call is short, each statement bounded. */
 export const PURGE_PAGE_SIZE = 1_000;
 const ROWS_PER_CALL = 20_000;
 const SECRET_PAGES_PER_CALL = 10;
+const SCHEDULES_PER_CALL = 100;
 
 /** The purge of a deleted workspace: its secrets in the credential vault, then its rows. */
 export function createWorkspaceDeletionActivities(deps: ActivityDeps) {
@@ -30,6 +39,15 @@ export function createWorkspaceDeletionActivities(deps: ActivityDeps) {
   }
 
   return {
+    /** Deletes the health-check schedules of a page of the workspace's MCP servers (before their rows go). */
+    async deleteWorkspaceSchedules(input: WorkspaceDeletionRef & { after?: string }): Promise<SchedulePurgeProgress> {
+      await refuseLiveWorkspace(input.workspaceId);
+      const ids = await pageWorkspaceServerIds(deps.db, input.workspaceId, input.after, SCHEDULES_PER_CALL);
+      let deleted = 0;
+      for (const id of ids) if (await deleteScheduleIfExists(deps.temporal, mcpHealthScheduleId(id))) deleted++;
+      return { deleted, done: ids.length < SCHEDULES_PER_CALL, after: ids.at(-1) ?? input.after };
+    },
+
     /** Deletes a page or a few of the workspace's secrets from the credential vault (either backend). */
     async deleteWorkspaceSecrets(input: WorkspaceDeletionRef): Promise<PurgeProgress> {
       await refuseLiveWorkspace(input.workspaceId);

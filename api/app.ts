@@ -37,6 +37,7 @@ import { integrationRoutes } from './routes/integrations.routes';
 import { judgeModelRoutes } from './routes/judge-model.routes';
 import { mcpCatalogRoutes } from './routes/mcp-catalog.routes';
 import { mcpServerActionRoutes } from './routes/mcp-server-actions.routes';
+import { mcpServerHealthRoutes } from './routes/mcp-server-health.routes';
 import { mcpServerRoutes } from './routes/mcp-servers.routes';
 import { modelPriceRoutes } from './routes/model-prices.routes';
 import { memberRoutes } from './routes/members.routes';
@@ -49,6 +50,7 @@ export const API_ROUTES: RouteSpec[] = [
   ...mcpCatalogRoutes,
   ...mcpServerRoutes,
   ...mcpServerActionRoutes,
+  ...mcpServerHealthRoutes,
   ...agentLinkRoutes,
   ...flowRoutes,
   ...flowRunRoutes,

@@ -12,7 +12,13 @@ import type { EvalCaseTable, EvalSetTable } from './tables/eval-set.table';
 import type { FlowRunTable, FlowTable } from './tables/flow.table';
 import type { JudgeVerdictCacheTable } from './tables/judge-verdict-cache.table';
 import type { ModelPriceTable } from './tables/model-price.table';
-import type { AgentMcpServerTable, McpCatalogEntryTable, McpServerTable, McpToolTable } from './tables/mcp.table';
+import type {
+  AgentMcpServerTable,
+  McpCatalogEntryTable,
+  McpHealthCheckTable,
+  McpServerTable,
+  McpToolTable,
+} from './tables/mcp.table';
 import type { IntegrationTable, WorkspaceSettingsTable } from './tables/workspace-settings.table';
 import type {
   ApiTokenTable,
@@ -42,6 +48,7 @@ export interface Database {
   mcp_catalog_entries: McpCatalogEntryTable;
   mcp_servers: McpServerTable;
   mcp_tools: McpToolTable;
+  mcp_health_checks: McpHealthCheckTable;
   agent_mcp_servers: AgentMcpServerTable;
   flows: FlowTable;
   flow_runs: FlowRunTable;

@@ -9,6 +9,7 @@ export interface McpServerInput {
   transport: string;
   config: McpServerConfig;
   secretNames: string[];
+  healthCheckIntervalSeconds?: number;
 }
 
 /** The outcome of the last connection test, as stored on the server. */
@@ -35,6 +36,7 @@ export async function insertMcpServer(db: Db, workspaceId: string, input: McpSer
       status: 'pending',
       credential_id: mcpCredentialId(input.name),
       secret_names: JSON.stringify(input.secretNames),
+      health_check_interval_seconds: input.healthCheckIntervalSeconds,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -81,6 +83,8 @@ export async function updateMcpServerConfig(
       secret_names: JSON.stringify(secretNames),
       status: 'pending',
       last_error: null,
+      health_failures: 0,
+      health_restore_status: null,
       updated_at: sql<Date>`now()`,
     })
     .where('id', '=', id)
@@ -106,7 +110,18 @@ export async function recordMcpServerTest(db: Db, id: string, test: McpServerTes
 export async function markMcpServerError(db: Db, id: string, message: string): Promise<void> {
   await db
     .updateTable('mcp_servers')
-    .set({ status: 'error', last_error: message, updated_at: sql<Date>`now()` })
+    // The sync owns this error now: a health check's success does not clear it.
+    .set({ status: 'error', last_error: message, health_restore_status: null, updated_at: sql<Date>`now()` })
     .where('id', '=', id)
     .execute();
+}
+
+/** Sets how often the server's health is checked. */
+export async function setHealthCheckInterval(db: Db, id: string, seconds: number): Promise<McpServer> {
+  return db
+    .updateTable('mcp_servers')
+    .set({ health_check_interval_seconds: seconds, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }

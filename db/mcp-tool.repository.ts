@@ -85,7 +85,14 @@ export async function saveToolSync(
     }
     await trx
       .updateTable('mcp_servers')
-      .set({ status: 'connected', synced_at: syncedAt, last_error: null, updated_at: sql<Date>`now()` })
+      .set({
+        status: 'connected',
+        synced_at: syncedAt,
+        last_error: null,
+        health_failures: 0,
+        health_restore_status: null,
+        updated_at: sql<Date>`now()`,
+      })
       .where('id', '=', serverId)
       .execute();
     return changes;

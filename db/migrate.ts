@@ -19,6 +19,7 @@ import * as trajectoryMatch from './migrations/0016-trajectory-match';
 import * as runRepeats from './migrations/0017-run-repeats';
 import * as judgeCache from './migrations/0018-judge-cache';
 import * as modelPrices from './migrations/0019-model-prices';
+import * as mcpHealth from './migrations/0020-mcp-health';
 
 // A static list rather than a folder scan: works the same under tsx, a bundle or a compiled build.
 const migrations: Record<string, Migration> = {
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   '0017-run-repeats': runRepeats,
   '0018-judge-cache': judgeCache,
   '0019-model-prices': modelPrices,
+  '0020-mcp-health': mcpHealth,
 };
 
 /** Brings the schema up to date; safe to call on every start. */

@@ -21,6 +21,12 @@ export const LIMITS = {
   importBodyBytes: 32 * 1024 * 1024,
   /** Tools one MCP server may advertise. */
   toolsPerMcpServer: 1_000,
+  /** Seconds between two scheduled health checks of an MCP server (`health_check_interval_seconds`): every check is a
+   * workflow and a handshake, so not more often than twice a minute; at least once a day. */
+  healthCheckIntervalMinSeconds: 30,
+  healthCheckIntervalMaxSeconds: 86_400,
+  /** Health checks kept per MCP server (older ones are pruned as new ones land). */
+  mcpHealthChecksKept: 50,
   /** Size of one tool descriptor (name, description, input schema) as JSON, in bytes. */
   toolDescriptorBytes: 64 * 1024,
   /** Size of one MCP response body, in bytes. */

@@ -77,6 +77,8 @@ const envSchema = z.object({
   // Traces are off unless a collector's OTLP/HTTP base URL is given (spans go to <endpoint>/v1/traces as JSON).
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl,
   OTEL_SERVICE_NAME: z.string().min(1).max(200).default('assay'),
+  // Scheduled MCP health checks failed in a row before a server goes to `error` (it recovers on the next success).
+  MCP_HEALTH_FAILURES_TO_ERROR: integer(1, 100).default(3),
 });
 
 export type Config = z.infer<typeof envSchema> & { dataDir: string };

@@ -39,7 +39,8 @@ export async function createAssayWorker(options: WorkerOptions): Promise<AssayWo
   const connection = await NativeConnection.connect({ address: options.address });
   // Set here rather than left to the SDK's default, so the activities can record who scored what.
   const identity = `${process.pid}@${hostname()}`;
-  const deps = createActivityDeps(options.deps, identity);
+  const client = new Client({ connection, namespace: options.namespace, dataConverter: options.dataConverter });
+  const deps = createActivityDeps(options.deps, identity, client);
   const worker = await Worker.create({
     identity,
     connection,
@@ -58,7 +59,7 @@ export async function createAssayWorker(options: WorkerOptions): Promise<AssayWo
   });
   const reconciler = startRunReconciler({
     db: options.deps.db,
-    client: new Client({ connection, namespace: options.namespace, dataConverter: options.dataConverter }),
+    client,
     logger: options.deps.logger,
     intervalMs: options.deps.config.RUN_SWEEP_SECONDS * 1000,
   });

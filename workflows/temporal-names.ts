@@ -1,4 +1,5 @@
 import { defineSearchAttributeKey } from '@temporalio/common';
+import { mcpHealthScheduleId } from '../domain/mcp-health';
 
 /** Search attributes Assay sets on its workflows, so runs can be found in the Temporal Web UI. */
 export const WorkspaceIdKey = defineSearchAttributeKey('WorkspaceId', 'KEYWORD');
@@ -28,6 +29,8 @@ export const workflowIds = {
   agentRun: (id: string): string => `agent-run:${id}`,
   mcpToolSync: (serverId: string): string => `mcp-tool-sync:${serverId}`,
   mcpServerTest: (serverId: string): string => `mcp-server-test:${serverId}`,
+  /** A server's health-check schedule; the workflows it starts get this id plus a timestamp. */
+  mcpHealth: mcpHealthScheduleId,
   flowRun: (runId: string): string => `flow-run:${runId}`,
   workspaceDeletion: (workspaceId: string): string => `workspace-deletion:${workspaceId}`,
 };

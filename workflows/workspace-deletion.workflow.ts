@@ -1,8 +1,8 @@
-import { continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { continueAsNew, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { PurgeProgress, WorkspaceDeletionActivities } from '../activities/workspace-deletion.activities';
 import { WORKSPACE_PURGE_ACTIVITY } from './activity-options';
 
-const { deleteWorkspaceSecrets, deleteWorkspaceRows } =
+const { deleteWorkspaceSchedules, deleteWorkspaceSecrets, deleteWorkspaceRows } =
   proxyActivities<WorkspaceDeletionActivities>(WORKSPACE_PURGE_ACTIVITY);
 
 /** The workflow's input: the workspace, and what earlier executions (before continue-as-new) removed. */
@@ -10,21 +10,32 @@ export interface WorkspaceDeletionInput {
   workspaceId: string;
   secretsDeleted?: number;
   rowsDeleted?: number;
+  schedulesDeleted?: number;
+  /** The last server whose schedule is removed; absent before the first page. */
+  schedulesAfter?: string;
+  schedulesDone?: boolean;
 }
 
 /** What a finished deletion removed. */
 export interface WorkspaceDeletionResult {
   secrets_deleted: number;
   rows_deleted: number;
+  schedules_deleted: number;
 }
 
 /**
- * Purges a workspace already marked deleted, under id `workspace-deletion:<id>`: first every secret of it in the
- * credential vault, then its rows, each call a bounded batch. Secrets first, so no row that names a secret is gone
- * while the secret stays. History stays bounded: it continues as new when Temporal suggests it.
+ * Purges a workspace already marked deleted, under id `workspace-deletion:<id>`: first the health-check schedules of
+ * its MCP servers, then every secret of it in the credential vault, then its rows, each call a bounded batch.
+ * Schedules and secrets first, so no row that names one is gone while it stays. History stays bounded: it continues
+ * as new when Temporal suggests it.
  */
 export async function workspaceDeletionWorkflow(input: WorkspaceDeletionInput): Promise<WorkspaceDeletionResult> {
-  const state = { ...input, secretsDeleted: input.secretsDeleted ?? 0, rowsDeleted: input.rowsDeleted ?? 0 };
+  const state = {
+    ...input,
+    secretsDeleted: input.secretsDeleted ?? 0,
+    rowsDeleted: input.rowsDeleted ?? 0,
+    schedulesDeleted: input.schedulesDeleted ?? 0,
+  };
   const drain = async (
     purge: (ref: { workspaceId: string }) => Promise<PurgeProgress>,
     counter: 'secretsDeleted' | 'rowsDeleted',
@@ -36,8 +47,20 @@ export async function workspaceDeletionWorkflow(input: WorkspaceDeletionInput): 
       if (workflowInfo().continueAsNewSuggested) return false;
     }
   };
+  // Deletions started before schedules existed replay without this step.
+  while (!state.schedulesDone && patched('mcp-health-schedules')) {
+    const progress = await deleteWorkspaceSchedules({ workspaceId: state.workspaceId, after: state.schedulesAfter });
+    Object.assign(state, { schedulesAfter: progress.after, schedulesDone: progress.done });
+    state.schedulesDeleted += progress.deleted;
+    if (!progress.done && workflowInfo().continueAsNewSuggested)
+      await continueAsNew<typeof workspaceDeletionWorkflow>(state);
+  }
   if (!(await drain(deleteWorkspaceSecrets, 'secretsDeleted')))
     await continueAsNew<typeof workspaceDeletionWorkflow>(state);
   if (!(await drain(deleteWorkspaceRows, 'rowsDeleted'))) await continueAsNew<typeof workspaceDeletionWorkflow>(state);
-  return { secrets_deleted: state.secretsDeleted, rows_deleted: state.rowsDeleted };
+  return {
+    secrets_deleted: state.secretsDeleted,
+    rows_deleted: state.rowsDeleted,
+    schedules_deleted: state.schedulesDeleted,
+  };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageServerTools } from '../../db/mcp-tool.repository';
 import type { McpTool } from '../../db/tables/mcp.table';
+import { ensureHealthSchedule } from '../health-schedules';
 import { requireMcpServer } from '../lookups';
 import { route, type RouteContext, type RouteSpec } from '../route';
 import { linkedPage, pageQuery } from '../paging';
@@ -29,11 +30,14 @@ export function toToolJson(row: McpTool): z.infer<typeof toolJson> {
   return { name: row.name, description: row.description, parameters: row.parameters, input_schema: row.input_schema };
 }
 
-// The api only waits; the worker dials the server.
+// The api only waits; the worker dials the server. A connected server has its health checks scheduled (servers
+// registered before the schedules existed get theirs here).
 function runOnWorker(action: keyof McpActionResults) {
   return async ({ params, auth, deps }: RouteContext<unknown>): Promise<unknown> => {
     const server = await requireMcpServer(deps.db, auth.workspaceId, params.id);
-    return runMcpAction(deps, action, { workspaceId: auth.workspaceId, serverId: server.id });
+    const result = await runMcpAction(deps, action, { workspaceId: auth.workspaceId, serverId: server.id });
+    if (action === 'sync') await ensureHealthSchedule(deps, server);
+    return result;
   };
 }
 

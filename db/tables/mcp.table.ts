@@ -43,8 +43,21 @@ export interface McpServerTable {
   last_test: NullableJson<Record<string, unknown>>;
   last_error: string | null;
   synced_at: Date | null;
+  health_check_interval_seconds: ColumnType<number, number | undefined, number>;
+  health_failures: ColumnType<number, never, number>;
+  health_restore_status: ColumnType<string | null, never, string | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+}
+
+/** One scheduled health check of a server (the last `mcpHealthChecksKept` are kept). */
+export interface McpHealthCheckTable {
+  id: Generated<string>;
+  server_id: string;
+  status: 'connected' | 'error';
+  latency_ms: number | null;
+  message: string | null;
+  checked_at: CreatedAt;
 }
 
 /** A tool descriptor persisted by the last sync: flattened parameters plus the raw input schema. */
@@ -73,4 +86,5 @@ export interface AgentMcpServerTable {
 export type McpCatalogEntry = Selectable<McpCatalogEntryTable>;
 export type McpServer = Selectable<McpServerTable>;
 export type McpTool = Selectable<McpToolTable>;
+export type McpHealthCheck = Selectable<McpHealthCheckTable>;
 export type AgentMcpServer = Selectable<AgentMcpServerTable>;

@@ -14,9 +14,9 @@ export interface EverythingServer {
   stop(): Promise<void>;
 }
 
-/** Spawns server-everything's streamable HTTP transport on a free port and waits until it listens. */
-export async function startEverythingHttp(): Promise<EverythingServer> {
-  const port = await freePort();
+/** Spawns server-everything's streamable HTTP transport on `port` (else a free one) and waits until it listens. */
+export async function startEverythingHttp(onPort?: number): Promise<EverythingServer> {
+  const port = onPort ?? (await freePort());
   const child = startProcess(process.execPath, [EVERYTHING_ENTRY, 'streamableHttp'], {
     env: { PATH: process.env.PATH ?? '', PORT: String(port) },
   });

@@ -6,6 +6,8 @@ import { loadConfig, type Config } from '../../lib/config';
 import { createLogger, type Logger } from '../../lib/logger';
 import { seedMcpCatalog } from '../../lib/mcp/catalog-seed';
 import { openRuntime, type Runtime } from '../../lib/runtime';
+import { deleteScheduleIfExists } from '../../lib/temporal/schedules';
+import { workflowIds } from '../../workflows/temporal-names';
 import { createAssayWorker, type AssayWorker } from '../../worker/worker';
 import type { Harness } from './harness';
 
@@ -18,6 +20,17 @@ export interface TestPlatform {
   logs: string[];
   startWorker(): Promise<AssayWorker & { running: Promise<void> }>;
   close(): Promise<void>;
+}
+
+// The shared Temporal server outlives the test database: the schedules this platform's servers got go with it.
+async function deleteHealthSchedules(runtime: Runtime, taskQueue: string): Promise<void> {
+  const servers = await runtime.db.selectFrom('mcp_servers').select('id').execute();
+  for (const { id } of servers) {
+    const handle = runtime.temporal.client.schedule.getHandle(workflowIds.mcpHealth(id));
+    const description = await handle.describe().catch(() => undefined);
+    if (description?.action.taskQueue === taskQueue)
+      await deleteScheduleIfExists(runtime.temporal.client, handle.scheduleId);
+  }
 }
 
 /** Builds the platform; `vault: 'openbao'` uses the real OpenBao dev server, else the embedded store. */
@@ -69,6 +82,7 @@ export async function createTestPlatform(
       return handle;
     },
     async close() {
+      await deleteHealthSchedules(runtime, config.TEMPORAL_TASK_QUEUE);
       for (const w of workers) {
         if (w.worker.getState() === 'RUNNING') w.worker.shutdown();
         await w.running;

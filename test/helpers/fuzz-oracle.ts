@@ -83,5 +83,10 @@ export async function databaseFingerprint(db: Db): Promise<() => Promise<string>
         sql`SELECT ${name} AS t, count(*) AS n, md5(coalesce(string_agg(md5(r), '' ORDER BY md5(r)), '')) AS h FROM (SELECT (to_jsonb(x) - ARRAY[${ignored}])::text AS r FROM ${sql.table(name)} x) rows`,
     );
   const query = sql<{ t: string; n: string; h: string }>`${sql.join(parts, sql` UNION ALL `)}`;
-  return async () => (await query.execute(db)).rows.map((row) => `${row.t}:${row.n}:${row.h}`).join(' ');
+  // Sorted here: a UNION ALL promises no order, and on large tables Postgres runs it as a parallel append.
+  return async () =>
+    (await query.execute(db)).rows
+      .map((row) => `${row.t}:${row.n}:${row.h}`)
+      .sort()
+      .join(' ');
 }

@@ -14,7 +14,22 @@ type Payload = temporal.api.common.v1.IPayload;
 function payloadsOf(node: unknown, found: Payload[] = []): Payload[] {
   if (node === null || typeof node !== 'object' || ArrayBuffer.isView(node)) return found;
   if ('data' in node && 'metadata' in node) found.push(node as Payload);
-  for (const [key, child] of Object.entries(node)) if (key !== 'searchAttributes') payloadsOf(child, found);
+  for (const [key, child] of Object.entries(node)) if (!UNSEALED.includes(key)) payloadsOf(child, found);
+  return found;
+}
+
+// Search attributes must stay readable (the UI lists runs by them). Headers carry only the W3C trace context that the
+// OpenTelemetry interceptors propagate (`_tracer-data`: trace and span ids), written by the SDK with the default
+// converter; `headerKeysOf` checks that nothing else ever rides there.
+const UNSEALED = ['searchAttributes', 'header'];
+
+function headerKeysOf(node: unknown, found = new Set<string>()): Set<string> {
+  if (node === null || typeof node !== 'object' || ArrayBuffer.isView(node)) return found;
+  for (const [key, child] of Object.entries(node)) {
+    if (key === 'header' && child && typeof child === 'object' && 'fields' in child)
+      for (const field of Object.keys((child as { fields: object }).fields ?? {})) found.add(field);
+    else headerKeysOf(child, found);
+  }
   return found;
 }
 
@@ -41,6 +56,7 @@ describe('Temporal history at rest', () => {
   }
 
   function assertSealed(history: History, bytes: Buffer, message: string): void {
+    for (const key of headerKeysOf(history)) assert.equal(key, '_tracer-data', `header ${key} in history`);
     const payloads = payloadsOf(history);
     assert.ok(payloads.length >= 2, `history holds payloads (${payloads.length})`);
     for (const payload of payloads) {

@@ -69,7 +69,14 @@ describe('traces over OTLP/HTTP', () => {
     const judgeSpans = (): ReceivedSpan[] =>
       receiver.spans.filter((s) => s.name === 'judge.chat' && s.attributes['assay.eval_run.id'] === run.id);
     const deadline = Date.now() + 20_000;
-    while (judgeSpans().length < llm.requests.length || !receiver.spans.some((s) => s.name === TRIGGER_SPAN)) {
+    // A workflow's span is exported when its workflow task completes, after the judge spans: wait for whole chains.
+    const chained = (): boolean =>
+      judgeSpans().every((span) => ancestry(span, receiver.spans).at(-1)?.name === TRIGGER_SPAN);
+    while (
+      judgeSpans().length < llm.requests.length ||
+      !receiver.spans.some((s) => s.name === TRIGGER_SPAN) ||
+      !chained()
+    ) {
       assert.ok(Date.now() < deadline, `spans received: ${receiver.spans.map((s) => s.name).join(', ')}`);
       await platform.runtime.tracing?.flush();
       await new Promise((resolve) => setTimeout(resolve, 100));

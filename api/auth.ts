@@ -23,12 +23,18 @@ export interface AuthContext {
   tokenId: string;
   workspaceId: string;
   role: string;
+  /** The one workspace a scoped personal token (an invitation's) acts in; unset: wherever the user is a member. */
+  scopeWorkspaceId?: string;
 }
 
 /** The usable token a request carries: a user's personal token or a workspace's service token. */
 export type ResolvedToken = { kind: 'user'; token: ApiToken } | { kind: 'service_token'; token: ServiceToken };
 
 const unauthorized = (message: string): HttpError => new HttpError(401, 'unauthorized', message);
+
+/** 403 for a scoped personal token used in another workspace than its own. */
+export const outOfScope = (): HttpError =>
+  new HttpError(403, 'forbidden', 'this token acts only in the workspace it was issued for');
 
 /** `last_used_at` is written at most this often per token, so a busy token does not write on every request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -63,10 +69,11 @@ export async function resolveToken(db: Db, authorization: string | undefined): P
  */
 export async function roleIn(
   db: Db,
-  auth: Pick<AuthContext, 'userId' | 'workspaceId' | 'role'>,
+  auth: Pick<AuthContext, 'userId' | 'workspaceId' | 'role' | 'scopeWorkspaceId'>,
   workspaceId: string,
 ): Promise<string | undefined> {
   if (auth.userId === null) return workspaceId === auth.workspaceId ? auth.role : undefined;
+  if (auth.scopeWorkspaceId !== undefined && workspaceId !== auth.scopeWorkspaceId) return undefined;
   return findRole(db, workspaceId, auth.userId);
 }
 
@@ -89,12 +96,14 @@ export async function authenticate(
     if (workspaceId !== own) throw new HttpError(403, 'forbidden', 'a service token acts only in its own workspace');
     return { actor: { type: 'service_token', id }, userId: null, tokenId: id, workspaceId, role };
   }
-  const { id, user_id: userId, default_workspace_id: defaultWorkspaceId } = resolved.token;
+  const { id, user_id: userId, default_workspace_id: defaultWorkspaceId, scope_workspace_id: scope } = resolved.token;
   const workspaceId = workspaceHeader ?? defaultWorkspaceId;
   requireUuidHeader(workspaceId);
+  if (scope !== null && workspaceId !== scope) throw outOfScope();
   const role = await findRole(db, workspaceId, userId);
   if (!role) throw new HttpError(403, 'forbidden', 'not a member of this workspace');
-  return { actor: { type: 'user', id: userId }, userId, tokenId: id, workspaceId, role };
+  const user = { actor: { type: 'user' as const, id: userId }, userId, tokenId: id, workspaceId, role };
+  return scope === null ? user : { ...user, scopeWorkspaceId: scope };
 }
 
 /** Express middleware: authenticates every request that reaches it. */

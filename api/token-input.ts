@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { limitExceeded } from './field-errors';
+import { personalTokenExpiry, tokenLifetimeProblem, type TokenMaxDays } from '../domain/token-lifetime';
+import { invalidField, limitExceeded } from './field-errors';
 import type { HttpError } from './http-error';
 
 /** The longest lifetime a token may be given, in days (about ten years). */
@@ -16,6 +17,13 @@ export const tokenBody = z
 /** When a token given `days` of lifetime expires (null: never). */
 export function expiryOf(days: number | undefined): Date | null {
   return days === undefined ? null : new Date(Date.now() + days * 86_400_000);
+}
+
+/** When a new personal token expires (see `personalTokenExpiry`); more days than TOKEN_MAX_DAYS is a 422. */
+export function personalExpiry(days: number | undefined, maxDays: TokenMaxDays, cap: Date | null): Date | null {
+  const problem = tokenLifetimeProblem(days, maxDays);
+  if (problem) throw invalidField('expires_in_days', problem);
+  return personalTokenExpiry(days, maxDays, cap, Date.now());
 }
 
 /** An optional time as the API writes it. */

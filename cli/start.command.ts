@@ -54,7 +54,7 @@ export async function startCommand(): Promise<void> {
     const runtime = await openRuntime(effective);
     services.push({ name: 'runtime', stop: runtime.close });
     await prepareDatabase(effective, runtime);
-    const { token } = await bootstrapDefaultWorkspace(runtime.db);
+    const { token } = await bootstrapDefaultWorkspace(runtime.db, config.TOKEN_MAX_DAYS);
     const embeddedTemporalUi = !config.TEMPORAL_ADDRESS;
     const api = await startApi(effective, runtime, logger, { embeddedTemporalUi });
     services.push(api);

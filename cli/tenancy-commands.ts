@@ -30,7 +30,7 @@ const bootstrapOr =
   };
 
 const createToken = bootstrapOr(
-  ['role', 'operator'],
+  ['role', 'operator', 'force'],
   (db, o) => db.tokenCreateCommand(o),
   (api, o) => api.apiTokenCreateCommand('personal', o),
 );
@@ -55,8 +55,9 @@ function tokenCommands(program: Command): void {
       uuid,
     )
     .option('--role <role>', 'with --email: role in that workspace: owner, admin, builder, viewer (default builder)')
-    .option('--expires-in-days <days>', 'expiry in whole days; default never', days)
+    .option('--expires-in-days <days>', 'expiry in whole days; default and at most TOKEN_MAX_DAYS (90)', days)
     .option('--operator', "with --email: also make the user an instance operator (the Temporal UI's codec)")
+    .option('--force', 'with --operator: even a user made by an invitation (refused without it)')
     .action(run(createToken));
   api(token.command('list'))
     .description("list tokens, newest first, never their secrets (--email: a user's, one page, from the database)")

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { createDb } from '../db/database';
+import { createDb, type Db } from '../db/database';
 import { InvalidCursorError } from '../db/keyset-page';
 import {
   createWorkspace,
@@ -7,6 +7,7 @@ import {
   findFirstWorkspace,
   findUserByEmail,
   grantOperator,
+  isInvitedUser,
   isOperator,
   listUserApiTokens,
   revokeApiToken,
@@ -14,6 +15,7 @@ import {
 } from '../db/tenancy.repository';
 import { LIMITS } from '../domain/limits';
 import { ROLES } from '../domain/permissions';
+import { personalTokenExpiry, tokenLifetimeProblem } from '../domain/token-lifetime';
 import { issueToken } from '../lib/api-tokens';
 import { loadConfig } from '../lib/config';
 import { embeddedDatabaseUrl } from '../lib/embedded/postgres-cluster';
@@ -28,11 +30,23 @@ export interface TokenCreateOptions {
   expiresInDays?: number;
   /** Also make the user an instance operator (the Temporal UI's codec). */
   operator?: boolean;
+  /** With `operator`: even a user made by an invitation. */
+  force?: boolean;
 }
 
-function database(): ReturnType<typeof createDb> {
-  const config = loadConfig();
+function database(config = loadConfig()): ReturnType<typeof createDb> {
   return createDb(config.DATABASE_URL ?? embeddedDatabaseUrl(path.join(config.dataDir, 'postgres'), config.PG_PORT), 2);
+}
+
+// An operator's codec decrypts every workspace: a user an invitation made (whose first token the inviter held) becomes
+// one only when asked explicitly.
+async function refuseInvitedOperator(db: Db, email: string): Promise<void> {
+  if (!(await isInvitedUser(db, email))) return;
+  throw new Error(
+    `${email} was created by an invitation (POST /api/workspaces/current/members), so whoever invited them held ` +
+      'their first token; an operator reads every workspace through the Temporal UI codec. Check who holds that ' +
+      'account, then run again with --force to make it an operator anyway',
+  );
 }
 
 /** `assay token create`: makes the user a member with `role` (`--operator`: also an operator); prints a token once. */
@@ -40,14 +54,18 @@ export async function tokenCreateCommand(options: TokenCreateOptions): Promise<v
   const role = options.role ?? 'builder';
   if (!(ROLES as readonly string[]).includes(role)) throw new Error(`--role must be one of ${ROLES.join(', ')}`);
   const days = options.expiresInDays;
-  const db = database();
+  const config = loadConfig();
+  const problem = tokenLifetimeProblem(days, config.TOKEN_MAX_DAYS);
+  if (problem) throw new Error(`--expires-in-days: ${problem}`);
+  const db = database(config);
   try {
     const workspaceId =
       options.workspace ?? (await findFirstWorkspace(db))?.id ?? (await createWorkspace(db, 'default')).id;
+    if (options.operator && !options.force) await refuseInvitedOperator(db, options.email);
     const user = await ensureUser(db, options.email, options.name ?? options.email);
     await upsertMembership(db, workspaceId, user.id, role);
     if (options.operator) await grantOperator(db, user.id);
-    const expiresAt = days ? new Date(Date.now() + days * 86_400_000) : null;
+    const expiresAt = personalTokenExpiry(days, config.TOKEN_MAX_DAYS, null, Date.now());
     const { id, token } = await issueToken(db, {
       userId: user.id,
       workspaceId,

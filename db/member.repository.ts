@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { membershipRefusal, type MembershipRefusal } from '../domain/membership-rules';
+import { roleAllows } from '../domain/permissions';
 import type { Db } from './database';
 import { keysetPage, type KeysetOrder, type Page, type PageParams } from './keyset-page';
 
@@ -49,7 +50,7 @@ export async function addMember(db: Db, workspaceId: string, email: string, role
     (
       await db
         .insertInto('users')
-        .values({ email, name: email })
+        .values({ email, name: email, invited: true })
         .onConflict((oc) => oc.column('email').doUpdateSet({ email }))
         .returning('id')
         .executeTakeFirstOrThrow()
@@ -66,28 +67,62 @@ export async function addMember(db: Db, workspaceId: string, email: string, role
   return { outcome: 'added', member, created: existing === undefined };
 }
 
-/** What changing or removing a member did. */
-export type MembershipOutcome = { outcome: 'done'; member: Member } | { outcome: 'not_found' | MembershipRefusal };
+/** Who asks for a membership change: a user (role read under the lock), or a service token with its own role. */
+export interface MembershipCaller {
+  userId: string | null;
+  role: string;
+}
 
 /**
- * Gives a member `newRole`, or removes them (`null`), unless the rules refuse it. The workspace's owner rows are locked
- * first, so two owners demoting each other at once cannot leave the workspace without one.
+ * Locks the workspace's owner rows and the caller's own, then reads the caller's role as it is now: two owners
+ * granting and demoting at once are serialised, and the second sees the first's change. Undefined when the caller
+ * may no longer manage members. Call inside a transaction.
+ */
+export async function lockCallerRole(
+  trx: Db,
+  workspaceId: string,
+  caller: MembershipCaller,
+): Promise<{ role: string | undefined; owners: number }> {
+  const owners = await trx
+    .selectFrom('memberships')
+    .select('user_id')
+    .where('workspace_id', '=', workspaceId)
+    .where('role', '=', 'owner')
+    .forUpdate()
+    .execute();
+  const own =
+    caller.userId === null
+      ? { role: caller.role }
+      : await trx
+          .selectFrom('memberships')
+          .select('role')
+          .where('workspace_id', '=', workspaceId)
+          .where('user_id', '=', caller.userId)
+          .forUpdate()
+          .executeTakeFirst();
+  const role = own && roleAllows(own.role, 'members:manage') ? own.role : undefined;
+  return { role, owners: owners.length };
+}
+
+/** What changing or removing a member did (`forbidden`: the caller may no longer manage members). */
+export type MembershipOutcome =
+  { outcome: 'done'; member: Member } | { outcome: 'not_found' | 'forbidden' | MembershipRefusal };
+
+/**
+ * Gives a member `newRole`, or removes them (`null`), unless the rules refuse it. The workspace's owner rows and the
+ * caller's are locked first, so two owners demoting each other at once cannot leave the workspace without one, and a
+ * caller's role is the one they hold when the change applies.
  */
 export async function changeMembership(
   db: Db,
-  change: { workspaceId: string; userId: string; callerRole: string; newRole: string | null },
+  change: { workspaceId: string; userId: string; caller: MembershipCaller; newRole: string | null },
 ): Promise<MembershipOutcome> {
   return db.transaction().execute(async (trx) => {
-    const owners = await trx
-      .selectFrom('memberships')
-      .select('user_id')
-      .where('workspace_id', '=', change.workspaceId)
-      .where('role', '=', 'owner')
-      .forUpdate()
-      .execute();
+    const { role: callerRole, owners } = await lockCallerRole(trx, change.workspaceId, change.caller);
+    if (callerRole === undefined) return { outcome: 'forbidden' };
     const member = await findMember(trx, change.workspaceId, change.userId);
     if (!member) return { outcome: 'not_found' };
-    const refusal = membershipRefusal({ ...change, currentRole: member.role, owners: owners.length });
+    const refusal = membershipRefusal({ callerRole, newRole: change.newRole, currentRole: member.role, owners });
     if (refusal) return { outcome: refusal };
     if (change.newRole === null) {
       await trx

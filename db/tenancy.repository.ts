@@ -51,6 +51,8 @@ export async function insertApiToken(
     token_hash: string;
     prefix: string;
     expires_at: Date | null;
+    scope_workspace_id?: string | null;
+    minted_by?: string | null;
   },
 ): Promise<{ id: string }> {
   return db.insertInto('api_tokens').values(token).returning(['id']).executeTakeFirstOrThrow();
@@ -61,15 +63,36 @@ export async function findApiTokenByHash(db: Db, tokenHash: string): Promise<Api
   return db.selectFrom('api_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
 }
 
-/** Revokes a token of a user (idempotent: an earlier revocation keeps its time); false when the user has no such token. */
+/**
+ * Revokes a token of a user (idempotent: an earlier revocation keeps its time), and every token minted with it, so a
+ * scoped token's descendants outlive it no more than its expiry; false when the user has no such token.
+ */
 export async function revokeApiToken(db: Db, userId: string, tokenId: string): Promise<boolean> {
-  const result = await db
-    .updateTable('api_tokens')
-    .set({ revoked_at: sql<Date>`coalesce(revoked_at, now())` })
-    .where('id', '=', tokenId)
+  const { rows } = await sql<{ id: string }>`
+    WITH RECURSIVE lineage(id) AS (
+      SELECT id FROM api_tokens WHERE id = ${tokenId}::uuid AND user_id = ${userId}::uuid
+      UNION SELECT child.id FROM api_tokens AS child JOIN lineage ON child.minted_by = lineage.id)
+    UPDATE api_tokens SET revoked_at = coalesce(revoked_at, now())
+    WHERE id IN (SELECT id FROM lineage) RETURNING id`.execute(db);
+  return rows.length > 0;
+}
+
+/** When a personal token expires (null: never, or no such token). */
+export async function findApiTokenExpiry(db: Db, tokenId: string): Promise<Date | null> {
+  const row = await db.selectFrom('api_tokens').select('expires_at').where('id', '=', tokenId).executeTakeFirst();
+  return row?.expires_at ?? null;
+}
+
+/** Whether a user holds a usable personal token that is not scoped to one workspace. */
+export async function hasUnscopedToken(db: Db, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('api_tokens')
+    .select('id')
     .where('user_id', '=', userId)
+    .where('scope_workspace_id', 'is', null)
+    .where(activeToken)
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return row !== undefined;
 }
 
 /**
@@ -168,6 +191,16 @@ export async function findFirstWorkspace(db: Db): Promise<{ id: string; name: st
 /** Makes a user an instance operator (idempotent). */
 export async function grantOperator(db: Db, userId: string): Promise<void> {
   await db.updateTable('users').set({ operator: true }).where('id', '=', userId).execute();
+}
+
+/** Whether the user with `email` was made by an invitation and is not an operator yet. */
+export async function isInvitedUser(db: Db, email: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select(['invited', 'operator'])
+    .where('email', '=', email)
+    .executeTakeFirst();
+  return row?.invited === true && !row.operator;
 }
 
 /** Whether a user holds the instance-level operator permission. */

@@ -18,10 +18,13 @@ export function hashToken(token: string): string {
   return crypto.createHash('sha256').update(token).digest('hex');
 }
 
-/** Issues a personal API token for a user; the plain token is returned once and never stored. */
+/**
+ * Issues a personal API token for a user (`scoped`: acting in `workspaceId` only, as an invitation's); the plain token
+ * is returned once and never stored.
+ */
 export async function issueToken(
   db: Db,
-  input: { userId: string; workspaceId: string; name: string; expiresAt?: Date | null },
+  input: { userId: string; workspaceId: string; name: string; expiresAt?: Date | null; scoped?: boolean },
 ): Promise<{ id: string; token: string }> {
   const { token, hash, prefix } = generateToken();
   const { id } = await insertApiToken(db, {
@@ -31,6 +34,7 @@ export async function issueToken(
     token_hash: hash,
     prefix,
     expires_at: input.expiresAt ?? null,
+    scope_workspace_id: input.scoped ? input.workspaceId : null,
   });
   return { id, token };
 }

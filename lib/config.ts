@@ -62,6 +62,8 @@ const envSchema = z.object({
   // At most 60 s: a revoked or expired token must lose its WebSocket connections within a minute.
   WS_TOKEN_RECHECK_MS: integer(100, 60_000).default(20_000),
   WORKSPACE_EVAL_CONCURRENCY: integer(1, 256).default(8),
+  // The longest lifetime of a personal token, in days (a token asked without one gets it); `none`: no maximum.
+  TOKEN_MAX_DAYS: z.union([z.literal('none'), integer(1, 3650)]).default(90),
   // Who may create a workspace over HTTP: instance operators only, or any user.
   WORKSPACE_CREATION: z.enum(['operators', 'anyone']).default('operators'),
   // Days an audit entry is kept; each worker deletes older ones hourly.

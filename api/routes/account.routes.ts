@@ -1,14 +1,19 @@
 import { z } from 'zod';
 import { findUserProfile, findWorkspaceName, listUserMemberships } from '../../db/account.repository';
 import { isUuid } from '../../db/column-values';
-import { insertApiTokenWithinLimit, listUserApiTokens, revokeApiToken } from '../../db/tenancy.repository';
+import {
+  findApiTokenExpiry,
+  insertApiTokenWithinLimit,
+  listUserApiTokens,
+  revokeApiToken,
+} from '../../db/tenancy.repository';
 import { LIMITS } from '../../domain/limits';
 import { generateToken } from '../../lib/api-tokens';
 import { requireUser, type AuthContext } from '../auth';
 import { notFound } from '../http-error';
 import { dataPage, dataPageJson, pageQuery } from '../paging';
 import { route, type RouteSpec } from '../route';
-import { expiryOf, isoOrNull, tokenBody, tokenSummaryJson, tooManyTokens } from '../token-input';
+import { isoOrNull, personalExpiry, tokenBody, tokenSummaryJson, tooManyTokens } from '../token-input';
 import type { Db } from '../../db/database';
 
 const NO_PERSONAL_TOKENS = 'service tokens have no personal tokens';
@@ -60,7 +65,9 @@ export const accountRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: '/api/tokens',
-    summary: 'Create a personal token (shown once; its default workspace is the current one)',
+    summary:
+      'Create a personal token (shown once; its default workspace is the current one; at most TOKEN_MAX_DAYS). One ' +
+      'created with a scoped token (an invitation’s) acts in that workspace only and expires no later than it',
     tag: 'account',
     permission: 'tokens:own',
     body: tokenBody,
@@ -68,8 +75,10 @@ export const accountRoutes: RouteSpec[] = [
     response: z.object({ data: createdTokenJson }),
     handler: async ({ body, auth, deps }) => {
       const userId = requireUser(auth, NO_PERSONAL_TOKENS);
+      const scope = auth.scopeWorkspaceId ?? null;
+      const cap = scope === null ? null : await findApiTokenExpiry(deps.db, auth.tokenId);
+      const expiresAt = personalExpiry(body.expires_in_days, deps.config.TOKEN_MAX_DAYS, cap);
       const { token, hash, prefix } = generateToken();
-      const expiresAt = expiryOf(body.expires_in_days);
       const outcome = await insertApiTokenWithinLimit(
         deps.db,
         {
@@ -79,6 +88,8 @@ export const accountRoutes: RouteSpec[] = [
           token_hash: hash,
           prefix,
           expires_at: expiresAt,
+          scope_workspace_id: scope,
+          minted_by: scope === null ? null : auth.tokenId,
         },
         LIMITS.activeTokensPerOwner,
       );

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { isUuid } from '../../db/column-values';
-import { addMember, changeMembership, listMembers, type Member } from '../../db/member.repository';
+import {
+  addMember,
+  changeMembership,
+  listMembers,
+  lockCallerRole,
+  type Member,
+  type MembershipCaller,
+} from '../../db/member.repository';
+import { hasUnscopedToken } from '../../db/tenancy.repository';
 import { ROLES } from '../../domain/permissions';
 import { issueToken } from '../../lib/api-tokens';
 import type { AuthContext } from '../auth';
@@ -9,7 +17,7 @@ import { HttpError, notFound } from '../http-error';
 import { dataPage, dataPageJson, pageQuery } from '../paging';
 import { route, type RouteSpec } from '../route';
 
-/** How long the personal token handed out for a new user stays valid. */
+/** How long an invitation's token (scoped to the inviting workspace) stays valid. */
 const INVITE_DAYS = 7;
 
 const role = z.enum(ROLES);
@@ -21,7 +29,14 @@ const memberJson = z.object({
   created_at: z.string(),
 });
 const addedJson = memberJson.extend({
-  invite_token: z.string().optional().meta({ description: 'Only for a user created now: their token, shown once' }),
+  invite_token: z
+    .string()
+    .optional()
+    .meta({
+      description:
+        'Only for a user holding no token of their own (created now, or invited before): a token for this workspace ' +
+        'only, valid 7 days, shown once',
+    }),
 });
 
 /** The API shape of a member. */
@@ -37,15 +52,20 @@ function toMemberJson(row: Member): z.infer<typeof memberJson> {
 
 const ownerOnly = (): HttpError =>
   new HttpError(403, 'forbidden', 'only an owner may grant or take away the owner role', { permission: 'owner' });
+const noLongerManager = (): HttpError =>
+  new HttpError(403, 'forbidden', 'missing permission members:manage', { permission: 'members:manage' });
 const lastOwner = (): HttpError =>
   new HttpError(409, 'last_owner', 'the last owner of a workspace can be neither removed nor demoted');
+
+const callerOf = (auth: AuthContext): MembershipCaller => ({ userId: auth.userId, role: auth.role });
 
 // Applies a role change (or a removal, `null`) through the rules; answers the member as they are now.
 async function change(deps: AppDeps, auth: AuthContext, userId: string, newRole: string | null): Promise<Member> {
   const result = isUuid(userId)
-    ? await changeMembership(deps.db, { workspaceId: auth.workspaceId, userId, callerRole: auth.role, newRole })
+    ? await changeMembership(deps.db, { workspaceId: auth.workspaceId, userId, caller: callerOf(auth), newRole })
     : { outcome: 'not_found' as const };
   if (result.outcome === 'done') return result.member;
+  if (result.outcome === 'forbidden') throw noLongerManager();
   if (result.outcome === 'owner_only') throw ownerOnly();
   if (result.outcome === 'last_owner') throw lastOwner();
   throw notFound('member');
@@ -67,7 +87,9 @@ export const memberRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: '/api/workspaces/current/members',
-    summary: 'Add a member by e-mail; a new user is created and gets an invite_token (shown once, 7 days)',
+    summary:
+      'Add a member by e-mail; a user without a token of their own (a new one is created) gets an invite_token for ' +
+      'this workspace only (shown once, 7 days)',
     tag: 'members',
     permission: 'members:manage',
     body: z.object({ email: z.email().max(254), role }).strict(),
@@ -75,17 +97,22 @@ export const memberRoutes: RouteSpec[] = [
     errors: [409],
     response: z.object({ data: addedJson }),
     handler: async ({ body, auth, deps }) => {
-      if (body.role === 'owner' && auth.role !== 'owner') throw ownerOnly();
       return deps.db.transaction().execute(async (trx) => {
+        const { role: callerRole } = await lockCallerRole(trx, auth.workspaceId, callerOf(auth));
+        if (callerRole === undefined) throw noLongerManager();
+        if (body.role === 'owner' && callerRole !== 'owner') throw ownerOnly();
         const added = await addMember(trx, auth.workspaceId, body.email, body.role);
         if (added.outcome === 'already_member')
           throw new HttpError(409, 'conflict', `${body.email} is already a member`, { field: 'email' });
-        if (!added.created) return { data: toMemberJson(added.member) };
+        // Whoever holds no token of their own gets one for this workspace alone: an inviter elsewhere gains nothing.
+        if (!added.created && (await hasUnscopedToken(trx, added.member.user_id)))
+          return { data: toMemberJson(added.member) };
         const invite = await issueToken(trx, {
           userId: added.member.user_id,
           workspaceId: auth.workspaceId,
           name: 'invite',
           expiresAt: new Date(Date.now() + INVITE_DAYS * 86_400_000),
+          scoped: true,
         });
         return { data: { ...toMemberJson(added.member), invite_token: invite.token } };
       });

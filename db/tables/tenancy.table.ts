@@ -16,6 +16,8 @@ export interface UserTable {
   name: string;
   /** Instance-level: may use the Temporal UI's remote codec, which decrypts every workspace's payloads. */
   operator: Generated<boolean>;
+  /** Made by an invitation (`POST …/members` for an unknown e-mail): the inviter held their first token. */
+  invited: Generated<boolean>;
   created_at: Generated<CreatedAt>;
 }
 
@@ -30,6 +32,10 @@ export interface ApiTokenTable {
   id: Generated<string>;
   user_id: string;
   default_workspace_id: string;
+  /** The one workspace the token acts in (an invitation's token and those minted with it); null: every membership. */
+  scope_workspace_id: Generated<string | null>;
+  /** The scoped token that minted this one: revoking it revokes this one too. */
+  minted_by: Generated<string | null>;
   name: string;
   token_hash: string;
   prefix: string;

@@ -184,7 +184,8 @@ describe('assay command: configuration errors and tokens', function () {
     );
     // The role is the user's role in the token's workspace now: the last create made it admin.
     assert.ok(seen.every((t) => t.role === 'admin' && typeof t.workspace_id === 'string'));
-    assert.equal(seen[0].expires_at, null);
+    // Without --expires-in-days a token gets the longest lifetime allowed (TOKEN_MAX_DAYS, 90 by default).
+    assert.ok(Date.parse(seen[0].expires_at) <= Date.now() + 90 * 86_400_000, seen[0].expires_at);
     assert.ok(Date.parse(seen[1].expires_at) > Date.now());
     assert.ok(seen[2].revoked_at !== null && seen[0].revoked_at === null);
     assert.ok(seen.every((t) => !('token' in t) && !('token_hash' in t)));

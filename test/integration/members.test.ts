@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import request from 'supertest';
+import { sql } from 'kysely';
 import { ensureUser, upsertMembership } from '../../db/tenancy.repository';
 import { issueToken } from '../../lib/api-tokens';
 import { harness } from '../helpers/harness';
@@ -132,6 +133,46 @@ describe('workspace members', () => {
     await call(admin.auth, 'get', MEMBERS).expect(403);
     await call(owner.auth, 'delete', `${MEMBERS}/${admin.userId}`).expect(204);
     await call(admin.auth, 'get', '/api/ai-agents').expect(403);
+  });
+
+  it("reads the caller's role under the owners' lock: an owner demoted while their grant waits cannot grant owner", async () => {
+    const db = platform.runtime.db;
+    const granter = await join('owner');
+    const grantee = await join('admin');
+    const waitingForLock = async (): Promise<void> => {
+      for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 20))) {
+        const { rows } = await sql<{ waiting: string }>`
+          SELECT count(*) AS waiting FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(db);
+        if (Number(rows[0].waiting) > 0) return;
+      }
+      assert.fail('the grant never waited for the owners lock');
+    };
+    let grant: Promise<request.Response> | undefined;
+    await db.transaction().execute(async (trx) => {
+      // Another owner's change holds the owner rows: the grant below waits, then demotes its caller before it runs.
+      await trx
+        .selectFrom('memberships')
+        .select('user_id')
+        .where('workspace_id', '=', owner.workspaceId)
+        .where('role', '=', 'owner')
+        .forUpdate()
+        .execute();
+      grant = call(granter.auth, 'patch', `${MEMBERS}/${grantee.userId}`, { role: 'owner' }).then((res) => res);
+      await waitingForLock();
+      await trx
+        .updateTable('memberships')
+        .set({ role: 'admin' })
+        .where('workspace_id', '=', owner.workspaceId)
+        .where('user_id', '=', granter.userId)
+        .execute();
+    });
+    const res = await grant!;
+    assert.equal(res.status, 403, JSON.stringify(res.body));
+    assert.equal(res.body.error.code, 'forbidden');
+    const members = await call(owner.auth, 'get', `${MEMBERS}?limit=500`).expect(200);
+    const roleOf = (id: string): string => members.body.data.find((m: { user_id: string }) => m.user_id === id).role;
+    assert.deepEqual([roleOf(granter.userId), roleOf(grantee.userId)], ['admin', 'admin']);
   });
 
   it('answers 404 for a member id that is not a UUID or not a member', async () => {

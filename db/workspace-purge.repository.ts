@@ -4,11 +4,18 @@ import type { Db } from './database';
 /** Never purged: audit entries outlive the workspace they describe. */
 export const KEPT_TABLES: readonly string[] = ['audit_events'];
 
-/** One table of a workspace's rows and how to find them from the workspace id. */
+/** One table of a workspace's rows and how to find them from the workspace id (`rehome`: moved, not deleted). */
 interface PurgeStep {
   table: string;
   rows: (workspaceId: string) => RawBuilder<boolean>;
+  rehome?: (workspaceId: string) => RawBuilder<unknown>;
 }
+
+// The oldest other live workspace of a token's user: where an unscoped token defaulting to a deleted one moves.
+const otherWorkspace = (workspaceId: string): RawBuilder<unknown> => sql`(
+  SELECT m.workspace_id FROM memberships AS m JOIN workspaces AS w ON w.id = m.workspace_id
+  WHERE m.user_id = api_tokens.user_id AND w.deleted_at IS NULL AND m.workspace_id <> ${workspaceId}::uuid
+  ORDER BY m.created_at, m.workspace_id LIMIT 1)`;
 
 const owned =
   (column = 'workspace_id') =>
@@ -60,6 +67,14 @@ export const PURGE_STEPS: readonly PurgeStep[] = [
 /** Emptied last (after any table found at run time): until then, the members still see the workspace is theirs. */
 const LAST_STEPS: readonly PurgeStep[] = [
   { table: 'memberships', rows: owned() },
+  // Tokens of people who belong elsewhere keep working there; then the rest go.
+  {
+    table: 'api_tokens',
+    rows: (workspaceId) =>
+      sql<boolean>`default_workspace_id = ${workspaceId}::uuid AND scope_workspace_id IS NULL
+        AND ${otherWorkspace(workspaceId)} IS NOT NULL`,
+    rehome: otherWorkspace,
+  },
   { table: 'api_tokens', rows: owned('default_workspace_id') },
   { table: 'workspaces', rows: owned('id') },
 ];
@@ -79,11 +94,12 @@ export async function purgeSteps(db: Db): Promise<PurgeStep[]> {
   return [...PURGE_STEPS, ...(await discoveredSteps(db)), ...LAST_STEPS];
 }
 
-// One statement deletes at most `limit` rows (by ctid, so tables without a single-column key work alike).
+// One statement deletes (or moves) at most `limit` rows (by ctid, so tables without a single-column key work alike).
 async function deletePage(db: Db, step: PurgeStep, workspaceId: string, limit: number): Promise<number> {
   const table = sql.table(step.table);
   const result = await sql`
-    DELETE FROM ${table} WHERE ctid = ANY(ARRAY(
+    ${step.rehome ? sql`UPDATE ${table} SET default_workspace_id = ${step.rehome(workspaceId)}` : sql`DELETE FROM ${table}`}
+    WHERE ctid = ANY(ARRAY(
       SELECT ctid FROM ${table} WHERE ${step.rows(workspaceId)} LIMIT ${limit}))`.execute(db);
   return Number(result.numAffectedRows ?? 0);
 }

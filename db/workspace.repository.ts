@@ -18,9 +18,27 @@ const WORKSPACES_OLDEST_FIRST: KeysetOrder = {
   direction: 'asc',
 };
 
-/** Creates a workspace with `userId` as its owner, in one transaction. */
-export async function createOwnedWorkspace(db: Db, name: string, userId: string): Promise<MyWorkspace> {
+/**
+ * Creates a workspace with `userId` as its owner, in one transaction, unless the user already owns `maxOwned` live
+ * workspaces (null: no bound). The user row is locked so two concurrent creations cannot both take the last place.
+ */
+export async function createOwnedWorkspace(
+  db: Db,
+  name: string,
+  userId: string,
+  maxOwned: number | null,
+): Promise<MyWorkspace | { full: number }> {
   return db.transaction().execute(async (trx) => {
+    await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+    const { owned } = await trx
+      .selectFrom('memberships')
+      .innerJoin('workspaces', 'workspaces.id', 'memberships.workspace_id')
+      .select((eb) => eb.fn.countAll<string>().as('owned'))
+      .where('memberships.user_id', '=', userId)
+      .where('memberships.role', '=', 'owner')
+      .where('workspaces.deleted_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    if (maxOwned !== null && Number(owned) >= maxOwned) return { full: Number(owned) };
     const workspace = await trx
       .insertInto('workspaces')
       .values({ name })

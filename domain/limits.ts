@@ -72,6 +72,9 @@ export const LIMITS = {
   /** Active (neither revoked nor expired) tokens of one owner: personal tokens per user, service tokens per workspace.
    * A person or a CI setup needs a handful; the bound keeps a leaked token from minting without end. */
   activeTokensPerOwner: 100,
+  /** Workspaces one user owns, when anyone may create them (WORKSPACE_CREATION=anyone; operators are not bound): each
+   * has its own fair-share slots and quotas, so without it one user could multiply their share of the platform. */
+  workspacesPerUser: 10,
   /** Models one workspace prices itself (overrides of the built-in price table): a team uses a handful of models. */
   modelPricesPerWorkspace: 200,
   /** Default and largest page of every list endpoint. */

@@ -8,8 +8,10 @@ import {
   renameWorkspace,
   type MyWorkspace,
 } from '../../db/workspace.repository';
+import { LIMITS } from '../../domain/limits';
 import type { AuthContext } from '../auth';
 import type { AppDeps } from '../app-deps';
+import { limitExceeded } from '../field-errors';
 import { HttpError } from '../http-error';
 import { dataPage, dataPageJson, pageQuery } from '../paging';
 import { route, type RouteSpec } from '../route';
@@ -24,12 +26,17 @@ function toWorkspaceJson(row: MyWorkspace): z.infer<typeof workspaceJson> {
   return { id: row.id, name: row.name, role: row.role, created_at: row.created_at.toISOString() };
 }
 
-// A person creates a workspace when the instance lets anyone, or when they are an operator; a service token never.
-async function requireMayCreate(deps: AppDeps, auth: AuthContext): Promise<string> {
+// A person creates a workspace when the instance lets anyone (up to workspacesPerUser owned), or when they are an
+// operator (unbounded); a service token never.
+async function requireMayCreate(
+  deps: AppDeps,
+  auth: AuthContext,
+): Promise<{ userId: string; maxOwned: number | null }> {
   const refuse = (why: string): HttpError =>
     new HttpError(403, 'forbidden', why, { permission: 'workspaces:create', setting: 'WORKSPACE_CREATION' });
   if (auth.actor.type !== 'user') throw refuse('a service token cannot create workspaces');
-  if (deps.config.WORKSPACE_CREATION === 'anyone' || (await isOperator(deps.db, auth.actor.id))) return auth.actor.id;
+  if (await isOperator(deps.db, auth.actor.id)) return { userId: auth.actor.id, maxOwned: null };
+  if (deps.config.WORKSPACE_CREATION === 'anyone') return { userId: auth.actor.id, maxOwned: LIMITS.workspacesPerUser };
   throw refuse('only instance operators may create workspaces (WORKSPACE_CREATION=operators)');
 }
 
@@ -45,15 +52,19 @@ export const workspaceRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: '/api/workspaces',
-    summary: 'Create a workspace (the caller becomes its owner)',
+    summary:
+      'Create a workspace (the caller becomes its owner); a non-operator owns at most workspacesPerUser (422 naming it)',
     tag: 'workspaces',
     permission: 'workspaces:create',
     body: workspaceBody,
     status: 201,
     response: z.object({ data: workspaceJson }),
     handler: async ({ body, auth, deps }) => {
-      const userId = await requireMayCreate(deps, auth);
-      return { data: toWorkspaceJson(await createOwnedWorkspace(deps.db, body.name, userId)) };
+      const { userId, maxOwned } = await requireMayCreate(deps, auth);
+      const created = await createOwnedWorkspace(deps.db, body.name, userId, maxOwned);
+      if ('full' in created)
+        throw limitExceeded('name', 'workspacesPerUser', 'items', `the caller already owns ${created.full} workspaces`);
+      return { data: toWorkspaceJson(created) };
     },
   }),
   route({

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import { grantOperator } from '../../db/tenancy.repository';
+import { ensureUser, grantOperator, upsertMembership } from '../../db/tenancy.repository';
+import { LIMITS } from '../../domain/limits';
+import { issueToken } from '../../lib/api-tokens';
 import { purgeSteps } from '../../db/workspace-purge.repository';
 import { workflowIds } from '../../workflows/temporal-names';
 import { evalApi, judgeReplies } from '../helpers/eval-api';
@@ -76,6 +78,74 @@ describe('workspaces: create, list, rename, delete', () => {
     } finally {
       await open.close();
     }
+  });
+
+  it('bounds the workspaces one user owns by workspacesPerUser when anyone may create them', async () => {
+    const open = await createTestPlatform(h, { env: { WORKSPACE_CREATION: 'anyone' } });
+    try {
+      const creator = await createTenant(platform.runtime.db, 'owner');
+      const create = (name: string): request.Test =>
+        request(open.app).post('/api/workspaces').set(creator.auth).send({ name });
+      const made: string[] = [];
+      for (let i = 1; i < LIMITS.workspacesPerUser; i++)
+        made.push((await create(`mine ${i}`).expect(201)).body.data.id);
+      const refused = await create('one too many').expect(422);
+      assert.equal(refused.body.error.code, 'validation_failed');
+      assert.deepEqual(
+        { field: refused.body.error.details[0].field, limit: refused.body.error.details[0].limit },
+        { field: 'name', limit: 'workspacesPerUser' },
+      );
+      const listed = await request(open.app).get('/api/workspaces?limit=500').set(creator.auth).expect(200);
+      assert.equal(listed.body.data.length, LIMITS.workspacesPerUser);
+      await request(open.app).delete(`/api/workspaces/${made[0]}`).set(creator.auth).expect(202);
+      await create('room again').expect(201);
+    } finally {
+      await open.close();
+    }
+  });
+
+  it("keeps the tokens of a deleted workspace's members working in the workspaces they still belong to", async () => {
+    const db = platform.runtime.db;
+    const doomed = await createTenant(db, 'owner');
+    const elsewhere = await createTenant(db, 'owner');
+    const member = await createTenant(db, 'owner');
+    // `member` also belongs to the doomed workspace; `user` belongs to it and elsewhere, with a token defaulting to it;
+    // the invited person belongs to the doomed workspace only.
+    await upsertMembership(db, doomed.workspaceId, member.userId, 'builder');
+    const user = await ensureUser(db, `moved-${elsewhere.workspaceId}@example.test`, 'Moved');
+    await upsertMembership(db, doomed.workspaceId, user.id, 'admin');
+    await upsertMembership(db, elsewhere.workspaceId, user.id, 'viewer');
+    const moved = (
+      await request(platform.app)
+        .post('/api/workspaces/current/members')
+        .set(doomed.auth)
+        .send({ email: `late-${elsewhere.workspaceId}@example.test`, role: 'viewer' })
+        .expect(201)
+    ).body.data.invite_token as string;
+    const { token: defaulted } = await issueToken(db, {
+      userId: user.id,
+      workspaceId: doomed.workspaceId,
+      name: 'default in doomed',
+    });
+
+    await call(doomed, 'delete', `/api/workspaces/${doomed.workspaceId}`).expect(202);
+    await platform.runtime.temporal.client.workflow
+      .getHandle(workflowIds.workspaceDeletion(doomed.workspaceId))
+      .result();
+
+    const bearer = { Authorization: `Bearer ${defaulted}` };
+    await request(platform.app)
+      .get('/api/ai-agents')
+      .set(bearer)
+      .set('X-Workspace-Id', elsewhere.workspaceId)
+      .expect(200);
+    await request(platform.app).get('/api/ai-agents').set(bearer).expect(200);
+    await request(platform.app).get('/api/ai-agents').set(member.auth).expect(200);
+    await request(platform.app)
+      .get('/api/ai-agents')
+      .set({ Authorization: `Bearer ${moved}` })
+      .expect(401);
+    await request(platform.app).get('/api/ai-agents').set(doomed.auth).expect(401);
   });
 
   it('lists my workspaces in pages, each once, with my role in each', async () => {

@@ -90,14 +90,14 @@ export function attachEvalRelay(
       socket.close(TOO_MANY_SOCKETS_CLOSE, `at most ${settings.maxSocketsPerToken} open sockets per token`);
       return;
     }
-    tokens.track(auth.tokenId, socket);
-    serveRelayConnection(socket, auth, {
+    const connection = serveRelayConnection(socket, auth, {
       db: deps.db,
       logger,
       feed,
       limits: settings,
       tokenActive: () => tokens.recheck(auth.tokenId),
     });
+    tokens.track(auth.tokenId, socket, connection.recheckAccess);
     logger.debug({ user_id: auth.userId, token_id: auth.tokenId }, 'eval relay connection opened');
   };
 

@@ -40,8 +40,10 @@ export function serveRelayConnection(
     /** Re-reads the socket's token; false (the socket is then being closed with 4401) when revoked or expired. */
     tokenActive(): Promise<boolean>;
   },
-): { dispose(): void } {
+): { dispose(): void; recheckAccess(): Promise<void> } {
   const subscriptions = new Map<string, Subscription>();
+  // The workspace of each run being followed, for the periodic re-check of the caller's membership and role.
+  const workspaceOf = new Map<string, string>();
   const subscribeRate = createTokenBucket(deps.limits.subscribeBurst, deps.limits.subscribesPerSecond);
   let open = true;
   let drainTimer: NodeJS.Timeout | undefined;
@@ -51,6 +53,7 @@ export function serveRelayConnection(
     clearTimeout(drainTimer);
     for (const [runId, subscription] of subscriptions) deps.feed.remove(runId, subscription);
     subscriptions.clear();
+    workspaceOf.clear();
   };
 
   const backlogged = (): boolean => socket.bufferedAmount > deps.limits.maxBufferedBytes;
@@ -83,7 +86,21 @@ export function serveRelayConnection(
     const current = subscriptions.get(runId);
     if (!current) return;
     subscriptions.delete(runId);
+    workspaceOf.delete(runId);
     deps.feed.remove(runId, current);
+  };
+
+  // A member removed (or left without evals:view) since subscribing stops receiving the workspace's events.
+  const recheckAccess = async (): Promise<void> => {
+    for (const workspaceId of new Set(workspaceOf.values())) {
+      const role = await roleIn(deps.db, auth, workspaceId);
+      if (role && roleAllows(role, 'evals:view')) continue;
+      for (const [runId, of] of workspaceOf) {
+        if (of !== workspaceId) continue;
+        unsubscribe(runId);
+        refuse('forbidden', "no longer allowed to view the run's workspace", runId);
+      }
+    }
   };
 
   const follow = async (runId: string, subscription: Subscription): Promise<void> => {
@@ -102,6 +119,7 @@ export function serveRelayConnection(
       return;
     }
     // Follow first, read second: whatever commits after the snapshot's instant is already being buffered.
+    workspaceOf.set(runId, run.workspace_id);
     deps.feed.add(runId, subscription);
     const snapshot = await readRunSnapshot(deps.db, runId);
     if (subscriptions.get(runId) !== subscription) return;
@@ -160,5 +178,5 @@ export function serveRelayConnection(
     });
   });
   socket.on('close', dispose);
-  return { dispose };
+  return { dispose, recheckAccess };
 }

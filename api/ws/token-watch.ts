@@ -12,8 +12,8 @@ export const TOO_MANY_SOCKETS_CLOSE = 4429;
 export interface TokenWatch {
   /** Sockets open on `tokenId` now. */
   count(tokenId: string): number;
-  /** Follows a socket until it closes. */
-  track(tokenId: string, socket: WebSocket): void;
+  /** Follows a socket until it closes; `recheckAccess` runs at every re-check that finds its token still usable. */
+  track(tokenId: string, socket: WebSocket, recheckAccess?: () => Promise<void>): void;
   /** Re-reads one token; when it is revoked or expired, closes all its sockets and resolves false. */
   recheck(tokenId: string): Promise<boolean>;
   stop(): void;
@@ -21,11 +21,12 @@ export interface TokenWatch {
 
 /**
  * Re-checks every `intervalMs` the tokens of all open sockets in one query, and closes with 4401 every socket whose
- * token is no longer usable, so a revoked or expired token loses its sockets within one interval. A failed read keeps
- * the sockets (a database blip must not drop every client) and is tried again at the next tick.
+ * token is no longer usable, so a revoked or expired token loses its sockets within one interval; the other sockets
+ * then re-check their caller's membership and role (a removed member's subscriptions end). A failed read keeps the
+ * sockets (a database blip must not drop every client) and is tried again at the next tick.
  */
 export function watchTokens(db: Db, logger: Logger, intervalMs: number): TokenWatch {
-  const sockets = new Map<string, Set<WebSocket>>();
+  const sockets = new Map<string, Map<WebSocket, () => Promise<void>>>();
   let checking = false;
 
   const closeAll = (tokenId: string): void => {
@@ -36,7 +37,7 @@ export function watchTokens(db: Db, logger: Logger, intervalMs: number): TokenWa
       { token_id: tokenId, sockets: open.size },
       'eval relay closed the sockets of a revoked or expired token',
     );
-    for (const socket of open) socket.close(TOKEN_REVOKED_CLOSE, 'token revoked or expired');
+    for (const socket of open.keys()) socket.close(TOKEN_REVOKED_CLOSE, 'token revoked or expired');
   };
 
   const checkAll = async (): Promise<void> => {
@@ -47,6 +48,8 @@ export function watchTokens(db: Db, logger: Logger, intervalMs: number): TokenWa
       const ids = [...sockets.keys()];
       const active = await findActiveTokenIds(db, ids);
       for (const id of ids) if (!active.has(id)) closeAll(id);
+      // One socket at a time: each re-check reads at most one role per workspace it follows runs in.
+      for (const open of [...sockets.values()]) for (const recheckAccess of [...open.values()]) await recheckAccess();
     } catch (error) {
       logger.warn(logError(error), 'eval relay could not re-check tokens; will retry');
     } finally {
@@ -58,9 +61,9 @@ export function watchTokens(db: Db, logger: Logger, intervalMs: number): TokenWa
 
   return {
     count: (tokenId) => sockets.get(tokenId)?.size ?? 0,
-    track(tokenId, socket) {
-      const open = sockets.get(tokenId) ?? new Set<WebSocket>();
-      open.add(socket);
+    track(tokenId, socket, recheckAccess = async () => undefined) {
+      const open = sockets.get(tokenId) ?? new Map<WebSocket, () => Promise<void>>();
+      open.set(socket, recheckAccess);
       sockets.set(tokenId, open);
       socket.once('close', () => {
         open.delete(socket);

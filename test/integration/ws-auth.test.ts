@@ -1,5 +1,10 @@
 import assert from 'node:assert/strict';
-import { revokeApiToken } from '../../db/tenancy.repository';
+import request from 'supertest';
+import { insertAgent } from '../../db/agent.repository';
+import { insertEvalRun } from '../../db/eval-run.repository';
+import { insertEvalSet } from '../../db/eval-set.repository';
+import { ensureUser, revokeApiToken, upsertMembership } from '../../db/tenancy.repository';
+import { issueToken } from '../../lib/api-tokens';
 import { harness } from '../helpers/harness';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
 import { openRelay, serveWithRelay, type RelayClient, type ServedApi } from '../helpers/relay-client';
@@ -88,6 +93,43 @@ describe('WebSocket re-checks who is there', () => {
     const client = await connect(api, expiring);
     await answers(client);
     assert.equal((await closedWithin(client, 15_000)).code, 4401);
+  });
+
+  it("ends a removed member's subscriptions with forbidden at the next re-check, and keeps the socket", async () => {
+    const db = platform.runtime.db;
+    const api = await serve();
+    const owner = await createTenant(db, 'owner');
+    const minScores = { tool_trajectory_avg_score: 1, final_response_match: 0.8, rubric_based: 0.7 };
+    const agent = await insertAgent(db, owner.workspaceId, { name: 'relay', model: 'gpt-4o', instructions: 'Help.' });
+    const set = await insertEvalSet(db, agent, {
+      name: 'set',
+      description: '',
+      min_scores: minScores,
+      judge_samples: 1,
+    });
+    const run = await insertEvalRun(db, set, {
+      mode: 'offline',
+      run_selection: 'source',
+      conversations: null,
+      min_scores: minScores,
+      judge_samples: 1,
+    });
+    const user = await ensureUser(db, `leaver-${owner.workspaceId}@example.test`, 'Leaver');
+    await upsertMembership(db, owner.workspaceId, user.id, 'viewer');
+    const { token } = await issueToken(db, { userId: user.id, workspaceId: owner.workspaceId, name: 'ws' });
+    const member = await connect(api, { ...owner, userId: user.id, token, auth: { Authorization: `Bearer ${token}` } });
+    member.subscribe(run.id);
+    await member.waitFor((m) => m.type === 'snapshot' && m.run_id === run.id, 10_000);
+
+    const from = member.messages.length;
+    await request(platform.app).delete(`/api/workspaces/current/members/${user.id}`).set(owner.auth).expect(204);
+    const ended = await member.waitFor((m) => m.type === 'error' && m.run_id === run.id, 10_000, from);
+    assert.equal(ended.code, 'forbidden');
+    await answers(member);
+    const again = member.messages.length;
+    member.subscribe(run.id);
+    const refused = await member.waitFor((m) => m.type === 'error' && m.run_id === run.id, 10_000, again);
+    assert.equal(refused.code, 'not_found', 'a subscribe after the removal is refused too');
   });
 
   it('closes with 4401 on the first subscribe after revocation, without waiting for the periodic re-check', async () => {

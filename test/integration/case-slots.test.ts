@@ -1,35 +1,18 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { insertAgent } from '../../db/agent.repository';
 import { acquireCaseSlot, releaseCaseSlot, renewCaseSlot } from '../../db/case-slot.repository';
 import type { Db } from '../../db/database';
-import { insertEvalRun } from '../../db/eval-run.repository';
-import { insertEvalSet } from '../../db/eval-set.repository';
 import { reserveJudgeCall, reserveJudgeCalls } from '../../db/judge-call.repository';
 import { harness } from '../helpers/harness';
+import { insertQueuedRun } from '../helpers/queued-run';
 import { createTenant } from '../helpers/tenants';
 
 const LEASE_MS = 60_000;
-const MIN_SCORES = { tool_trajectory_avg_score: 1, final_response_match: 0.8, rubric_based: 0.7 };
 
 // A queued run in a fresh workspace: slots are counted per workspace, so each test starts from an empty one.
 async function freshRun(db: Db): Promise<string> {
   const tenant = await createTenant(db, 'owner');
-  const agent = await insertAgent(db, tenant.workspaceId, { name: 'slots', model: 'gpt-4o', instructions: 'Help.' });
-  const set = await insertEvalSet(db, agent, {
-    name: 'set',
-    description: '',
-    min_scores: MIN_SCORES,
-    judge_samples: 1,
-  });
-  const run = await insertEvalRun(db, set, {
-    mode: 'offline',
-    run_selection: 'source',
-    conversations: null,
-    min_scores: MIN_SCORES,
-    judge_samples: 1,
-  });
-  return run.id;
+  return (await insertQueuedRun(db, tenant.workspaceId)).id;
 }
 
 const holder = (runId: string) => ({ runId, caseId: crypto.randomUUID() });

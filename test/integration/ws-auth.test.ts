@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import { insertAgent } from '../../db/agent.repository';
-import { insertEvalRun } from '../../db/eval-run.repository';
-import { insertEvalSet } from '../../db/eval-set.repository';
 import { ensureUser, revokeApiToken, upsertMembership } from '../../db/tenancy.repository';
 import { issueToken } from '../../lib/api-tokens';
 import { harness } from '../helpers/harness';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
 import { openRelay, serveWithRelay, type RelayClient, type ServedApi } from '../helpers/relay-client';
+import { insertQueuedRun } from '../helpers/queued-run';
 import { createTenant, type Tenant } from '../helpers/tenants';
 import type { EvalRelayOptions } from '../../api/ws/eval-relay';
 
@@ -99,21 +97,7 @@ describe('WebSocket re-checks who is there', () => {
     const db = platform.runtime.db;
     const api = await serve();
     const owner = await createTenant(db, 'owner');
-    const minScores = { tool_trajectory_avg_score: 1, final_response_match: 0.8, rubric_based: 0.7 };
-    const agent = await insertAgent(db, owner.workspaceId, { name: 'relay', model: 'gpt-4o', instructions: 'Help.' });
-    const set = await insertEvalSet(db, agent, {
-      name: 'set',
-      description: '',
-      min_scores: minScores,
-      judge_samples: 1,
-    });
-    const run = await insertEvalRun(db, set, {
-      mode: 'offline',
-      run_selection: 'source',
-      conversations: null,
-      min_scores: minScores,
-      judge_samples: 1,
-    });
+    const run = await insertQueuedRun(db, owner.workspaceId);
     const user = await ensureUser(db, `leaver-${owner.workspaceId}@example.test`, 'Leaver');
     await upsertMembership(db, owner.workspaceId, user.id, 'viewer');
     const { token } = await issueToken(db, { userId: user.id, workspaceId: owner.workspaceId, name: 'ws' });

@@ -26,8 +26,9 @@ export function requireOperator(db: Db, options: { tokenless: boolean }) {
       return;
     }
     const resolved = await resolveToken(db, authorization);
-    // A service token has no user, so it is never an operator.
-    const userId = resolved.kind === 'user' ? resolved.token.user_id : null;
+    // A service token has no user, so it is never an operator; a token scoped to one workspace acts for none other.
+    const userId =
+      resolved.kind === 'user' && resolved.token.scope_workspace_id === null ? resolved.token.user_id : null;
     if (!userId || !(await isOperator(db, userId)))
       throw new HttpError(403, 'forbidden', 'missing permission operator', { permission: 'operator' });
     res.locals.operator = { userId, tokenId: resolved.token.id } satisfies OperatorCaller;

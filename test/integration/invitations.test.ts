@@ -24,6 +24,16 @@ describe('invitations are credentials for one workspace', () => {
   const agentsIn = (token: string, workspaceId: string): request.Test =>
     request(platform.app).get('/api/ai-agents').set(bearer(token)).set('X-Workspace-Id', workspaceId);
 
+  // The api on the same services with some settings changed.
+  const appWith = (config: Partial<TestPlatform['config']>): ReturnType<typeof createApp> =>
+    createApp({
+      config: { ...platform.config, ...config },
+      db: platform.runtime.db,
+      vault: platform.runtime.vault,
+      temporal: platform.runtime.temporal.client,
+      logger: platform.logger,
+    });
+
   before(async () => {
     platform = await createTestPlatform(await harness());
     teamA = await createTenant(platform.runtime.db, 'owner');
@@ -91,13 +101,7 @@ describe('invitations are credentials for one workspace', () => {
     assert.equal(over.body.error.details[0].field, 'expires_in_days');
     assert.match(over.body.error.message, /TOKEN_MAX_DAYS/);
 
-    const unbounded = createApp({
-      config: { ...platform.config, TOKEN_MAX_DAYS: 'none' },
-      db: platform.runtime.db,
-      vault: platform.runtime.vault,
-      temporal: platform.runtime.temporal.client,
-      logger: platform.logger,
-    });
+    const unbounded = appWith({ TOKEN_MAX_DAYS: 'none' });
     const forever = await request(unbounded).post('/api/tokens').set(teamA.auth).send({ name: 'ci' }).expect(201);
     assert.equal(forever.body.data.expires_at, null);
     const service = await request(platform.app)
@@ -110,7 +114,7 @@ describe('invitations are credentials for one workspace', () => {
 
   it('refuses to make an invited user an operator from the command line unless --force says so', async () => {
     const email = freshEmail('ops');
-    await invite(teamA, email, 'viewer');
+    const invited = await invite(teamA, email, 'viewer');
     const env = { DATABASE_URL: platform.config.DATABASE_URL };
     const args = ['token', 'create', '--email', email, '--workspace', teamA.workspaceId, '--role', 'viewer'];
     const refused = await runAssay([...args, '--operator'], env);
@@ -123,5 +127,12 @@ describe('invitations are credentials for one workspace', () => {
     const forced = await runAssay([...args, '--operator', '--force'], env);
     assert.equal(forced.code, 0, forced.stderr);
     assert.equal(JSON.parse(forced.stdout).operator, true);
+    // The codec decrypts every workspace: the operator's own token opens it, the invitation's never does.
+    const ui = 'http://127.0.0.1:8233';
+    const codec = appWith({ TEMPORAL_CODEC_ORIGINS: [ui] });
+    const decode = (token: string): request.Test =>
+      request(codec).post('/codec/decode').set('Origin', ui).set(bearer(token)).send({ payloads: [] });
+    await decode(JSON.parse(forced.stdout).token).expect(200);
+    await decode(invited.invite_token).expect(403);
   });
 });

@@ -33,6 +33,18 @@ async function deleteHealthSchedules(runtime: Runtime, taskQueue: string): Promi
   }
 }
 
+/** The api on a platform's services with some settings changed (`embeddedTemporalUi`: as `assay start` builds it). */
+export function appWithConfig(platform: TestPlatform, config: Partial<Config>, embeddedTemporalUi = false): Express {
+  return createApp({
+    config: { ...platform.config, ...config },
+    db: platform.runtime.db,
+    vault: platform.runtime.vault,
+    temporal: platform.runtime.temporal.client,
+    logger: platform.logger,
+    embeddedTemporalUi,
+  });
+}
+
 /** Builds the platform; `vault: 'openbao'` uses the real OpenBao dev server, else the embedded store. */
 export async function createTestPlatform(
   h: Harness,

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import request from 'supertest';
-import { createApp } from '../../api/app';
 import { runAssay } from '../helpers/assay-cli';
 import { harness } from '../helpers/harness';
-import { createTestPlatform, type TestPlatform } from '../helpers/platform';
+import { appWithConfig, createTestPlatform, type TestPlatform } from '../helpers/platform';
 import { createTenant, type Tenant } from '../helpers/tenants';
 
 const MEMBERS = '/api/workspaces/current/members';
@@ -24,15 +23,8 @@ describe('invitations are credentials for one workspace', () => {
   const agentsIn = (token: string, workspaceId: string): request.Test =>
     request(platform.app).get('/api/ai-agents').set(bearer(token)).set('X-Workspace-Id', workspaceId);
 
-  // The api on the same services with some settings changed.
-  const appWith = (config: Partial<TestPlatform['config']>): ReturnType<typeof createApp> =>
-    createApp({
-      config: { ...platform.config, ...config },
-      db: platform.runtime.db,
-      vault: platform.runtime.vault,
-      temporal: platform.runtime.temporal.client,
-      logger: platform.logger,
-    });
+  const appWith = (config: Partial<TestPlatform['config']>): ReturnType<typeof appWithConfig> =>
+    appWithConfig(platform, config);
 
   before(async () => {
     platform = await createTestPlatform(await harness());

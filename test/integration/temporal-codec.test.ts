@@ -2,12 +2,11 @@ import assert from 'node:assert/strict';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { Express } from 'express';
 import request from 'supertest';
-import { createApp } from '../../api/app';
 import { grantOperator, revokeApiToken } from '../../db/tenancy.repository';
 import type { Config } from '../../lib/config';
 import { harness } from '../helpers/harness';
 import { assertLogsClean } from '../helpers/logs';
-import { createTestPlatform, type TestPlatform } from '../helpers/platform';
+import { appWithConfig, createTestPlatform, type TestPlatform } from '../helpers/platform';
 import { createTenant, type Tenant } from '../helpers/tenants';
 
 const UI = 'http://127.0.0.1:8233';
@@ -22,15 +21,7 @@ describe('remote codec for the Temporal Web UI', () => {
   let wire: { payloads: Array<{ metadata: Record<string, string>; data: string }> };
 
   /** The app as `assay start` builds it with its embedded Temporal UI, under another bind configuration. */
-  const embeddedApp = (config: Partial<Config>): Express =>
-    createApp({
-      config: { ...platform.config, ...config },
-      db: platform.runtime.db,
-      vault: platform.runtime.vault,
-      temporal: platform.runtime.temporal.client,
-      logger: platform.logger,
-      embeddedTemporalUi: true,
-    });
+  const embeddedApp = (config: Partial<Config>): Express => appWithConfig(platform, config, true);
   const decode = (app: Express, token?: string): request.Test => {
     const req = request(app).post('/codec/decode').set('Origin', UI).set('X-Namespace', 'default');
     return (token ? req.set('Authorization', `Bearer ${token}`) : req).send(wire);

@@ -8,8 +8,8 @@ export function tokenLifetimeProblem(days: number | undefined, maxDays: TokenMax
 }
 
 /**
- * When a new personal token expires: `days` after `now`, else `maxDays` after it (`none`: never), and never after
- * `cap` (the expiry of the scoped token minting it).
+ * When a new personal token expires: `days` after `now` (at most `maxDays`), else `maxDays` after it (`none`: never),
+ * and never after `cap` (the expiry of the scoped token minting it).
  */
 export function personalTokenExpiry(
   days: number | undefined,
@@ -17,7 +17,7 @@ export function personalTokenExpiry(
   cap: Date | null,
   now: number,
 ): Date | null {
-  const lifetime = days ?? (maxDays === 'none' ? undefined : maxDays);
+  const lifetime = maxDays === 'none' ? days : Math.min(days ?? maxDays, maxDays);
   const asked = lifetime === undefined ? null : new Date(now + lifetime * 86_400_000);
   if (asked === null || cap === null) return asked ?? cap;
   return asked < cap ? asked : cap;

@@ -10,6 +10,7 @@ import {
 } from '../../db/member.repository';
 import { hasUnscopedToken } from '../../db/tenancy.repository';
 import { ROLES } from '../../domain/permissions';
+import { personalTokenExpiry } from '../../domain/token-lifetime';
 import { issueToken } from '../../lib/api-tokens';
 import type { AuthContext } from '../auth';
 import type { AppDeps } from '../app-deps';
@@ -17,7 +18,7 @@ import { HttpError, notFound } from '../http-error';
 import { dataPage, dataPageJson, pageQuery } from '../paging';
 import { route, type RouteSpec } from '../route';
 
-/** How long an invitation's token (scoped to the inviting workspace) stays valid. */
+/** How long an invitation's token (scoped to the inviting workspace) stays valid, within TOKEN_MAX_DAYS. */
 const INVITE_DAYS = 7;
 
 const role = z.enum(ROLES);
@@ -111,7 +112,7 @@ export const memberRoutes: RouteSpec[] = [
           userId: added.member.user_id,
           workspaceId: auth.workspaceId,
           name: 'invite',
-          expiresAt: new Date(Date.now() + INVITE_DAYS * 86_400_000),
+          expiresAt: personalTokenExpiry(INVITE_DAYS, deps.config.TOKEN_MAX_DAYS, null, Date.now()),
           scoped: true,
         });
         return { data: { ...toMemberJson(added.member), invite_token: invite.token } };

@@ -33,10 +33,12 @@ const personalTokenJson = z.object({
 });
 const createdTokenJson = z.object({ ...tokenSummaryJson, token: z.string() });
 
-// A service token acts in its one workspace with its own role; a user in every workspace they are a member of (the
-// first pageMax by name: `GET /api/workspaces` pages through all of them).
+// A service token, or a personal token scoped to one workspace, acts in that workspace with the caller's role there; a
+// user's other tokens in every workspace they are a member of (the first pageMax by name: `GET /api/workspaces` pages
+// through all of them).
 async function membershipsOf(db: Db, auth: AuthContext): Promise<Array<z.infer<typeof membershipJson>>> {
-  if (auth.userId !== null) return listUserMemberships(db, auth.userId, LIMITS.pageMax);
+  if (auth.userId !== null && auth.scopeWorkspaceId === undefined)
+    return listUserMemberships(db, auth.userId, LIMITS.pageMax);
   const name = await findWorkspaceName(db, auth.workspaceId);
   return name === undefined ? [] : [{ workspace_id: auth.workspaceId, name, role: auth.role }];
 }

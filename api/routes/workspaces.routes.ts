@@ -40,9 +40,11 @@ async function requireMayCreate(
   throw refuse('only instance operators may create workspaces (WORKSPACE_CREATION=operators)');
 }
 
-// A service token is a member of its own workspace only: its list is that one workspace, on one page.
+// A service token, or a personal token scoped to one workspace (an invitation's), acts in that workspace only: its list
+// is that one workspace, on one page.
 async function myWorkspaces(deps: AppDeps, auth: AuthContext, page: PageParams): Promise<Page<MyWorkspace>> {
-  if (auth.actor.type === 'user') return listMyWorkspaces(deps.db, auth.actor.id, page);
+  if (auth.actor.type === 'user' && auth.scopeWorkspaceId === undefined)
+    return listMyWorkspaces(deps.db, auth.actor.id, page);
   const own = page.cursor === undefined ? await findWorkspace(deps.db, auth.workspaceId) : undefined;
   return { items: own ? [{ ...own, role: auth.role }] : [], nextCursor: null };
 }

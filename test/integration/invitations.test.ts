@@ -55,6 +55,16 @@ describe('invitations are credentials for one workspace', () => {
     }
     await agentsIn(inB.invite_token, teamB.workspaceId).expect(200);
     await agentsIn(inB.invite_token, teamA.workspaceId).expect(403);
+    const me = await request(platform.app).get('/api/me').set(bearer(inB.invite_token)).expect(200);
+    assert.deepEqual(
+      me.body.data.memberships.map((m: { workspace_id: string }) => m.workspace_id),
+      [teamB.workspaceId],
+    );
+    const listed = await request(platform.app).get('/api/workspaces').set(bearer(inB.invite_token)).expect(200);
+    assert.deepEqual(
+      listed.body.data.map((w: { id: string; role: string }) => [w.id, w.role]),
+      [[teamB.workspaceId, 'admin']],
+    );
     const minted = await mint(inB.invite_token);
     assert.equal((await agentsIn(minted.token, teamA.workspaceId).expect(403)).body.error.code, 'forbidden');
     await request(platform.app)

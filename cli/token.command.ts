@@ -59,9 +59,9 @@ export async function tokenCreateCommand(options: TokenCreateOptions): Promise<v
   if (problem) throw new Error(`--expires-in-days: ${problem}`);
   const db = database(config);
   try {
+    if (options.operator && !options.force) await refuseInvitedOperator(db, options.email);
     const workspaceId =
       options.workspace ?? (await findFirstWorkspace(db))?.id ?? (await createWorkspace(db, 'default')).id;
-    if (options.operator && !options.force) await refuseInvitedOperator(db, options.email);
     const user = await ensureUser(db, options.email, options.name ?? options.email);
     await upsertMembership(db, workspaceId, user.id, role);
     if (options.operator) await grantOperator(db, user.id);

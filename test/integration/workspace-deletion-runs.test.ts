@@ -9,6 +9,7 @@ import { EvalRunStatusKey, workflowIds } from '../../workflows/temporal-names';
 import { evalApi, judgeReplies } from '../helpers/eval-api';
 import { seedCases } from '../helpers/eval-seed';
 import { harness } from '../helpers/harness';
+import { startPagedMcpServer, type PagedMcpServer } from '../helpers/paged-mcp-server';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
 import { startScriptedLlm, type ScriptedLlm } from '../helpers/scripted-llm';
 import { createTenant } from '../helpers/tenants';
@@ -22,13 +23,29 @@ describe('deleting a workspace stops its work first', function () {
   this.timeout(300_000);
   let platform: TestPlatform;
   let llm: ScriptedLlm;
+  let peer: PagedMcpServer;
+  let waiting = 0;
+  const releases: Array<() => void> = [];
 
   before(async () => {
+    // A tool that answers only when the test lets it: a flow node that is still running.
+    peer = await startPagedMcpServer({
+      token: 'deletion-flow-token-0001',
+      pageSize: 10,
+      tools: [{ name: 'wait', description: 'Answers when released', inputSchema: { type: 'object', properties: {} } }],
+      callTool: async () => {
+        waiting++;
+        await new Promise<void>((resolve) => releases.push(resolve));
+        return { content: [{ type: 'text', text: 'released' }] };
+      },
+    });
     platform = await createTestPlatform(await harness(), { env: { EGRESS_ALLOWLIST: '127.0.0.1' } });
     await platform.startWorker();
     llm = await startScriptedLlm(judgeReplies({ delayMs: JUDGE_MS }));
   });
   after(async () => {
+    for (const release of releases.splice(0)) release();
+    await peer?.close();
     await llm?.close();
     await platform?.close();
   });
@@ -96,5 +113,31 @@ describe('deleting a workspace stops its work first', function () {
     } finally {
       await deps.egress.close();
     }
+  });
+
+  it('cancels a running flow run before the purge: it ends cancelled', async () => {
+    const tenant = await createTenant(platform.runtime.db, 'owner');
+    const api = evalApi(platform.app, tenant);
+    const server = await api.send('post', '/api/v1/mcp-servers', 201, {
+      name: 'waiter',
+      transport: 'http',
+      config: { url: peer.url, headers: { Authorization: 'Bearer $SECRET_VALUE' } },
+      secret_value: 'deletion-flow-token-0001',
+    });
+    await api.send('post', `/api/v1/mcp-servers/${server.id}/refresh-tools`, 200);
+    const nodes = [{ id: 'held', kind: 'mcp.call_tool', mcp_server_id: server.id, tool_name: 'wait', parameters: {} }];
+    const flow = await api.send('post', '/api/v1/flows', 201, { name: 'held', nodes });
+    const before = waiting;
+    const run = await api.send('post', `/api/v1/flows/${flow.id}/runs`, 201, { variables: {} });
+    await waitFor('the flow node to be running', async () => waiting > before, 60_000);
+
+    await request(platform.app).delete(`/api/workspaces/${tenant.workspaceId}`).set(tenant.auth).expect(202);
+    const deletion = platform.runtime.temporal.client.workflow.getHandle(
+      workflowIds.workspaceDeletion(tenant.workspaceId),
+    );
+    const result = await deletion.result();
+    const workflow = platform.runtime.temporal.client.workflow.getHandle(workflowIds.flowRun(run.id));
+    assert.equal((await workflow.describe()).status.name, 'CANCELLED');
+    assert.equal(result.runs_cancelled, 1, JSON.stringify(result));
   });
 });

@@ -8,6 +8,7 @@ import { waitFor } from '../../lib/embedded/process-utils';
 import { EvalRunStatusKey, workflowIds } from '../../workflows/temporal-names';
 import { evalApi, judgeReplies } from '../helpers/eval-api';
 import { seedCases } from '../helpers/eval-seed';
+import { publishedAgent, userMessage } from '../helpers/agent-api';
 import { harness } from '../helpers/harness';
 import { startPagedMcpServer, type PagedMcpServer } from '../helpers/paged-mcp-server';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
@@ -41,7 +42,14 @@ describe('deleting a workspace stops its work first', function () {
     });
     platform = await createTestPlatform(await harness(), { env: { EGRESS_ALLOWLIST: '127.0.0.1' } });
     await platform.startWorker();
-    llm = await startScriptedLlm(judgeReplies({ delayMs: JUDGE_MS }));
+    // The judge answers after JUDGE_MS; an agent asked to "hold" waits until the test lets it.
+    const judge = judgeReplies({ delayMs: JUDGE_MS });
+    llm = await startScriptedLlm(async (req) => {
+      if (userMessage(req.messages) !== 'hold') return judge(req);
+      waiting++;
+      await new Promise<void>((resolve) => releases.push(resolve));
+      return { content: 'held answer' };
+    });
   });
   after(async () => {
     for (const release of releases.splice(0)) release();
@@ -139,5 +147,34 @@ describe('deleting a workspace stops its work first', function () {
     const workflow = platform.runtime.temporal.client.workflow.getHandle(workflowIds.flowRun(run.id));
     assert.equal((await workflow.describe()).status.name, 'CANCELLED');
     assert.equal(result.runs_cancelled, 1, JSON.stringify(result));
+  });
+
+  it('cancels a running production agent run before the purge: it ends cancelled', async () => {
+    const tenant = await createTenant(platform.runtime.db, 'owner');
+    const api = evalApi(platform.app, tenant);
+    await api.connect('openai', 'sk-deleted-agent-run-0001', llm.baseUrl);
+    await publishedAgent(api, 'desk', 'gpt-4o');
+    const before = waiting;
+    const answered = request(platform.app)
+      .post('/api/ai-agents/desk/runs')
+      .set(tenant.auth)
+      .send({ message: 'hold' })
+      .then((res) => res.status);
+    await waitFor('the agent to be asked', async () => waiting > before, 60_000);
+    const [row] = await platform.runtime.db
+      .selectFrom('agent_runs')
+      .select('key')
+      .where('workspace_id', '=', tenant.workspaceId)
+      .execute();
+
+    await request(platform.app).delete(`/api/workspaces/${tenant.workspaceId}`).set(tenant.auth).expect(202);
+    const deletion = platform.runtime.temporal.client.workflow.getHandle(
+      workflowIds.workspaceDeletion(tenant.workspaceId),
+    );
+    const result = await deletion.result();
+    const workflow = platform.runtime.temporal.client.workflow.getHandle(row.key);
+    assert.equal((await workflow.describe()).status.name, 'CANCELLED');
+    assert.equal(result.runs_cancelled, 1, JSON.stringify(result));
+    assert.notEqual(await answered, 201, 'the cancelled run answers no conversation');
   });
 });

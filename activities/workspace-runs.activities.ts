@@ -7,6 +7,7 @@ import {
   type UnfinishedRun,
 } from '../db/unfinished-run.repository';
 import { evalRunWorkflowId, flowRunWorkflowId } from '../domain/run-workflow-ids';
+import { workflowState } from '../lib/temporal/workflow-state';
 import type { ActivityDeps } from './activity-deps';
 import { refuseLiveWorkspace, type WorkspaceDeletionRef } from './workspace-deletion.activities';
 
@@ -27,15 +28,6 @@ const POLL_MS = 1_000;
 // A run that has not ended this long after its cancel (its worker gone, a step deaf to it) is terminated.
 const CANCEL_GRACE_MS = 2 * 60_000;
 
-async function isRunning(handle: WorkflowHandle): Promise<boolean> {
-  try {
-    return (await handle.describe()).status.name === 'RUNNING';
-  } catch (error) {
-    if (error instanceof WorkflowNotFoundError) return false;
-    throw error;
-  }
-}
-
 /** Stopping a deleted workspace's eval, flow and agent runs before anything of it is purged. */
 export function createWorkspaceRunActivities(deps: ActivityDeps) {
   // The workflows of the workspace's unfinished run rows that are still running, paged through by id.
@@ -45,8 +37,9 @@ export function createWorkspaceRunActivities(deps: ActivityDeps) {
       for (let after = FIRST_RUN_CURSOR; ;) {
         const page = await listUnfinishedRuns(deps.db, kind, after, PAGE, workspaceId);
         for (const run of page) {
-          const handle = deps.temporal.workflow.getHandle(WORKFLOW_OF[kind](run));
-          if (await isRunning(handle)) running.push(handle);
+          const workflowId = WORKFLOW_OF[kind](run);
+          if ((await workflowState(deps.temporal, workflowId)) === 'RUNNING')
+            running.push(deps.temporal.workflow.getHandle(workflowId));
         }
         if (page.length < PAGE) break;
         after = page[page.length - 1].id;

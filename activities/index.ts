@@ -8,6 +8,7 @@ import { createMcpActivities } from './mcp.activities';
 import { createMcpHealthActivities } from './mcp-health.activities';
 import { createPlatformActivities } from './platform.activities';
 import { createWorkspaceDeletionActivities } from './workspace-deletion.activities';
+import { createWorkspaceRunActivities } from './workspace-runs.activities';
 
 /** Every activity the worker registers, each group built from the same dependencies. */
 export function createActivities(deps: ActivityDeps): object {
@@ -21,5 +22,6 @@ export function createActivities(deps: ActivityDeps): object {
     ...createAgentRuntimeActivities(deps),
     ...createAgentToolCallActivities(deps),
     ...createWorkspaceDeletionActivities(deps),
+    ...createWorkspaceRunActivities(deps),
   };
 }

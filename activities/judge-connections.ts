@@ -8,6 +8,7 @@ import type { EgressGuard } from '../lib/egress/egress-guard';
 import { createLimiterRegistry, limitedFetch } from '../lib/llm/adaptive-limiter';
 import { createProviderClient, type ProviderClient } from '../lib/llm/provider-client';
 import type { ActivityDeps } from './activity-deps';
+import { sweepDeletedWorkspaces } from './judge-session-sweep';
 import { connectProvider, integrationVersion } from './provider-connection';
 
 // Per call: the SDK retries 429 / 5xx / timeouts itself (honouring retry-after); each attempt reserves a call of the
@@ -72,6 +73,7 @@ export async function requireAllowedEndpoint(guard: EgressGuard, provider: Provi
 }
 
 interface Slot {
+  workspaceId: string;
   current: Promise<JudgeConnection>;
   checkedAt: number;
   usedAt: number;
@@ -82,6 +84,7 @@ interface Slot {
 export function createJudgeConnections(deps: ActivityDeps): JudgeConnections {
   const slots = new Map<string, Slot>();
   const limiterFor = createLimiterRegistry(MAX_LIMITERS);
+  const deletions = sweepDeletedWorkspaces(deps.db, slots);
 
   // The one place the vault is read for the judge: the key and base_url together, under the integration's lock.
   const connect = async (workspaceId: string, judge: RunJudge, read: number): Promise<JudgeConnection> => {
@@ -125,8 +128,15 @@ export function createJudgeConnections(deps: ActivityDeps): JudgeConnections {
       if (slot) slots.delete(runId);
       prune(now);
       if (!slot) {
-        const fresh: Slot = { current: connect(workspaceId, judge, 1), checkedAt: now, usedAt: now, reads: 1 };
+        const fresh: Slot = {
+          workspaceId,
+          current: connect(workspaceId, judge, 1),
+          checkedAt: now,
+          usedAt: now,
+          reads: 1,
+        };
         slots.set(runId, fresh);
+        deletions.wake();
         return settle(runId, fresh, fresh.current);
       }
       slot.usedAt = now;
@@ -144,8 +154,15 @@ export function createJudgeConnections(deps: ActivityDeps): JudgeConnections {
     async renew(runId, workspaceId, judge, rejected) {
       let slot = slots.get(runId);
       if (!slot) {
-        slot = { current: Promise.resolve(rejected), checkedAt: Date.now(), usedAt: Date.now(), reads: rejected.read };
+        slot = {
+          workspaceId,
+          current: Promise.resolve(rejected),
+          checkedAt: Date.now(),
+          usedAt: Date.now(),
+          reads: rejected.read,
+        };
         slots.set(runId, slot);
+        deletions.wake();
       }
       // Many cases meet the same refusal at once: the first reads afresh, the rest wait for that read.
       const fresh =

@@ -28,20 +28,21 @@ const ROWS_PER_CALL = 20_000;
 const SECRET_PAGES_PER_CALL = 10;
 const SCHEDULES_PER_CALL = 100;
 
+/** Refuses to purge or stop anything of a workspace that is not marked deleted. */
+export async function refuseLiveWorkspace(deps: ActivityDeps, workspaceId: string): Promise<void> {
+  if (await isLiveWorkspace(deps.db, workspaceId))
+    throw ApplicationFailure.nonRetryable(
+      `workspace ${workspaceId} is not marked deleted`,
+      RUN_FAILURE.workspaceNotDeleted,
+    );
+}
+
 /** The purge of a deleted workspace: its secrets in the credential vault, then its rows. */
 export function createWorkspaceDeletionActivities(deps: ActivityDeps) {
-  async function refuseLiveWorkspace(workspaceId: string): Promise<void> {
-    if (await isLiveWorkspace(deps.db, workspaceId))
-      throw ApplicationFailure.nonRetryable(
-        `workspace ${workspaceId} is not marked deleted`,
-        RUN_FAILURE.workspaceNotDeleted,
-      );
-  }
-
   return {
     /** Deletes the health-check schedules of a page of the workspace's MCP servers (before their rows go). */
     async deleteWorkspaceSchedules(input: WorkspaceDeletionRef & { after?: string }): Promise<SchedulePurgeProgress> {
-      await refuseLiveWorkspace(input.workspaceId);
+      await refuseLiveWorkspace(deps, input.workspaceId);
       const ids = await pageWorkspaceServerIds(deps.db, input.workspaceId, input.after, SCHEDULES_PER_CALL);
       let deleted = 0;
       for (const id of ids) if (await deleteScheduleIfExists(deps.temporal, mcpHealthScheduleId(id))) deleted++;
@@ -50,7 +51,7 @@ export function createWorkspaceDeletionActivities(deps: ActivityDeps) {
 
     /** Deletes a page or a few of the workspace's secrets from the credential vault (either backend). */
     async deleteWorkspaceSecrets(input: WorkspaceDeletionRef): Promise<PurgeProgress> {
-      await refuseLiveWorkspace(input.workspaceId);
+      await refuseLiveWorkspace(deps, input.workspaceId);
       let deleted = 0;
       for (let page = 0; page < SECRET_PAGES_PER_CALL; page++) {
         const count = await deps.vault.deleteWorkspacePage(input.workspaceId, PURGE_PAGE_SIZE);
@@ -62,7 +63,7 @@ export function createWorkspaceDeletionActivities(deps: ActivityDeps) {
 
     /** Deletes up to a budget of the workspace's rows, at most a page per statement, the workspace row last. */
     async deleteWorkspaceRows(input: WorkspaceDeletionRef): Promise<PurgeProgress> {
-      await refuseLiveWorkspace(input.workspaceId);
+      await refuseLiveWorkspace(deps, input.workspaceId);
       const progress = await purgeWorkspaceRows(deps.db, input.workspaceId, {
         rows: ROWS_PER_CALL,
         pageSize: PURGE_PAGE_SIZE,

@@ -43,6 +43,28 @@ export async function insertMcpServer(db: Db, workspaceId: string, input: McpSer
 }
 
 /**
+ * Inserts a server in `pending`, refused (`full`) when the workspace already holds `max` servers. The count and the
+ * insert share a transaction locked on the workspace, so two writers cannot both pass it.
+ */
+export async function insertMcpServerWithin(
+  db: Db,
+  workspaceId: string,
+  input: McpServerInput,
+  max: number,
+): Promise<McpServer | { full: number }> {
+  return db.transaction().execute(async (trx) => {
+    await trx.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forUpdate().execute();
+    const { count } = await trx
+      .selectFrom('mcp_servers')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirstOrThrow();
+    if (Number(count) >= max) return { full: Number(count) };
+    return insertMcpServer(trx, workspaceId, input);
+  });
+}
+
+/**
  * A workspace's server by id, else undefined (also for another workspace's server). `lock` holds its row to the end
  * of the transaction: `update` (a writer) fails at once (55P03) when anyone holds it, so no api connection waits on
  * a lock; `share` (a reader) waits for a writer, as long as the transaction's lock_timeout allows.

@@ -136,3 +136,15 @@ export async function isLiveWorkspace(db: Db, workspaceId: string): Promise<bool
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** Which of `workspaceIds` exist and are not marked deleted. */
+export async function liveWorkspaceIds(db: Db, workspaceIds: readonly string[]): Promise<string[]> {
+  if (workspaceIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('workspaces')
+    .select('id')
+    .where('id', 'in', [...workspaceIds])
+    .where('deleted_at', 'is', null)
+    .execute();
+  return rows.map((row) => row.id);
+}

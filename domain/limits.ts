@@ -25,6 +25,9 @@ export const LIMITS = {
    * workflow and a handshake, so not more often than twice a minute; at least once a day. */
   healthCheckIntervalMinSeconds: 30,
   healthCheckIntervalMaxSeconds: 86_400,
+  /** MCP servers one workspace registers: each carries a health-check schedule (a workflow every 30 s at most, a
+   * process for stdio), so a few hundred covers a team's tools and bounds what one workspace asks of the workers. */
+  mcpServersPerWorkspace: 200,
   /** Health checks kept per MCP server (older ones are pruned as new ones land). */
   mcpHealthChecksKept: 50,
   /** Size of one tool descriptor (name, description, input schema) as JSON, in bytes. */

@@ -81,6 +81,9 @@ const envSchema = z.object({
   OTEL_SERVICE_NAME: z.string().min(1).max(200).default('assay'),
   // Scheduled MCP health checks failed in a row before a server goes to `error` (it recovers on the next success).
   MCP_HEALTH_FAILURES_TO_ERROR: integer(1, 100).default(3),
+  // Scheduled MCP health checks of one workspace in flight on each worker; a check past it is skipped (the next interval
+  // tries again), so a workspace's slow or many servers never hold the worker's activity slots other workspaces need.
+  WORKSPACE_HEALTH_CHECK_CONCURRENCY: integer(1, 64).default(4),
 });
 
 export type Config = z.infer<typeof envSchema> & { dataDir: string };

@@ -1,4 +1,4 @@
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { settleAgentRun } from '../db/agent-run.repository';
 import type { Db } from '../db/database';
 import { settleEvalRun } from '../db/eval-run.repository';
@@ -9,8 +9,9 @@ import {
   type RunKind,
   type UnfinishedRun,
 } from '../db/unfinished-run.repository';
-import { settlementFor, type Settlement, type WorkflowState } from '../domain/run-settlement';
+import { settlementFor, type Settlement } from '../domain/run-settlement';
 import { logError, type Logger } from '../lib/logger';
+import { workflowState } from '../lib/temporal/workflow-state';
 import { evalRunsEnded } from '../lib/metrics';
 import { workflowIds } from '../workflows/temporal-names';
 import { every } from './periodic';
@@ -41,15 +42,6 @@ export interface RunReconcilerDeps {
 export interface RunReconciler {
   sweep(): Promise<number>;
   stop(): Promise<void>;
-}
-
-async function workflowState(client: Client, workflowId: string): Promise<WorkflowState> {
-  try {
-    return (await client.workflow.getHandle(workflowId).describe()).status.name;
-  } catch (error) {
-    if (error instanceof WorkflowNotFoundError) return 'NOT_FOUND';
-    throw error;
-  }
 }
 
 /**

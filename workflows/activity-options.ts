@@ -70,6 +70,16 @@ export const WORKSPACE_PURGE_ACTIVITY: ActivityOptions = {
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 };
 
+/**
+ * Stopping a deleted workspace's runs: cancels them, then waits (heartbeating) until each has ended, terminating any
+ * still running after its grace. Retried like the purge it comes before; the heartbeat moves it off a dead worker.
+ */
+export const WORKSPACE_STOP_ACTIVITY: ActivityOptions = {
+  ...WORKSPACE_PURGE_ACTIVITY,
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '30 seconds',
+};
+
 /** The platform ping. */
 export const PING_ACTIVITY: ActivityOptions = { startToCloseTimeout: '10 seconds' };
 

@@ -1,14 +1,20 @@
-import { proxyActivities } from '@temporalio/workflow';
-import type { McpActivities, McpServerRef, McpTestResult } from '../activities/mcp.activities';
-import type { McpHealthActivities } from '../activities/mcp-health.activities';
+import { patched, proxyActivities } from '@temporalio/workflow';
+import type { McpActivities, McpServerRef } from '../activities/mcp.activities';
+import type { McpHealthActivities, McpHealthCheckResult } from '../activities/mcp-health.activities';
 import { BOOKKEEPING_ACTIVITY, MCP_TEST_ACTIVITY } from './activity-options';
 
 const { testMcpServer } = proxyActivities<McpActivities>(MCP_TEST_ACTIVITY);
+const { checkMcpServerHealth } = proxyActivities<McpHealthActivities>(MCP_TEST_ACTIVITY);
 const { recordMcpHealthCheck } = proxyActivities<McpHealthActivities>(BOOKKEEPING_ACTIVITY);
 
-/** One scheduled health check (schedule `mcp-health:<server id>`): the connection test, then its bookkeeping. */
-export async function mcpHealthCheckWorkflow(input: McpServerRef): Promise<McpTestResult> {
-  const result = await testMcpServer(input);
+/**
+ * One scheduled health check (schedule `mcp-health:<server id>`): the connection test in one of its workspace's slots
+ * on the worker, then its bookkeeping; a check skipped for want of a slot records nothing.
+ */
+export async function mcpHealthCheckWorkflow(input: McpServerRef): Promise<McpHealthCheckResult> {
+  // Checks started before the per-workspace slots replay their plain test.
+  const result = patched('health-check-slots') ? await checkMcpServerHealth(input) : await testMcpServer(input);
+  if (result.status === 'skipped') return result;
   await recordMcpHealthCheck({ ...input, result });
   return result;
 }

@@ -1,5 +1,6 @@
 import { defineSearchAttributeKey } from '@temporalio/common';
 import { mcpHealthScheduleId } from '../domain/mcp-health';
+import { evalRunWorkflowId, flowRunWorkflowId } from '../domain/run-workflow-ids';
 
 /** Search attributes Assay sets on its workflows, so runs can be found in the Temporal Web UI. */
 export const WorkspaceIdKey = defineSearchAttributeKey('WorkspaceId', 'KEYWORD');
@@ -20,7 +21,7 @@ export const SEARCH_ATTRIBUTES: Record<string, 'Keyword'> = {
 /** Workflow ids come from business keys. */
 export const workflowIds = {
   ping: (id: string): string => `ping:${id}`,
-  evalRun: (runId: string): string => `eval-run:${runId}`,
+  evalRun: evalRunWorkflowId,
   /** The sandbox agent run of one case of a live eval run (a child of the run's workflow). */
   evalCaseRun: (runId: string, caseId: string): string => `eval-run:${runId}:case:${caseId}`,
   /** The sandbox run of a later repeat (1, 2, …) of a live case; repeat 0 is `evalCaseRun`. */
@@ -31,6 +32,6 @@ export const workflowIds = {
   mcpServerTest: (serverId: string): string => `mcp-server-test:${serverId}`,
   /** A server's health-check schedule; the workflows it starts get this id plus a timestamp. */
   mcpHealth: mcpHealthScheduleId,
-  flowRun: (runId: string): string => `flow-run:${runId}`,
+  flowRun: flowRunWorkflowId,
   workspaceDeletion: (workspaceId: string): string => `workspace-deletion:${workspaceId}`,
 };

@@ -1,9 +1,11 @@
 import { continueAsNew, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { PurgeProgress, WorkspaceDeletionActivities } from '../activities/workspace-deletion.activities';
-import { WORKSPACE_PURGE_ACTIVITY } from './activity-options';
+import type { WorkspaceRunActivities } from '../activities/workspace-runs.activities';
+import { WORKSPACE_PURGE_ACTIVITY, WORKSPACE_STOP_ACTIVITY } from './activity-options';
 
 const { deleteWorkspaceSchedules, deleteWorkspaceSecrets, deleteWorkspaceRows } =
   proxyActivities<WorkspaceDeletionActivities>(WORKSPACE_PURGE_ACTIVITY);
+const { stopWorkspaceRuns } = proxyActivities<WorkspaceRunActivities>(WORKSPACE_STOP_ACTIVITY);
 
 /** The workflow's input: the workspace, and what earlier executions (before continue-as-new) removed. */
 export interface WorkspaceDeletionInput {
@@ -14,6 +16,8 @@ export interface WorkspaceDeletionInput {
   /** The last server whose schedule is removed; absent before the first page. */
   schedulesAfter?: string;
   schedulesDone?: boolean;
+  /** Runs asked to cancel; set once they have all ended. */
+  runsCancelled?: number;
 }
 
 /** What a finished deletion removed. */
@@ -21,13 +25,16 @@ export interface WorkspaceDeletionResult {
   secrets_deleted: number;
   rows_deleted: number;
   schedules_deleted: number;
+  runs_cancelled: number;
 }
 
 /**
- * Purges a workspace already marked deleted, under id `workspace-deletion:<id>`: first the health-check schedules of
- * its MCP servers, then every secret of it in the credential vault, then its rows, each call a bounded batch.
- * Schedules and secrets first, so no row that names one is gone while it stays. History stays bounded: it continues
- * as new when Temporal suggests it.
+ * Purges a workspace already marked deleted, under id `workspace-deletion:<id>`: first it cancels the workspace's
+ * eval, flow and agent runs and waits until they have ended (`cancelled`), then the health-check schedules of its MCP
+ * servers, then every secret of it in the credential vault, then its rows, each call a bounded batch. Runs first, so
+ * no row goes from under a running run and no provider is called for the workspace once they hear of it; schedules and
+ * secrets before rows, so no row that names one is gone while it stays. History stays bounded: it continues as new
+ * when Temporal suggests it.
  */
 export async function workspaceDeletionWorkflow(input: WorkspaceDeletionInput): Promise<WorkspaceDeletionResult> {
   const state = {
@@ -47,6 +54,9 @@ export async function workspaceDeletionWorkflow(input: WorkspaceDeletionInput): 
       if (workflowInfo().continueAsNewSuggested) return false;
     }
   };
+  // Deletions started before runs were stopped replay without this step.
+  if (state.runsCancelled === undefined && patched('stop-workspace-runs'))
+    state.runsCancelled = (await stopWorkspaceRuns({ workspaceId: state.workspaceId })).cancelled;
   // Deletions started before schedules existed replay without this step.
   while (!state.schedulesDone && patched('mcp-health-schedules')) {
     const progress = await deleteWorkspaceSchedules({ workspaceId: state.workspaceId, after: state.schedulesAfter });
@@ -62,5 +72,6 @@ export async function workspaceDeletionWorkflow(input: WorkspaceDeletionInput): 
     secrets_deleted: state.secretsDeleted,
     rows_deleted: state.rowsDeleted,
     schedules_deleted: state.schedulesDeleted,
+    runs_cancelled: state.runsCancelled ?? 0,
   };
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { findVisibleCatalogEntry } from '../../db/mcp-catalog.repository';
 import {
   deleteMcpServer,
-  insertMcpServer,
+  insertMcpServerWithin,
   listMcpServers,
   setHealthCheckInterval,
   updateMcpServerConfig,
@@ -14,7 +14,7 @@ import { LIMITS } from '../../domain/limits';
 import { MCP_TRANSPORTS, SLUG } from '../../domain/mcp-catalog-entry';
 import type { CredentialVault } from '../../lib/vault/credential-vault';
 import type { AppDeps } from '../app-deps';
-import { invalidField } from '../field-errors';
+import { invalidField, limitExceeded } from '../field-errors';
 import { deleteHealthSchedule, ensureHealthSchedule } from '../health-schedules';
 import { changeInProgress, HttpError } from '../http-error';
 import { requireMcpServer } from '../lookups';
@@ -123,7 +123,9 @@ export const mcpServerRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: '/api/v1/mcp-servers',
-    summary: 'Register an MCP server (its secret goes to the credential vault, its health checks are scheduled)',
+    summary:
+      'Register an MCP server (its secret goes to the credential vault, its health checks are scheduled); at most ' +
+      `mcpServersPerWorkspace (${LIMITS.mcpServersPerWorkspace}) per workspace, one more is 422`,
     errors: [409, 503],
     tag: 'mcp',
     permission: 'mcp:manage',
@@ -142,17 +144,25 @@ export const mcpServerRoutes: RouteSpec[] = [
         secret_value: body.secret_value,
         secrets: body.secrets,
       });
-      const server = await insertMcpServer(deps.db, auth.workspaceId, {
-        catalogId: entry?.id ?? null,
-        name: body.name,
-        transport: body.transport,
-        healthCheckIntervalSeconds: body.health_check_interval_seconds,
-        ...input,
-      }).catch((error: unknown) => {
+      const inserted = await insertMcpServerWithin(
+        deps.db,
+        auth.workspaceId,
+        {
+          catalogId: entry?.id ?? null,
+          name: body.name,
+          transport: body.transport,
+          healthCheckIntervalSeconds: body.health_check_interval_seconds,
+          ...input,
+        },
+        LIMITS.mcpServersPerWorkspace,
+      ).catch((error: unknown) => {
         throw isUniqueViolation(error)
           ? new HttpError(409, 'conflict', `an MCP server named ${body.name} already exists`, { field: 'name' })
           : error;
       });
+      if ('full' in inserted)
+        throw limitExceeded('(body)', 'mcpServersPerWorkspace', 'items', `the workspace has ${inserted.full} servers`);
+      const server = inserted;
       // Inserted first so a duplicate name can never overwrite another server's secret; undone if the vault fails.
       await storeSecrets(deps.vault, server, input.secrets).catch(async (error: unknown) => {
         await deleteMcpServer(deps.db, server.id);

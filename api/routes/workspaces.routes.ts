@@ -97,7 +97,8 @@ export const workspaceRoutes: RouteSpec[] = [
   route({
     method: 'delete',
     path: '/api/workspaces/:id',
-    summary: 'Delete a workspace: unusable at once, its secrets and rows purged by a workflow (202)',
+    summary:
+      'Delete a workspace: unusable at once; a workflow cancels its runs, then purges its secrets and rows (202)',
     tag: 'workspaces',
     permission: 'workspace:delete',
     workspaceParam: 'id',

@@ -31,6 +31,9 @@ export const LIMITS = {
   toolDescriptorBytes: 64 * 1024,
   /** Size of one MCP response body, in bytes. */
   mcpResponseBytes: 4 * 1024 * 1024,
+  /** Size of one answer from an LLM provider (judge and agent model calls), in bytes, cut off while reading: a judge
+   * verdict is about 1 KiB and a model's longest answer well under 1 MiB; the SDK holds an answer whole in memory. */
+  providerResponseBytes: 4 * 1024 * 1024,
   /** Size of one tool result kept in a conversation or flow run, in bytes. */
   toolResultBytes: 256 * 1024,
   /**

@@ -8,7 +8,10 @@ import OpenAI, {
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import type { AgentMessage, RequestedToolCall } from '../../domain/agent-messages';
 import type { JudgeMessage } from '../../domain/judge-prompts';
+import { limitMessage } from '../../domain/limit-checks';
+import { LIMITS } from '../../domain/limits';
 import type { Provider } from '../../domain/model-provider';
+import { capBody, type FetchLike } from '../egress/capped-body';
 import { EgressBlockedError, findEgressError } from '../egress/egress-errors';
 import type { EgressGuard } from '../egress/egress-guard';
 
@@ -60,7 +63,15 @@ export interface ToolChatReply {
 }
 
 /** Why a provider call failed after the client's own retries, for callers to decide what retrying can fix. */
-export type ProviderFailureKind = 'auth' | 'model_not_found' | 'rejected' | 'blocked' | 'transient';
+export type ProviderFailureKind = 'auth' | 'model_not_found' | 'rejected' | 'blocked' | 'too_large' | 'transient';
+
+/** What a provider answered passed `LIMITS.providerResponseBytes`: reading stopped there, and asking again is no use. */
+class ProviderResponseTooLarge extends Error {
+  constructor(readonly bytes: number | string) {
+    super(`a response of ${bytes} bytes`);
+    this.name = 'ProviderResponseTooLarge';
+  }
+}
 
 /** A failed provider call; the message carries the provider and status, never the key or the provider's text. */
 export class ProviderCallError extends Error {
@@ -93,6 +104,12 @@ const JSON_MODE: Readonly<Record<Provider, boolean>> = {
 
 function classify(provider: Provider, error: unknown): ProviderCallError {
   if (error instanceof ProviderCallError) return error;
+  if (error instanceof ProviderResponseTooLarge)
+    return new ProviderCallError(
+      'too_large',
+      `the ${provider} endpoint sent ${error.message} (response_too_large): ` +
+        limitMessage('providerResponseBytes', 'bytes'),
+    );
   if (error instanceof APIUserAbortError)
     return new ProviderCallError('transient', `the ${provider} call was cancelled`);
   if (error instanceof APIConnectionTimeoutError)
@@ -123,16 +140,24 @@ function classify(provider: Provider, error: unknown): ProviderCallError {
   );
 }
 
+// Every answer stops at the cap while it is read. An answer declared over it fails when its body is read, not in the
+// fetch: the SDK would retry a fetch that throws, but asking again for the same answer is no use.
+const cappedFetch =
+  (fetch: FetchLike): FetchLike =>
+  async (url, init) =>
+    capBody(await fetch(url, init), LIMITS.providerResponseBytes, (bytes) => new ProviderResponseTooLarge(bytes));
+
 /**
  * Opens a client on an OpenAI-compatible endpoint through the egress guard. The SDK retries 408, 409, 429 and 5xx
- * with exponential backoff, honouring `retry-after` / `retry-after-ms`; each attempt is bounded by `timeoutMs`.
+ * with exponential backoff, honouring `retry-after` / `retry-after-ms`; each attempt is bounded by `timeoutMs`, and
+ * each answer by `LIMITS.providerResponseBytes` (the SDK reads an answer whole).
  */
 export function createProviderClient(options: ProviderClientOptions): ProviderClient {
   const client = new OpenAI({
     apiKey: options.apiKey,
     baseURL: options.baseUrl,
     // The guard's undici fetch speaks the same WHATWG fetch contract as the global one the SDK is typed against.
-    fetch: options.fetch as unknown as ClientOptions['fetch'],
+    fetch: cappedFetch(options.fetch as unknown as FetchLike) as ClientOptions['fetch'],
     timeout: options.timeoutMs,
     maxRetries: options.maxRetries,
   });

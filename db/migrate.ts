@@ -20,6 +20,7 @@ import * as runRepeats from './migrations/0017-run-repeats';
 import * as judgeCache from './migrations/0018-judge-cache';
 import * as modelPrices from './migrations/0019-model-prices';
 import * as mcpHealth from './migrations/0020-mcp-health';
+import * as judgeCacheBytes from './migrations/0021-judge-cache-bytes';
 
 // A static list rather than a folder scan: works the same under tsx, a bundle or a compiled build.
 const migrations: Record<string, Migration> = {
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '0018-judge-cache': judgeCache,
   '0019-model-prices': modelPrices,
   '0020-mcp-health': mcpHealth,
+  '0021-judge-cache-bytes': judgeCacheBytes,
 };
 
 /** Brings the schema up to date; safe to call on every start. */

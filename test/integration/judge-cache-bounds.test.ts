@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import { storeCachedVerdict } from '../../db/judge-verdict-cache.repository';
 import { evalApi, judgeAsk, judgeReplies } from '../helpers/eval-api';
+import { fillJudgeCache, SHORT_REPLY } from '../helpers/judge-cache-fill';
 import { judgedSuite } from '../helpers/judged-suite';
 import { promoteCases } from '../helpers/promoted-cases';
 import { startScriptedLlm, type ScriptedLlm, type ScriptedRequest } from '../helpers/scripted-llm';
@@ -11,7 +12,6 @@ import { createTenant } from '../helpers/tenants';
 const judge = judgeReplies({});
 // Over `LIMITS.judgeReplyBytes` (64 KiB) and still a usable verdict.
 const LONG_JUSTIFICATION = 'because '.repeat(10_000);
-const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
 
 // A case of the "long" prefix is judged with a verdict too long to cache; every other case as usual.
 function script(req: ScriptedRequest): ReturnType<typeof judge> {
@@ -73,7 +73,7 @@ describe('the judge verdict cache bounds', () => {
     const db = suite.platform.runtime.db;
     const { workspaceId } = await createTenant(db, 'owner');
     // About 1,060 bytes each: three fit in 3,500 bytes, four do not.
-    const reply = { content: JSON.stringify({ equivalent: true, justification: 'x'.repeat(1_000) }), usage };
+    const reply = { ...SHORT_REPLY, content: JSON.stringify({ equivalent: true, justification: 'x'.repeat(1_000) }) };
     for (const key of ['b1', 'b2', 'b3', 'b4', 'b5']) await storeCachedVerdict(db, workspaceId, key, reply, 100, 3_500);
     const kept = await db
       .selectFrom('judge_verdict_cache')
@@ -90,19 +90,13 @@ describe('the judge verdict cache bounds', () => {
   it('evicts reading as few rows at 100,000 entries as at 10', async function () {
     this.timeout(120_000);
     const db = suite.platform.runtime.db;
-    const reply = { content: '{"equivalent": true}', usage };
-    // A full cache of `size` entries (oldest first by key), then one more insert: the rows the eviction read.
+    // A full cache of `size` entries (oldest first by key), then one more store: the rows its eviction read.
     const evictionReads = async (size: number) => {
       const { workspaceId } = await createTenant(db, 'owner');
-      await sql`
-        INSERT INTO judge_verdict_cache (workspace_id, key, reply, created_at)
-        SELECT ${workspaceId}::uuid, 'fill-' || lpad(i::text, 6, '0'), ${JSON.stringify(reply)}::jsonb,
-               now() - (${size + 1}::int - i) * interval '1 ms'
-        FROM generate_series(1, ${size}::int) AS i`.execute(db);
-      await sql`ANALYZE judge_verdict_cache`.execute(db);
+      await fillJudgeCache(db, workspaceId, size);
       const read = await db.transaction().execute(async (trx) => {
         const before = await rowsRead(trx);
-        await storeCachedVerdict(trx, workspaceId, 'newest', reply, size);
+        await storeCachedVerdict(trx, workspaceId, 'newest', SHORT_REPLY, size);
         return (await rowsRead(trx)) - before;
       });
       const oldest = await db

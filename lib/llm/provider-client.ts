@@ -9,10 +9,10 @@ import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/reso
 import type { AgentMessage, RequestedToolCall } from '../../domain/agent-messages';
 import type { JudgeMessage } from '../../domain/judge-prompts';
 import { limitMessage } from '../../domain/limit-checks';
-import { LIMITS } from '../../domain/limits';
 import type { Provider } from '../../domain/model-provider';
-import { capBody, type FetchLike } from '../egress/capped-body';
+import type { FetchLike } from '../egress/capped-body';
 import { EgressBlockedError, findEgressError } from '../egress/egress-errors';
+import { cappedAnswers, ProviderResponseTooLarge } from './capped-answers';
 import type { EgressGuard } from '../egress/egress-guard';
 
 /** How an OpenAI-compatible provider endpoint is reached. */
@@ -64,14 +64,6 @@ export interface ToolChatReply {
 
 /** Why a provider call failed after the client's own retries, for callers to decide what retrying can fix. */
 export type ProviderFailureKind = 'auth' | 'model_not_found' | 'rejected' | 'blocked' | 'too_large' | 'transient';
-
-/** What a provider answered passed `LIMITS.providerResponseBytes`: reading stopped there, and asking again is no use. */
-class ProviderResponseTooLarge extends Error {
-  constructor(readonly bytes: number | string) {
-    super(`a response of ${bytes} bytes`);
-    this.name = 'ProviderResponseTooLarge';
-  }
-}
 
 /** A failed provider call; the message carries the provider and status, never the key or the provider's text. */
 export class ProviderCallError extends Error {
@@ -140,13 +132,6 @@ function classify(provider: Provider, error: unknown): ProviderCallError {
   );
 }
 
-// Every answer stops at the cap while it is read. An answer declared over it fails when its body is read, not in the
-// fetch: the SDK would retry a fetch that throws, but asking again for the same answer is no use.
-const cappedFetch =
-  (fetch: FetchLike): FetchLike =>
-  async (url, init) =>
-    capBody(await fetch(url, init), LIMITS.providerResponseBytes, (bytes) => new ProviderResponseTooLarge(bytes));
-
 /**
  * Opens a client on an OpenAI-compatible endpoint through the egress guard. The SDK retries 408, 409, 429 and 5xx
  * with exponential backoff, honouring `retry-after` / `retry-after-ms`; each attempt is bounded by `timeoutMs`, and
@@ -157,7 +142,7 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
     apiKey: options.apiKey,
     baseURL: options.baseUrl,
     // The guard's undici fetch speaks the same WHATWG fetch contract as the global one the SDK is typed against.
-    fetch: cappedFetch(options.fetch as unknown as FetchLike) as ClientOptions['fetch'],
+    fetch: cappedAnswers(options.fetch as unknown as FetchLike) as ClientOptions['fetch'],
     timeout: options.timeoutMs,
     maxRetries: options.maxRetries,
   });

@@ -5,8 +5,8 @@ import { sql, type Kysely } from 'kysely';
  * carries its size (`bytes`, the reply as Postgres writes it out); `judge_cache_usage` keeps each workspace's entries
  * and bytes, so a store knows at once whether it is over a bound and evicts just the oldest entries it must, through
  * the creation-time index: the same few rows whether the cache holds 10 entries or 100,000. Statement triggers keep
- * the counts, so every way rows come and go (a store, an eviction, a workspace's cascade) counts alike. Entries
- * under the old key can never be hit again, so they go.
+ * the counts, so every way rows come and go (a store, an eviction, a purge, a cascade, a TRUNCATE) counts alike.
+ * Entries under the old key can never be hit again, so they go.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`DELETE FROM judge_verdict_cache`.execute(db);
@@ -37,6 +37,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       RETURN NULL;
     END $$`.execute(db);
   await sql`
+    CREATE FUNCTION judge_cache_emptied() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      DELETE FROM judge_cache_usage;
+      RETURN NULL;
+    END $$`.execute(db);
+  await sql`
+    CREATE TRIGGER judge_cache_emptied AFTER TRUNCATE ON judge_verdict_cache
+    FOR EACH STATEMENT EXECUTE FUNCTION judge_cache_emptied()`.execute(db);
+  await sql`
     CREATE TRIGGER judge_cache_entries_added AFTER INSERT ON judge_verdict_cache
     REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION judge_cache_entries_added()`.execute(db);
   await sql`
@@ -45,6 +54,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql`DROP TRIGGER judge_cache_emptied ON judge_verdict_cache`.execute(db);
+  await sql`DROP FUNCTION judge_cache_emptied()`.execute(db);
   await sql`DROP TRIGGER judge_cache_entries_removed ON judge_verdict_cache`.execute(db);
   await sql`DROP TRIGGER judge_cache_entries_added ON judge_verdict_cache`.execute(db);
   await sql`DROP FUNCTION judge_cache_entries_removed()`.execute(db);

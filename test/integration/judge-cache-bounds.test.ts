@@ -85,6 +85,11 @@ describe('the judge verdict cache bounds', () => {
       kept.map((row) => row.key),
       ['b3', 'b4', 'b5'],
     );
+    const { rows } = await sql<{ counted: string; actual: string }>`
+      SELECT (SELECT entries || '/' || bytes FROM judge_cache_usage WHERE workspace_id = ${workspaceId}::uuid) AS counted,
+             (SELECT count(*) || '/' || sum(bytes) FROM judge_verdict_cache WHERE workspace_id = ${workspaceId}::uuid)
+               AS actual`.execute(db);
+    assert.equal(rows[0].counted, rows[0].actual, 'the kept counts are those of the entries');
   });
 
   it('evicts reading as few rows at 100,000 entries as at 10', async function () {

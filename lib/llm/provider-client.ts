@@ -12,8 +12,8 @@ import { limitMessage } from '../../domain/limit-checks';
 import type { Provider } from '../../domain/model-provider';
 import type { FetchLike } from '../egress/capped-body';
 import { EgressBlockedError, findEgressError } from '../egress/egress-errors';
-import { cappedAnswers, ProviderResponseTooLarge } from './capped-answers';
 import type { EgressGuard } from '../egress/egress-guard';
+import { cappedAnswers, ProviderResponseTooLarge } from './capped-answers';
 
 /** How an OpenAI-compatible provider endpoint is reached. */
 export interface ProviderClientOptions {

@@ -28,6 +28,8 @@ export interface JudgeConnection {
   client: ProviderClient;
   /** The guard's fetch behind the key's limiter: the inner fetch of each case's budget. */
   fetch: EgressGuard['fetch'];
+  /** The integration's base URL the client asks. */
+  baseUrl: string;
   /** Hash of the base URL and key: tells keys apart without holding or showing the key. */
   fingerprint: string;
   version: string;
@@ -102,7 +104,7 @@ export function createJudgeConnections(deps: ActivityDeps): JudgeConnections {
       maxRetries: CALL_MAX_RETRIES,
     });
     const fetch = limitedFetch(limiter, deps.egress.fetch);
-    return { client, fetch, fingerprint, version, read };
+    return { client, fetch, baseUrl, fingerprint, version, read };
   };
 
   // Replaces the slot's connection; a failed read leaves no slot behind, so the next case reads again.

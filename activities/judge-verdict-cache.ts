@@ -3,6 +3,7 @@ import { findCachedVerdicts, storeCachedVerdict } from '../db/judge-verdict-cach
 import type { CachedJudgeReply } from '../db/tables/judge-verdict-cache.table';
 import type { RunJudge } from '../db/tables/eval-run.table';
 import type { JudgeMessage } from '../domain/judge-prompts';
+import { jsonBytes } from '../domain/limit-checks';
 import { LIMITS } from '../domain/limits';
 import { logError } from '../lib/logger';
 import type { ActivityDeps } from './activity-deps';
@@ -19,34 +20,44 @@ export interface VerdictCache {
   key(messages: readonly JudgeMessage[], sampleIndex: number): string;
   /** The cached replies under `keys`, by key. */
   lookup(keys: readonly string[]): Promise<Map<string, CachedJudgeReply>>;
-  /** Caches a usable reply (one whose verdict parsed); the first reply under a key stays. Never throws: a reply that
-   * could not be cached is logged, and the verdict it holds counts all the same. */
+  /** Caches a usable reply (one whose verdict parsed) within `LIMITS.judgeReplyBytes`; the first reply under a key
+   * stays. Never throws: a reply that could not be cached is logged, and the verdict it holds counts all the same. */
   store(key: string, reply: CachedJudgeReply): Promise<void>;
 }
 
+/** The judge a verdict came from: its provider, the endpoint it was asked at (the integration's base URL), its model. */
+export interface JudgeEndpoint {
+  provider: RunJudge['provider'];
+  baseUrl: string;
+  model: string;
+}
+
 /**
- * The SHA-256 (hex) of what decides a verdict: the judge's provider and model, the exact prompt messages and the
- * absolute sample index. The key holds no secret and the prompt is not stored: only this hash of it.
+ * The SHA-256 (hex) of what decides a verdict: the judge's provider, endpoint and model, the exact prompt messages and
+ * the absolute sample index. The key holds no secret and the prompt is not stored: only this hash of it.
  */
-export function verdictKey(
-  judge: Pick<RunJudge, 'provider' | 'model'>,
-  messages: readonly JudgeMessage[],
-  sampleIndex: number,
-): string {
-  const material = JSON.stringify([judge.provider, judge.model, messages.map((m) => [m.role, m.content]), sampleIndex]);
+export function verdictKey(judge: JudgeEndpoint, messages: readonly JudgeMessage[], sampleIndex: number): string {
+  const asked = messages.map((m) => [m.role, m.content]);
+  const material = JSON.stringify([judge.provider, judge.baseUrl, judge.model, asked, sampleIndex]);
   return createHash('sha256').update(material).digest('hex');
 }
 
-/** The cache of a workspace for a run's judge, bounded at `LIMITS.judgeCacheEntriesPerWorkspace` entries. */
+/**
+ * The cache of a workspace for a run's judge at the endpoint `baseUrl()` answers (read per key: a renewed connection
+ * may point elsewhere), bounded at `LIMITS.judgeCacheEntriesPerWorkspace` entries and `judgeCacheBytesPerWorkspace`.
+ */
 export function verdictCache(
   deps: Pick<ActivityDeps, 'db' | 'logger'>,
   workspaceId: string,
   judge: RunJudge,
+  baseUrl: () => string,
 ): VerdictCache {
   return {
-    key: (messages, sampleIndex) => verdictKey(judge, messages, sampleIndex),
+    key: (messages, sampleIndex) =>
+      verdictKey({ provider: judge.provider, baseUrl: baseUrl(), model: judge.model }, messages, sampleIndex),
     lookup: (keys) => findCachedVerdicts(deps.db, workspaceId, keys),
     async store(key, reply) {
+      if (jsonBytes(reply) > LIMITS.judgeReplyBytes) return;
       try {
         await storeCachedVerdict(deps.db, workspaceId, key, reply, LIMITS.judgeCacheEntriesPerWorkspace);
       } catch (error) {

@@ -103,7 +103,9 @@ export function createJudge(deps: ActivityDeps): Judge {
       };
       // The budget is reserved first, so a permit of the key's limiter is held only while the provider works.
       const budget = budgetedFetch(deps, judged, (url, init) => endpoint.connection.fetch(url, init), controller);
-      const cache = run.no_cache ? null : verdictCache(deps, run.workspace_id, judge);
+      const cache = run.no_cache
+        ? null
+        : verdictCache(deps, run.workspace_id, judge, () => endpoint.connection.baseUrl);
       const call = judgeCallSpan(deps.tracing?.tracer, judge, judged);
       return openSession(
         endpoint,

@@ -81,6 +81,8 @@ export function toActivityFailure(error: unknown): unknown {
       return ApplicationFailure.nonRetryable(error.message, RUN_FAILURE.egressBlocked);
     case 'rejected':
       return ApplicationFailure.nonRetryable(error.message, RUN_FAILURE.providerRequestRejected);
+    case 'too_large':
+      return ApplicationFailure.nonRetryable(error.message, RUN_FAILURE.providerResponseTooLarge);
     default:
       return ApplicationFailure.retryable(error.message, RUN_FAILURE.providerUnavailable);
   }

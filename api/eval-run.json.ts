@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { CaseResultView } from '../db/case-result.repository';
 import type { EvalRun } from '../db/tables/eval-run.table';
+import { LIMITS } from '../domain/limits';
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 
@@ -80,7 +81,13 @@ export const caseResultJson = z.object({
   expected_final_response: z.string().nullable(),
   actual_final_response: z.string().nullable(),
   criteria: z.record(z.string(), criterionJson),
-  error: z.string().nullable(),
+  error: z
+    .string()
+    .nullable()
+    .describe(
+      `why the case could not be scored: a bound it broke names its limit, e.g. an LLM provider answer over ` +
+        `${LIMITS.providerResponseBytes} bytes (limit providerResponseBytes) is \`response_too_large\``,
+    ),
   judge_usage: z
     .object({ calls: z.number(), prompt_tokens: z.number(), completion_tokens: z.number(), total_tokens: z.number() })
     .nullable(),

@@ -10,7 +10,7 @@ import type { CredentialTable } from './tables/credential.table';
 import type { CaseResultTable, EvalRunTable } from './tables/eval-run.table';
 import type { EvalCaseTable, EvalSetTable } from './tables/eval-set.table';
 import type { FlowRunTable, FlowTable } from './tables/flow.table';
-import type { JudgeVerdictCacheTable } from './tables/judge-verdict-cache.table';
+import type { JudgeCacheUsageTable, JudgeVerdictCacheTable } from './tables/judge-verdict-cache.table';
 import type { ModelPriceTable } from './tables/model-price.table';
 import type {
   AgentMcpServerTable,
@@ -60,6 +60,7 @@ export interface Database {
   model_prices: ModelPriceTable;
   audit_events: AuditEventTable;
   judge_verdict_cache: JudgeVerdictCacheTable;
+  judge_cache_usage: JudgeCacheUsageTable;
 }
 
 export type Db = Kysely<Database>;

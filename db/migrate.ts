@@ -21,6 +21,7 @@ import * as judgeCache from './migrations/0018-judge-cache';
 import * as modelPrices from './migrations/0019-model-prices';
 import * as mcpHealth from './migrations/0020-mcp-health';
 import * as scopedTokens from './migrations/0021-scoped-tokens';
+import * as judgeCacheBytes from './migrations/0022-judge-cache-bytes';
 
 // A static list rather than a folder scan: works the same under tsx, a bundle or a compiled build.
 const migrations: Record<string, Migration> = {
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '0019-model-prices': modelPrices,
   '0020-mcp-health': mcpHealth,
   '0021-scoped-tokens': scopedTokens,
+  '0022-judge-cache-bytes': judgeCacheBytes,
 };
 
 /** Brings the schema up to date; safe to call on every start. */

@@ -34,6 +34,9 @@ export const LIMITS = {
   toolDescriptorBytes: 64 * 1024,
   /** Size of one MCP response body, in bytes. */
   mcpResponseBytes: 4 * 1024 * 1024,
+  /** Size of one answer from an LLM provider (judge and agent model calls), in bytes, cut off while reading: a judge
+   * verdict is about 1 KiB and a model's longest answer well under 1 MiB; the SDK holds an answer whole in memory. */
+  providerResponseBytes: 4 * 1024 * 1024,
   /** Size of one tool result kept in a conversation or flow run, in bytes. */
   toolResultBytes: 256 * 1024,
   /**
@@ -45,6 +48,12 @@ export const LIMITS = {
   /** Cached judge verdicts one workspace keeps; past it the oldest are evicted. Each is a short reply (about 1 KiB),
    * so a full cache is about 100 MiB; it holds a whole set of 10,000 cases judged on one criterion at 9 samples. */
   judgeCacheEntriesPerWorkspace: 100_000,
+  /** Bytes of cached judge replies one workspace keeps; past it the oldest are evicted. A full cache of typical replies
+   * (about 100 MiB) fits, while long replies cannot make the entries' bound a bound of gigabytes. */
+  judgeCacheBytesPerWorkspace: 128 * 1024 * 1024,
+  /** Size of one judge reply the cache keeps, in bytes (its JSON): a verdict on 20 rubrics with justifications is a
+   * few KiB; a longer reply is used but judged afresh next time. */
+  judgeReplyBytes: 64 * 1024,
   /** Times a run may score each case (`repeats`): live repeats re-run the agent, so each multiplies the run's cost. */
   repeatsPerRun: 10,
   /** Flaky cases a run summary lists by name (the most flaky first); `flaky_count` counts them all. */

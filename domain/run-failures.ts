@@ -9,6 +9,7 @@ export const RUN_FAILURE = {
   modelNotFound: 'ModelNotFound',
   providerRequestRejected: 'ProviderRequestRejected',
   providerUnavailable: 'ProviderUnavailable',
+  providerResponseTooLarge: 'ProviderResponseTooLarge',
   egressBlocked: 'EgressBlocked',
   // Eval runs.
   judgeUnresolvable: 'JudgeUnresolvable',

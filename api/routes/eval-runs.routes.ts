@@ -34,7 +34,13 @@ const triggerBody = z
     no_cache: z
       .boolean()
       .optional()
-      .meta({ description: 'Judge every sample afresh: neither read nor write the judge verdict cache.' }),
+      .meta({
+        description:
+          'Judge every sample afresh: neither read nor write the judge verdict cache (per workspace at most ' +
+          `${LIMITS.judgeCacheEntriesPerWorkspace} entries (limit judgeCacheEntriesPerWorkspace) and ` +
+          `${LIMITS.judgeCacheBytesPerWorkspace} bytes (limit judgeCacheBytesPerWorkspace), the oldest evicted ` +
+          `first; a reply over ${LIMITS.judgeReplyBytes} bytes (limit judgeReplyBytes) is not cached).`,
+      }),
     dry_run: z.boolean().optional().describe('answer 200 with the judge calls and an estimate; start nothing'),
   })
   .strict();

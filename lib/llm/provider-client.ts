@@ -8,9 +8,12 @@ import OpenAI, {
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import type { AgentMessage, RequestedToolCall } from '../../domain/agent-messages';
 import type { JudgeMessage } from '../../domain/judge-prompts';
+import { limitMessage } from '../../domain/limit-checks';
 import type { Provider } from '../../domain/model-provider';
+import type { FetchLike } from '../egress/capped-body';
 import { EgressBlockedError, findEgressError } from '../egress/egress-errors';
 import type { EgressGuard } from '../egress/egress-guard';
+import { cappedAnswers, ProviderResponseTooLarge } from './capped-answers';
 
 /** How an OpenAI-compatible provider endpoint is reached. */
 export interface ProviderClientOptions {
@@ -60,7 +63,7 @@ export interface ToolChatReply {
 }
 
 /** Why a provider call failed after the client's own retries, for callers to decide what retrying can fix. */
-export type ProviderFailureKind = 'auth' | 'model_not_found' | 'rejected' | 'blocked' | 'transient';
+export type ProviderFailureKind = 'auth' | 'model_not_found' | 'rejected' | 'blocked' | 'too_large' | 'transient';
 
 /** A failed provider call; the message carries the provider and status, never the key or the provider's text. */
 export class ProviderCallError extends Error {
@@ -93,6 +96,12 @@ const JSON_MODE: Readonly<Record<Provider, boolean>> = {
 
 function classify(provider: Provider, error: unknown): ProviderCallError {
   if (error instanceof ProviderCallError) return error;
+  if (error instanceof ProviderResponseTooLarge)
+    return new ProviderCallError(
+      'too_large',
+      `the ${provider} endpoint sent ${error.message} (response_too_large): ` +
+        limitMessage('providerResponseBytes', 'bytes'),
+    );
   if (error instanceof APIUserAbortError)
     return new ProviderCallError('transient', `the ${provider} call was cancelled`);
   if (error instanceof APIConnectionTimeoutError)
@@ -125,14 +134,15 @@ function classify(provider: Provider, error: unknown): ProviderCallError {
 
 /**
  * Opens a client on an OpenAI-compatible endpoint through the egress guard. The SDK retries 408, 409, 429 and 5xx
- * with exponential backoff, honouring `retry-after` / `retry-after-ms`; each attempt is bounded by `timeoutMs`.
+ * with exponential backoff, honouring `retry-after` / `retry-after-ms`; each attempt is bounded by `timeoutMs`, and
+ * each answer by `LIMITS.providerResponseBytes` (the SDK reads an answer whole).
  */
 export function createProviderClient(options: ProviderClientOptions): ProviderClient {
   const client = new OpenAI({
     apiKey: options.apiKey,
     baseURL: options.baseUrl,
     // The guard's undici fetch speaks the same WHATWG fetch contract as the global one the SDK is typed against.
-    fetch: options.fetch as unknown as ClientOptions['fetch'],
+    fetch: cappedAnswers(options.fetch as unknown as FetchLike) as ClientOptions['fetch'],
     timeout: options.timeoutMs,
     maxRetries: options.maxRetries,
   });

@@ -1,6 +1,7 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { limitMessage } from '../../domain/limit-checks';
 import { LIMITS } from '../../domain/limits';
+import { capBody, declaredOver } from '../egress/capped-body';
 import { McpProtocolError } from './list-tools';
 
 /** A server's response body passed the byte limit; reading stopped there. */
@@ -18,9 +19,8 @@ export interface CappedFetch {
 }
 
 /**
- * Wraps a fetch so no response body is read past `maxBytes`: a declared length over it is refused before reading,
- * and a body that streams past it is cut (the socket is cancelled) with {@link McpResponseTooLargeError}. The SDK
- * buffers a JSON response whole, so without this one answer could take the worker's heap. `onOverflow` lets the
+ * Wraps a fetch so no response body is read past `maxBytes` (see `capBody`): a declared length over it is refused
+ * before reading, and a body that streams past it is cut with {@link McpResponseTooLargeError}. `onOverflow` lets the
  * session end at once: an SSE answer cut short would otherwise leave its request waiting for its timeout.
  */
 export function cappedFetch(
@@ -38,23 +38,12 @@ export function cappedFetch(
   };
   const fetch: FetchLike = async (url, init) => {
     const response = await inner(url, init);
-    const declared = Number(response.headers.get('content-length') ?? 0);
-    if (declared > maxBytes) {
+    const declared = declaredOver(response, maxBytes);
+    if (declared !== undefined) {
       await response.body?.cancel().catch(() => undefined);
       throw refuse(declared);
     }
-    if (!response.body) return response;
-    let seen = 0;
-    const body = response.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
-          seen += chunk.byteLength;
-          if (seen > maxBytes) controller.error(refuse(`more than ${maxBytes}`));
-          else controller.enqueue(chunk);
-        },
-      }),
-    );
-    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return capBody(response, maxBytes, refuse);
   };
   return { fetch, overflow: () => overflow };
 }

@@ -34,6 +34,8 @@ export interface ScriptedReply {
   headers?: Record<string, string>;
   delayMs?: number;
   usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+  /** A completion whose content is this many bytes, streamed in chunks without a Content-Length (never held whole). */
+  contentBytes?: number;
 }
 
 /** Decides the reply to one request; `index` counts every request the server has seen so far (from 0). */
@@ -46,6 +48,8 @@ export interface ScriptedLlm {
   readonly requests: ScriptedRequest[];
   /** TCP connections accepted so far: far fewer than requests when clients keep connections alive. */
   connections(): number;
+  /** Bytes written so far by `contentBytes` replies: what their readers took before they stopped reading. */
+  streamedBytes(): number;
   script(handler: ScriptHandler): void;
   close(): Promise<void>;
 }
@@ -78,6 +82,35 @@ function completion(model: string, reply: ScriptedReply): unknown {
   };
 }
 
+const STREAM_CHUNK = Buffer.alloc(64 * 1024, 'x');
+
+// Writes a completion with `bytes` of content chunk by chunk, each after the last was taken: a reader that stops
+// reading stops the writing. Answers the bytes written (the JSON around the content included).
+function streamCompletion(res: http.ServerResponse, model: string, bytes: number): Promise<number> {
+  const [head, tail] = JSON.stringify(completion(model, { content: '\u0000' })).split('\\u0000');
+  res.writeHead(200, { 'content-type': 'application/json' });
+  let written = 0;
+  let left = bytes;
+  return new Promise((resolve) => {
+    const done = (): void => resolve(written);
+    res.once('close', done);
+    const push = (): void => {
+      if (res.destroyed) return done();
+      if (left <= 0) {
+        written += tail.length;
+        return void res.end(tail);
+      }
+      const chunk = STREAM_CHUNK.subarray(0, Math.min(left, STREAM_CHUNK.length));
+      left -= chunk.length;
+      written += chunk.length;
+      res.write(chunk, (error) => (error ? done() : push()));
+    };
+    written += head.length;
+    res.write(head);
+    push();
+  });
+}
+
 async function readJson(req: http.IncomingMessage): Promise<Record<string, unknown>> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -94,6 +127,7 @@ export async function startScriptedLlm(handler?: ScriptHandler): Promise<Scripte
   const requests: ScriptedRequest[] = [];
   let inFlight = 0;
   let connections = 0;
+  const streamed = { bytes: 0 };
   const server = http.createServer(async (req, res) => {
     if (req.method !== 'POST' || !/^(\/v1)?\/chat\/completions$/.test(req.url ?? '')) {
       res
@@ -124,6 +158,11 @@ export async function startScriptedLlm(handler?: ScriptHandler): Promise<Scripte
         ? await current(request, index)
         : { status: 500, body: { error: { message: 'no script' } } };
       if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
+      if (reply.contentBytes !== undefined) {
+        inFlight -= 1;
+        streamed.bytes += await streamCompletion(res, request.model, reply.contentBytes);
+        return;
+      }
       const status = reply.status ?? 200;
       const payload =
         reply.body ??
@@ -142,6 +181,7 @@ export async function startScriptedLlm(handler?: ScriptHandler): Promise<Scripte
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
     connections: () => connections,
+    streamedBytes: () => streamed.bytes,
     script(next) {
       current = next;
     },

@@ -79,6 +79,10 @@ const envSchema = z.object({
   OTEL_SERVICE_NAME: z.string().min(1).max(200).default('assay'),
   // Scheduled MCP health checks failed in a row before a server goes to `error` (it recovers on the next success).
   MCP_HEALTH_FAILURES_TO_ERROR: integer(1, 100).default(3),
+  // Requests per minute one token, and one workspace (all its tokens), may make to /api of one api process; a bucket
+  // of a minute's quota refilled evenly, so a runaway client is shed (429) before it loads the database.
+  RATE_LIMIT_TOKEN_PER_MINUTE: integer(1, 10_000_000).default(12_000),
+  RATE_LIMIT_WORKSPACE_PER_MINUTE: integer(1, 10_000_000).default(60_000),
 });
 
 export type Config = z.infer<typeof envSchema> & { dataDir: string };

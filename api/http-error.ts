@@ -28,6 +28,7 @@ export const HTTP_ERROR_CODES = [
   'unavailable',
   'worker_timeout',
   'rate_limited',
+  'headers_too_large',
 ] as const;
 
 /** One of `HTTP_ERROR_CODES`: a code outside the list (a typo) fails `tsc`. */

@@ -5,7 +5,7 @@ import request from 'supertest';
 import { listen } from '../../cli/http-server';
 import { createFuzzFixtures, stopWorkspaceWorkflows } from '../helpers/fuzz-fixtures';
 import { databaseFingerprint, ResponseOracle, type OpenApiDocument } from '../helpers/fuzz-oracle';
-import { requestFor, type FuzzContext, type FuzzRequest } from '../helpers/fuzz-requests';
+import { FuzzRequest, requestFor, type FuzzContext } from '../helpers/fuzz-requests';
 import { harness } from '../helpers/harness';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
 import { createTenant, type Tenant } from '../helpers/tenants';
@@ -150,6 +150,13 @@ describe(`fuzz: generated hostile requests against every route with a body or qu
             { seed: seedFor(`${method} ${path}`), numRuns: RUNS[kind], includeErrorInReport: true },
           )
           .catch((error: Error) => failures.push(`${method.toUpperCase()} ${path}: ${error.message}`));
+        // Once without any token, whatever the generators drew: only an operation whose security allows none succeeds.
+        if (!path.includes('{')) {
+          const emptyBody = body ? { type: 'application/json', text: '{}' } : undefined;
+          await check(new FuzzRequest(method, path, path, ctx.extraHeaders(path), emptyBody), before).catch(
+            (error: Error) => failures.push(`${method.toUpperCase()} ${path} without a token: ${error.message}`),
+          );
+        }
         await assertResponsive();
       }
     }

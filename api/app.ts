@@ -12,6 +12,7 @@ import { bulkBodies } from './jsonl-body';
 import { createRegistry, generateDocument, renderDocsPage } from './openapi';
 import { registerPlatformPaths } from './platform-paths';
 import { rejectNulInPath, requestContext, requireJsonBody } from './request-context';
+import { rateLimits } from './rate-limits';
 import { requestSpans } from './request-spans';
 import { mountRoutes, type RouteSpec } from './route';
 import { accountRoutes } from './routes/account.routes';
@@ -119,7 +120,7 @@ export function createApp(deps: AppDeps): Express {
       tokenless: deps.embeddedTemporalUi === true && servesOnlyLoopback(deps.config),
     }),
   );
-  app.use('/api', authMiddleware(deps.db), rejectNulInPath);
+  app.use('/api', authMiddleware(deps.db), rateLimits(deps.config), rejectNulInPath);
   app.use(bulkBodies(BULK_IMPORT_PATHS));
   app.use('/api', requireJsonBody, express.json({ limit: deps.config.BODY_LIMIT, strict: true }));
   app.use(api);

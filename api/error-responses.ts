@@ -22,10 +22,25 @@ const ERROR_STATUS_DESCRIPTIONS: Readonly<Record<number, string>> = {
   413: 'Request body over BODY_LIMIT, or a case import over its limits (`payload_too_large`)',
   415: 'Request body that is not application/json (`unsupported_media_type`)',
   422: 'A body, query or path value is invalid; `details` names each field (`validation_failed`)',
+  429: 'Over the request quota of the token or the workspace (`rate_limited`); `Retry-After` says when to try again',
+  431: "Request line and headers over Node's limit (16 KiB), e.g. a long `cursor` (`headers_too_large`)",
   500: 'Internal error; the message names the request id and nothing else (`internal`)',
   502: 'The workflow the request waited for failed; the message says why',
   503: 'The workflow service is unavailable (`unavailable`)',
   504: 'No worker completed the request in time (`worker_timeout`)',
+};
+
+/** The headers of a 429 (every authenticated answer carries the last two). */
+const RATE_LIMIT_HEADERS = {
+  'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer' as const } },
+  RateLimit: {
+    description: 'Per policy (`"token"`, `"workspace"`): requests left (`r`) and seconds until full again (`t`)',
+    schema: { type: 'string' as const },
+  },
+  'RateLimit-Policy': {
+    description: "Each policy's quota (`q`) per window of `w` seconds (RATE_LIMIT_TOKEN_PER_MINUTE, …_WORKSPACE_…)",
+    schema: { type: 'string' as const },
+  },
 };
 
 /** What decides a route's error statuses: its inputs, and the extra statuses it declares. */
@@ -38,7 +53,7 @@ export interface ErrorSources {
 
 /** Every error status a route of the authenticated API can answer, derived from its definition. */
 export function routeErrorStatuses(spec: ErrorSources): number[] {
-  const statuses = new Set([400, 401, 403, 500, ...(spec.errors ?? [])]);
+  const statuses = new Set([400, 401, 403, 429, 431, 500, ...(spec.errors ?? [])]);
   if (spec.path.includes(':')) statuses.add(404);
   if (spec.body) [413, 415, 422].forEach((status) => statuses.add(status));
   if (spec.query) statuses.add(422);
@@ -52,6 +67,7 @@ export function errorResponses(statuses: readonly number[]): Record<number, Resp
       status,
       {
         description: ERROR_STATUS_DESCRIPTIONS[status] ?? 'Error',
+        ...(status === 429 ? { headers: RATE_LIMIT_HEADERS } : {}),
         content: { 'application/json': { schema: errorBodySchema } },
       },
     ]),

@@ -27,6 +27,8 @@ export const HTTP_ERROR_CODES = [
   'mcp_sync_failed',
   'unavailable',
   'worker_timeout',
+  'rate_limited',
+  'headers_too_large',
 ] as const;
 
 /** One of `HTTP_ERROR_CODES`: a code outside the list (a typo) fails `tsc`. */

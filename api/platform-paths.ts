@@ -59,7 +59,8 @@ export const PLATFORM_PATHS: RouteConfig[] = [
     path: '/metrics',
     summary: 'Prometheus metrics: Bearer METRICS_TOKEN, or no token on an api only loopback reaches (else 404)',
     tags: ['platform'],
-    security: [{ bearerAuth: [] }],
+    // Either requirement: the token, or none (`{}`) while METRICS_TOKEN is unset and only loopback reaches the api.
+    security: [{ bearerAuth: [] }, {}],
     responses: {
       200: { description: 'The Prometheus text format', content: { 'text/plain': { schema: z.string() } } },
       ...errorResponses([401, 404]),
@@ -79,7 +80,8 @@ export const PLATFORM_PATHS: RouteConfig[] = [
   })),
 ];
 
-/** Registers PLATFORM_PATHS in the document. */
+/** Registers PLATFORM_PATHS in the document; any of them answers 431 to a request line over Node's limit. */
 export function registerPlatformPaths(registry: OpenAPIRegistry): void {
-  for (const path of PLATFORM_PATHS) registry.registerPath(path);
+  for (const path of PLATFORM_PATHS)
+    registry.registerPath({ ...path, responses: { ...path.responses, ...errorResponses([431]) } });
 }

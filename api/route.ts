@@ -148,7 +148,8 @@ export function mountRoutes(
         ...(spec.body ? { body: { content: { 'application/json': { schema: spec.body } } } } : {}),
       },
       responses: {
-        [spec.status ?? 200]: {
+        // As the handler answers: a route without a response body answers 204 unless it names its status.
+        [spec.status ?? (spec.response ? 200 : 204)]: {
           description: 'Success',
           ...(spec.response ? { content: { 'application/json': { schema: spec.response } } } : {}),
         },

@@ -26,7 +26,8 @@ export interface ApiClient {
 export interface ApiClientOptions {
   /** Sent as `X-Workspace-Id` (default: the token's workspace). */
   workspace?: string;
-  /** Tries of a GET that meets a transient failure (a network error, a timeout, 502/503/504); default 5. */
+  /** Tries of a GET that meets a transient failure (a network error, a timeout, 502/503/504), or of any request
+   * refused 429 (it did nothing); default 5. */
   attempts?: number;
   /** Wait before the second try, doubled before each later one; default 250 ms (250, 500, 1000, 2000). */
   backoffMs?: number;
@@ -37,6 +38,15 @@ export interface ApiClientOptions {
 }
 
 const TRANSIENT_STATUSES = new Set([502, 503, 504]);
+/** The longest `Retry-After` a 429 is waited out for: a CI job should fail rather than hang. */
+const MAX_RETRY_AFTER_MS = 120_000;
+
+// A 429's Retry-After in ms (delay-seconds, or an HTTP date), undefined when absent or unreadable.
+function retryAfterMs(res: Response): number | undefined {
+  const value = res.headers.get('retry-after')?.trim() ?? '';
+  const ms = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value) - Date.now();
+  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS) : undefined;
+}
 
 // What fetch rejected with, with the system error (ECONNREFUSED, ECONNRESET, …) undici keeps as its cause.
 function networkMessage(error: unknown): string {
@@ -48,7 +58,8 @@ function networkMessage(error: unknown): string {
 /**
  * Creates a client for `baseUrl` authenticating with `token`. A GET is retried with exponential backoff on a network
  * error, a timeout or a 502/503/504 (polling survives an api restart or a proxy hiccup); other methods are tried once,
- * since they change something. A failure that outlasts the tries is an `ApiError` saying how many were made.
+ * since they change something. Any request refused 429 (the rate limit refuses before doing anything) is tried again
+ * after the answer's `Retry-After`. A failure that outlasts the tries is an `ApiError` saying how many were made.
  */
 export function createApiClient(baseUrl: string, token: string, options: ApiClientOptions = {}): ApiClient {
   const attempts = options.attempts ?? 5;
@@ -61,8 +72,9 @@ export function createApiClient(baseUrl: string, token: string, options: ApiClie
   });
   type Body = { text: string; type: string };
 
-  // One try: the answer, or a transient failure to retry (`retry`), or an ApiError to give up with.
-  const once = async <T>(method: string, path: string, body?: Body): Promise<{ value: T } | { retry: ApiError }> => {
+  // One try: the answer, or a failure to retry (`retry`, after `afterMs` when the api said), or an ApiError to throw.
+  type Outcome<T> = { value: T } | { retry: ApiError; afterMs?: number };
+  const once = async <T>(method: string, path: string, body?: Body): Promise<Outcome<T>> => {
     let res: Response;
     try {
       res = await fetch(new URL(path, baseUrl), {
@@ -84,21 +96,22 @@ export function createApiClient(baseUrl: string, token: string, options: ApiClie
       json.error?.message ?? `HTTP ${res.status} ${res.statusText}`.trim(),
       json.error?.details,
     );
+    if (res.status === 429) return { retry: failure, afterMs: retryAfterMs(res) ?? backoffMs };
     if (TRANSIENT_STATUSES.has(res.status)) return { retry: failure };
     throw failure;
   };
 
   const call = async <T>(method: string, path: string, body?: Body): Promise<T> => {
-    const tries = method === 'GET' ? attempts : 1;
     for (let attempt = 1; ; attempt++) {
       const outcome = await once<T>(method, path, body);
       if ('value' in outcome) return outcome.value;
-      const { retry } = outcome;
+      const { retry, afterMs } = outcome;
+      const tries = method === 'GET' || afterMs !== undefined ? attempts : 1;
       if (attempt >= tries) {
         const after = tries > 1 ? ` (gave up after ${tries} tries)` : '';
         throw new ApiError(retry.status, retry.code, `${method} ${path}: ${retry.message}${after}`, retry.details);
       }
-      const waitMs = backoffMs * 2 ** (attempt - 1);
+      const waitMs = afterMs ?? backoffMs * 2 ** (attempt - 1);
       onRetry(`${method} ${path}: ${retry.message}; try ${attempt + 1} of ${tries} in ${waitMs} ms`);
       await new Promise((resolve) => setTimeout(resolve, waitMs));
     }

@@ -84,6 +84,10 @@ const envSchema = z.object({
   // Scheduled MCP health checks of one workspace in flight on each worker; a check past it is skipped (the next interval
   // tries again), so a workspace's slow or many servers never hold the worker's activity slots other workspaces need.
   WORKSPACE_HEALTH_CHECK_CONCURRENCY: integer(1, 64).default(4),
+  // Requests per minute one token, and one workspace (all its tokens), may make to /api of one api process; a bucket
+  // of a minute's quota refilled evenly, so a runaway client is shed (429) before it loads the database.
+  RATE_LIMIT_TOKEN_PER_MINUTE: integer(1, 10_000_000).default(12_000),
+  RATE_LIMIT_WORKSPACE_PER_MINUTE: integer(1, 10_000_000).default(60_000),
 });
 
 export type Config = z.infer<typeof envSchema> & { dataDir: string };

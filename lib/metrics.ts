@@ -29,6 +29,13 @@ export const httpRequestDuration = histogram(
   [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
 );
 
+/** Requests refused 429 `rate_limited`, by the bucket that was empty (`token` or `workspace`). */
+export const httpRateLimited = counter(
+  'assay_http_rate_limited_total',
+  'API requests refused 429 rate_limited, by the bucket that was empty (token, workspace).',
+  ['scope'],
+);
+
 /** Eval runs that ended, by final status. */
 export const evalRunsEnded = counter(
   'assay_eval_runs_total',

@@ -1,11 +1,11 @@
 import { context, propagation, type Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes, type Resource } from '@opentelemetry/resources';
 import { BatchSpanProcessor, NodeTracerProvider, type SpanProcessor } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import type { Config } from '../config';
+import { TraceIdsPropagator } from './trace-ids-propagator';
 
 /** One process's (or one test platform's) tracer and the pipeline that exports its spans over OTLP/HTTP. */
 export interface Tracing {
@@ -23,13 +23,13 @@ let propagationInstalled = false;
 /**
  * The tracer provider is not registered globally: each runtime passes its own tracer to the Temporal interceptors,
  * the HTTP spans and the judge, so two platforms in one process (tests) export to their own collectors. Only the
- * context manager and the W3C propagator are process-wide, installed once: they hold no configuration.
+ * context manager and the propagator (W3C, writing ids only) are process-wide, installed once: they hold no configuration.
  */
 function installPropagation(): void {
   if (propagationInstalled) return;
   propagationInstalled = true;
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  propagation.setGlobalPropagator(new TraceIdsPropagator());
 }
 
 /** The traces endpoint under an OTLP base URL, as the OpenTelemetry spec derives it from `OTEL_EXPORTER_OTLP_ENDPOINT`. */

@@ -9,6 +9,8 @@ export interface Operation {
   parameters?: Array<{ in: string; name: string; schema?: JsonSchema }>;
   requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
   responses: Record<string, { content?: Record<string, { schema?: JsonSchema }> }>;
+  /** Alternatives, any one of which suffices; `{}` among them means no credentials at all. */
+  security?: Array<Record<string, string[]>>;
 }
 
 /** The document itself. */
@@ -17,7 +19,10 @@ export interface OpenApiDocument {
   components?: { schemas?: Record<string, JsonSchema> };
 }
 
-/** What a response must be, per the document: its status listed, and its JSON body of the listed schema. */
+/**
+ * What a response must be, per the document: its status listed, its JSON body of the listed schema, and no success
+ * without the credentials the operation's security requires.
+ */
 export class ResponseOracle {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
   private readonly validators = new Map<string, ValidateFunction>();
@@ -35,14 +40,19 @@ export class ResponseOracle {
     return schema;
   };
 
-  /** Why a response breaks the document, or undefined when it keeps to it. */
+  /** Why a response breaks the document, or undefined when it keeps to it; `sent` says what the request carried. */
   problem(
     path: string,
     method: string,
     res: { status: number; body: unknown; type: string; text?: string },
+    sent: { authorization: boolean } = { authorization: true },
   ): string | undefined {
-    const documented = this.document.paths[path]?.[method]?.responses[String(res.status)];
+    const operation = this.document.paths[path]?.[method];
+    const documented = operation?.responses[String(res.status)];
     if (!documented) return `status ${res.status} is not documented for ${method.toUpperCase()} ${path}`;
+    const tokenless = !operation?.security || operation.security.some((option) => Object.keys(option).length === 0);
+    if (res.status < 300 && !sent.authorization && !tokenless)
+      return `status ${res.status} without credentials, while ${method.toUpperCase()} ${path} documents it needs them`;
     const schema = documented.content?.['application/json']?.schema;
     if (!schema) return undefined;
     if (!/json/.test(res.type)) return `status ${res.status} documents JSON, got ${res.type || 'no body'}`;

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import http from 'node:http';
 import type net from 'node:net';
 import path from 'node:path';
 import { listen } from '../../cli/http-server';
@@ -8,6 +7,7 @@ import { createWorkspace, upsertMembership } from '../../db/tenancy.repository';
 import { freePort } from '../../lib/embedded/process-utils';
 import { runAssay, type CliResult } from '../helpers/assay-cli';
 import { evalApi, judgeReplies } from '../helpers/eval-api';
+import { forwardingProxy } from '../helpers/forwarding-proxy';
 import { harness } from '../helpers/harness';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
 import { startScriptedLlm, type ScriptedLlm } from '../helpers/scripted-llm';
@@ -18,41 +18,16 @@ const assay = (args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> 
   runAssay(args, { ASSAY_URL: '', ASSAY_TOKEN: '', ASSAY_WORKSPACE: '', ...env });
 
 /** A loopback proxy in front of the api that answers the first `failures` GETs 503 and forwards everything else. */
-async function flakyProxy(target: string, failures: number) {
-  const upstream = new URL(target);
-  const seen: Array<{ method: string; path: string; status: number; workspace?: string }> = [];
+function flakyProxy(target: string, failures: number): ReturnType<typeof forwardingProxy> {
   let failed = 0;
-  const server = http.createServer((req, res) => {
-    const entry = {
-      method: req.method ?? '',
-      path: req.url ?? '',
-      status: 0,
-      workspace: req.headers['x-workspace-id'],
-    };
-    seen.push(entry as (typeof seen)[number]);
-    if (req.method === 'GET' && failed < failures) {
+  return forwardingProxy(target, {
+    intercept: (req, res) => {
+      if (req.method !== 'GET' || failed >= failures) return false;
       failed++;
-      entry.status = 503;
       res.writeHead(503, { 'Content-Type': 'text/plain' }).end('upstream restarting');
-      return;
-    }
-    const forward = http.request(
-      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
-      (answer) => {
-        entry.status = answer.statusCode ?? 0;
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    forward.on('error', () => res.destroy());
-    req.pipe(forward);
+      return true;
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
-    seen,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
 }
 
 describe('assay exit codes: usage errors, --version, network failures', function () {

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import type net from 'node:net';
 import request from 'supertest';
+import { listen } from '../../cli/http-server';
 import { createFuzzFixtures, stopWorkspaceWorkflows } from '../helpers/fuzz-fixtures';
 import { databaseFingerprint, ResponseOracle, type OpenApiDocument } from '../helpers/fuzz-oracle';
-import { requestFor, type FuzzContext, type FuzzRequest } from '../helpers/fuzz-requests';
+import { FuzzRequest, requestFor, type FuzzContext } from '../helpers/fuzz-requests';
 import { harness } from '../helpers/harness';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
 import { createTenant, type Tenant } from '../helpers/tenants';
@@ -36,6 +38,9 @@ describe(`fuzz: generated hostile requests against every route with a body or qu
   let examples: Map<string, unknown[]>;
   const statuses = new Map<number, number>();
   let sent = 0;
+  // Requests go to the api as `assay api` serves it, so what Node answers before the app (431) is checked too.
+  let baseUrl: string;
+  let closeHttp: () => Promise<void>;
 
   before(async () => {
     assert.ok(Number.isSafeInteger(seed), `FUZZ_SEED must be an integer, got ${process.env.FUZZ_SEED}`);
@@ -45,6 +50,9 @@ describe(`fuzz: generated hostile requests against every route with a body or qu
     );
     console.log(`    fuzz seed ${seed} (FUZZ_SEED=${seed} reproduces this run)`);
     platform = await createTestPlatform(await harness(), { env: { TEMPORAL_CODEC_ORIGINS: CODEC_ORIGIN } });
+    const served = await listen(platform.app, '127.0.0.1', 0);
+    closeHttp = served.close;
+    baseUrl = `http://127.0.0.1:${(served.server.address() as net.AddressInfo).port}`;
     tenant = await createTenant(platform.runtime.db);
     document = (await request(platform.app).get('/openapi.json').expect(200)).body;
     oracle = new ResponseOracle(document);
@@ -52,6 +60,7 @@ describe(`fuzz: generated hostile requests against every route with a body or qu
     ({ fixtures, examples } = await createFuzzFixtures(platform, tenant));
   });
   after(async () => {
+    await closeHttp?.();
     if (platform) await stopWorkspaceWorkflows(platform, tenant.workspaceId);
     await platform?.close();
   });
@@ -83,12 +92,15 @@ describe(`fuzz: generated hostile requests against every route with a body or qu
   }
 
   async function send(req: FuzzRequest): Promise<request.Response> {
-    const call = request(platform.app)[req.method as 'get'](req.url).set(req.headers).timeout({ response: 30_000 });
+    const call = request(baseUrl)[req.method as 'get'](req.url).set(req.headers).timeout({ response: 30_000 });
     if (req.body) call.set('Content-Type', req.body.type).send(req.body.text);
     return call;
   }
 
-  /** Sends one request and checks it: no 5xx, a documented status and body, and nothing written on a 4xx. */
+  /**
+   * Sends one request and checks it: no 5xx, a documented status and body, no success without the credentials the
+   * operation documents, and nothing written on a 4xx.
+   */
   async function check(req: FuzzRequest, before: { value: string }): Promise<void> {
     const res = await send(req);
     sent++;
@@ -98,7 +110,12 @@ describe(`fuzz: generated hostile requests against every route with a body or qu
     before.value = after;
     const said = `${res.status} ${JSON.stringify(res.body).slice(0, 500)}`;
     assert.ok(res.status < 500, `server error: ${said}`);
-    const problem = oracle.problem(req.path, req.method, { status: res.status, body: res.body, type: res.type });
+    const problem = oracle.problem(
+      req.path,
+      req.method,
+      { status: res.status, body: res.body, type: res.type },
+      { authorization: 'Authorization' in req.headers },
+    );
     assert.equal(problem, undefined, `${problem}: ${said}`);
     assert.ok(!(res.status >= 400 && written), `a ${res.status} wrote to the database: ${said}`);
   }
@@ -133,6 +150,13 @@ describe(`fuzz: generated hostile requests against every route with a body or qu
             { seed: seedFor(`${method} ${path}`), numRuns: RUNS[kind], includeErrorInReport: true },
           )
           .catch((error: Error) => failures.push(`${method.toUpperCase()} ${path}: ${error.message}`));
+        // Once without any token, whatever the generators drew: only an operation whose security allows none succeeds.
+        if (!path.includes('{')) {
+          const emptyBody = body ? { type: 'application/json', text: '{}' } : undefined;
+          await check(new FuzzRequest(method, path, path, ctx.extraHeaders(path), emptyBody), before).catch(
+            (error: Error) => failures.push(`${method.toUpperCase()} ${path} without a token: ${error.message}`),
+          );
+        }
         await assertResponsive();
       }
     }

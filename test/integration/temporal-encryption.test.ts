@@ -3,9 +3,13 @@ import crypto from 'node:crypto';
 import { ActivityFailure, ApplicationFailure, Client, Connection, WorkflowFailedError } from '@temporalio/client';
 import { METADATA_ENCODING_KEY } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
+import request from 'supertest';
 import { pingWorkflow } from '../../workflows/ping.workflow';
 import { harness } from '../helpers/harness';
+import { startOtlpReceiver, type OtlpReceiver } from '../helpers/otlp-receiver';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
+import { createTenant } from '../helpers/tenants';
+import { workflowIds } from '../../workflows/temporal-names';
 
 type History = temporal.api.history.v1.IHistory;
 type Payload = temporal.api.common.v1.IPayload;
@@ -33,14 +37,28 @@ function headerKeysOf(node: unknown, found = new Set<string>()): Set<string> {
   return found;
 }
 
+/** The decoded `_tracer-data` headers of a history (JSON text maps written with the default converter). */
+function tracerHeadersOf(node: unknown, found: Record<string, string>[] = []): Record<string, string>[] {
+  if (node === null || typeof node !== 'object' || ArrayBuffer.isView(node)) return found;
+  for (const [key, child] of Object.entries(node)) {
+    const data =
+      key === 'header' ? (child as { fields?: Record<string, Payload> })?.fields?.['_tracer-data']?.data : null;
+    if (data) found.push(JSON.parse(Buffer.from(data).toString()) as Record<string, string>);
+    else tracerHeadersOf(child, found);
+  }
+  return found;
+}
+
 describe('Temporal history at rest', () => {
   let platform: TestPlatform;
   let connection: Connection;
   let raw: Client;
+  let receiver: OtlpReceiver;
 
   before(async () => {
     const h = await harness();
-    platform = await createTestPlatform(h);
+    receiver = await startOtlpReceiver();
+    platform = await createTestPlatform(h, { env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint } });
     await platform.startWorker();
     connection = await Connection.connect({ address: h.temporalAddress });
     raw = new Client({ connection, namespace: platform.config.TEMPORAL_NAMESPACE });
@@ -48,6 +66,7 @@ describe('Temporal history at rest', () => {
   after(async () => {
     await connection?.close();
     await platform?.close();
+    await receiver?.close();
   });
 
   async function rawHistory(workflowId: string): Promise<{ bytes: Buffer; history: History }> {
@@ -114,5 +133,27 @@ describe('Temporal history at rest', () => {
       'the workflow failed',
     );
     assertSealed(history, bytes, message);
+  });
+
+  it("carries only trace and span ids in headers, never a client's tracestate", async () => {
+    const tenant = await createTenant(platform.runtime.db, 'owner');
+    const traceId = crypto.randomBytes(16).toString('hex');
+    const vendorState = `tenant-secret-${crypto.randomBytes(8).toString('hex')}`;
+    await request(platform.app)
+      .delete(`/api/workspaces/${tenant.workspaceId}`)
+      .set(tenant.auth)
+      .set('traceparent', `00-${traceId}-${crypto.randomBytes(8).toString('hex')}-01`)
+      .set('tracestate', `acme=${vendorState}`)
+      .expect(202);
+    const workflowId = workflowIds.workspaceDeletion(tenant.workspaceId);
+    await platform.runtime.temporal.client.workflow.getHandle(workflowId).result();
+    const { history, bytes } = await rawHistory(workflowId);
+    const headers = tracerHeadersOf(history);
+    assert.ok(headers.length >= 2, `trace headers on the start and its activities (${headers.length})`);
+    for (const header of headers) {
+      assert.deepEqual(Object.keys(header), ['traceparent'], JSON.stringify(header));
+      assert.match(header.traceparent, new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`));
+    }
+    assert.equal(bytes.includes(Buffer.from(vendorState)), false, 'history holds the tracestate');
   });
 });

@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { Db } from '../db/database';
 import type { Config } from '../lib/config';
-import { createEgressGuard, type EgressGuard } from '../lib/egress/egress-guard';
+import { createEgressGuard, type EgressGuard } from '../lib/outbound/egress/egress-guard';
 import type { Logger } from '../lib/logger';
 import type { Tracing } from '../lib/telemetry/tracing';
 import type { CredentialVault } from '../lib/vault/credential-vault';

@@ -7,7 +7,7 @@ import type { AgentRuntimeSettings } from '../domain/agent-settings';
 import { agentRunnability, type AgentNotRunnableReason } from '../domain/agent-runnability';
 import { RUN_FAILURE, providerNotConnectedMessage, type RunFailureType } from '../domain/run-failures';
 import type { Provider } from '../domain/model-provider';
-import type { EgressGuard } from '../lib/egress/egress-guard';
+import type { EgressGuard } from '../lib/outbound/egress/egress-guard';
 import type { ActivityDeps } from './activity-deps';
 import { connectProvider, type ProviderConnection } from './provider-connection';
 

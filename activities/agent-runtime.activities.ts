@@ -19,7 +19,7 @@ import { runtimeSettings } from '../domain/agent-settings';
 import { applyGuardrails } from '../domain/guardrails/apply-guardrails';
 import { RUN_FAILURE } from '../domain/run-failures';
 import { overLimit, storedCaseProblem } from '../domain/limit-checks';
-import { createProviderClient } from '../lib/llm/provider-client';
+import { createProviderClient } from '../lib/outbound/llm/provider-client';
 import { connectAgentProvider, loadRunnableAgent, pinLiveRunAgent, resolveRunnableAgent } from './agent-model';
 import { recordModelReply, stepResultOf, type AgentStepResult } from './agent-step';
 import { conversationOf } from './agent-conversation';

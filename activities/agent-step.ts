@@ -10,7 +10,7 @@ import {
 import type { AgentRuntimeSettings } from '../domain/agent-settings';
 import { applyGuardrails } from '../domain/guardrails/apply-guardrails';
 import { LIMITS } from '../domain/limits';
-import type { ToolChatReply } from '../lib/llm/provider-client';
+import type { ToolChatReply } from '../lib/outbound/llm/provider-client';
 
 /** Tool calls one model step may run; more are answered with an error without running (bounds the workflow's loop). */
 export const MAX_TOOL_CALLS_PER_STEP = 10;

@@ -4,7 +4,7 @@ import type { AgentRun } from '../db/tables/agent-run.table';
 import type { RequestedToolCall } from '../domain/agent-messages';
 import { parseToolArguments, type AgentToolSource, type BuiltinToolName } from '../domain/agent-tools';
 import { RUN_FAILURE } from '../domain/run-failures';
-import { callServerTool } from '../lib/mcp/tool-call';
+import { callServerTool } from '../lib/outbound/mcp/tool-call';
 import { callKey } from './agent-step';
 import { runBuiltinTool } from './builtin-tools';
 import { withHeartbeat } from './heartbeat';

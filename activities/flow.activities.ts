@@ -8,7 +8,7 @@ import { FlowExpressionError, renderValue, type FlowScope } from '../domain/flow
 import { RUN_FAILURE } from '../domain/run-failures';
 import { overLimit } from '../domain/limit-checks';
 import { coerceArgument } from '../domain/tool-parameters';
-import { callServerTool } from '../lib/mcp/tool-call';
+import { callServerTool } from '../lib/outbound/mcp/tool-call';
 import { withHeartbeat } from './heartbeat';
 import type { ActivityDeps } from './activity-deps';
 

@@ -1,6 +1,6 @@
 import { reserveJudgeCall } from '../db/judge-call.repository';
 import { LIMITS } from '../domain/limits';
-import type { EgressGuard } from '../lib/egress/egress-guard';
+import type { EgressGuard } from '../lib/outbound/egress/egress-guard';
 import type { ActivityDeps } from './activity-deps';
 
 /** Calls a batch already counted for a case (`reserveJudgeCalls`), shared by every session the case opens. */

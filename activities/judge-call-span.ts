@@ -1,6 +1,6 @@
 import { SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
 import type { RunJudge } from '../db/tables/eval-run.table';
-import type { JsonChatReply } from '../lib/llm/provider-client';
+import type { JsonChatReply } from '../lib/outbound/llm/provider-client';
 import type { JudgedCase } from './judge-call-budget';
 
 /** Runs one judge request to the provider. */

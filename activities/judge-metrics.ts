@@ -1,4 +1,4 @@
-import { ProviderCallError, type JsonChatReply } from '../lib/llm/provider-client';
+import { ProviderCallError, type JsonChatReply } from '../lib/outbound/llm/provider-client';
 import { judgeCallDuration, judgeCalls, judgeTokens } from '../lib/metrics';
 
 /**

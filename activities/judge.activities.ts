@@ -12,7 +12,7 @@ import {
 } from '../domain/judge-output.parser';
 import { finalResponsePrompt, rubricsPrompt, type JudgeMessage } from '../domain/judge-prompts';
 import { LIMITS } from '../domain/limits';
-import { ProviderCallError, type JsonChatReply } from '../lib/llm/provider-client';
+import { ProviderCallError, type JsonChatReply } from '../lib/outbound/llm/provider-client';
 import type { ActivityDeps } from './activity-deps';
 import { budgetedFetch, JudgeCallBoundReached, type BudgetedFetch, type JudgedCase } from './judge-call-budget';
 import { judgeCallSpan, type JudgeCall } from './judge-call-span';

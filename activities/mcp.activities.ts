@@ -4,11 +4,11 @@ import { saveToolSync } from '../db/mcp-tool.repository';
 import type { ToolChanges } from '../domain/tool-changes';
 import { RUN_FAILURE } from '../domain/run-failures';
 import { logError } from '../lib/logger';
-import { listAllTools, toToolDescriptor } from '../lib/mcp/list-tools';
-import { describeMcpFailure } from '../lib/mcp/mcp-failure';
-import { requestTimeoutMs, withMcpSession } from '../lib/mcp/mcp-session';
-import { preflightRefusal } from '../lib/mcp/preflight';
-import { McpTargetError, resolveServerTarget, type ResolvedServer } from '../lib/mcp/server-target';
+import { listAllTools, toToolDescriptor } from '../lib/outbound/mcp/list-tools';
+import { describeMcpFailure } from '../lib/outbound/mcp/mcp-failure';
+import { requestTimeoutMs, withMcpSession } from '../lib/outbound/mcp/mcp-session';
+import { preflightRefusal } from '../lib/outbound/mcp/preflight';
+import { McpTargetError, resolveServerTarget, type ResolvedServer } from '../lib/outbound/mcp/server-target';
 import type { ActivityDeps } from './activity-deps';
 
 /** Which server of which workspace; secrets travel as the server's credential id, never as values. */

@@ -3,7 +3,7 @@ import { findIntegration, shareIntegrationLock } from '../db/integration.reposit
 import type { Integration } from '../db/tables/workspace-settings.table';
 import { RUN_FAILURE } from '../domain/run-failures';
 import { PROVIDER_BASE_URLS, type Provider } from '../domain/model-provider';
-import { ProviderCallError } from '../lib/llm/provider-client';
+import { ProviderCallError } from '../lib/outbound/llm/provider-client';
 import type { ActivityDeps } from './activity-deps';
 
 /** How to reach a provider with the workspace's own key (read inside the activity, never passed around). */

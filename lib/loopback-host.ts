@@ -1,5 +1,5 @@
 import type { Config } from './config';
-import { addressRange } from './egress/address-policy';
+import { addressRange } from './address-policy';
 
 /** True for `localhost` and any literal loopback address (127.0.0.0/8, ::1, brackets allowed). */
 export function isLoopbackHost(host: string): boolean {

@@ -3,9 +3,9 @@ import type { LookupAddress } from 'node:dns';
 import http from 'node:http';
 import net from 'node:net';
 import { request } from 'undici';
-import { EgressBlockedError, EgressTimeoutError } from '../../lib/egress/egress-errors';
-import { createEgressGuard, redirectRefusal, type EgressGuard } from '../../lib/egress/egress-guard';
-import type { HostLookup } from '../../lib/egress/guarded-connector';
+import { EgressBlockedError, EgressTimeoutError } from '../../lib/outbound/egress/egress-errors';
+import { createEgressGuard, redirectRefusal, type EgressGuard } from '../../lib/outbound/egress/egress-guard';
+import type { HostLookup } from '../../lib/outbound/egress/guarded-connector';
 
 // Network rule: these tests only ever connect to loopback; every other address must be refused before dialling.
 

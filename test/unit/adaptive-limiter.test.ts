@@ -5,7 +5,7 @@ import {
   createLimiterRegistry,
   limitedFetch,
   type Permit,
-} from '../../lib/llm/adaptive-limiter';
+} from '../../lib/outbound/llm/adaptive-limiter';
 
 // Settles pending promise callbacks without waiting for any timer.
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

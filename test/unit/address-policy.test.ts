@@ -5,7 +5,7 @@ import {
   isBlockedHostname,
   isPublicUnicast,
   normaliseHostname,
-} from '../../lib/egress/address-policy';
+} from '../../lib/address-policy';
 
 const REFUSED: ReadonlyArray<[string, string]> = [
   ['127.0.0.1', 'loopback'],

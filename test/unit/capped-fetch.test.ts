@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { cappedFetch, McpResponseTooLargeError } from '../../lib/mcp/capped-fetch';
+import { cappedFetch, McpResponseTooLargeError } from '../../lib/outbound/mcp/capped-fetch';
 
 const CAP = 1024;
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { parseAllowlist } from '../../lib/egress/allowlist';
+import { parseAllowlist } from '../../lib/outbound/egress/allowlist';
 
 describe('egress allowlist', () => {
   it('allows nothing when empty', () => {

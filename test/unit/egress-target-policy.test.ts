@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { parseAllowlist } from '../../lib/egress/allowlist';
-import { refuseResolved, refuseUrl } from '../../lib/egress/target-policy';
+import { parseAllowlist } from '../../lib/outbound/egress/allowlist';
+import { refuseResolved, refuseUrl } from '../../lib/outbound/egress/target-policy';
 
 const none = parseAllowlist('');
 

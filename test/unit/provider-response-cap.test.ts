@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LIMITS } from '../../domain/limits';
-import { createProviderClient, ProviderCallError } from '../../lib/llm/provider-client';
+import { createProviderClient, ProviderCallError } from '../../lib/outbound/llm/provider-client';
 
 // Past the cap by a little: the body a declared length promises is never read.
 const OVER = LIMITS.providerResponseBytes + 1;

@@ -1,8 +1,8 @@
-import type { Db } from '../../db/database';
-import { limitMessage } from '../../domain/limit-checks';
-import { LIMITS } from '../../domain/limits';
+import type { Db } from '../../../db/database';
+import { limitMessage } from '../../../domain/limit-checks';
+import { LIMITS } from '../../../domain/limits';
 import type { EgressGuard } from '../egress/egress-guard';
-import type { CredentialVault } from '../vault/credential-vault';
+import type { CredentialVault } from '../../vault/credential-vault';
 import { describeMcpFailure, scrubSecrets } from './mcp-failure';
 import { withMcpSession } from './mcp-session';
 import { preflightRefusal } from './preflight';

@@ -1,4 +1,4 @@
-import { LIMITS } from '../../domain/limits';
+import { LIMITS } from '../../../domain/limits';
 import { capBody, type FetchLike } from '../egress/capped-body';
 
 /** What a provider answered passed `LIMITS.providerResponseBytes`: reading stopped there, and asking again is no use. */

@@ -1,4 +1,10 @@
-import { describeRange, isBlockedHostname, isIpLiteral, isPublicUnicast, normaliseHostname } from './address-policy';
+import {
+  describeRange,
+  isBlockedHostname,
+  isIpLiteral,
+  isPublicUnicast,
+  normaliseHostname,
+} from '../../address-policy';
 import type { Allowlist } from './allowlist';
 
 const ALLOWED_PROTOCOLS: ReadonlySet<string> = new Set(['http:', 'https:']);

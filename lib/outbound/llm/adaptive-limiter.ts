@@ -1,5 +1,5 @@
 import type { RequestInit, Response } from 'undici';
-import * as aimd from '../../domain/aimd';
+import * as aimd from '../../../domain/aimd';
 
 /** One call's right to be in flight; `finish` reports how it went (only its first call counts). */
 export interface Permit {

@@ -1,5 +1,5 @@
 import ipaddr from 'ipaddr.js';
-import { normaliseHostname, parseIp } from './address-policy';
+import { normaliseHostname, parseIp } from '../../address-policy';
 
 /** Operator allowlist (`EGRESS_ALLOWLIST`): exact host names, literal IPs and CIDRs that bypass the address policy. */
 export interface Allowlist {

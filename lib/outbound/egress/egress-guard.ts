@@ -1,5 +1,5 @@
 import { Agent, fetch as undiciFetch, type Dispatcher, type RequestInit, type Response } from 'undici';
-import { isIpLiteral, normaliseHostname } from './address-policy';
+import { isIpLiteral, normaliseHostname } from '../../address-policy';
 import { parseAllowlist, type Allowlist } from './allowlist';
 import { EgressBlockedError, findEgressError } from './egress-errors';
 import { createGuardedConnector, systemLookup, type HostLookup } from './guarded-connector';

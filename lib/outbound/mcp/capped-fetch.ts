@@ -1,6 +1,6 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { limitMessage } from '../../domain/limit-checks';
-import { LIMITS } from '../../domain/limits';
+import { limitMessage } from '../../../domain/limit-checks';
+import { LIMITS } from '../../../domain/limits';
 import { capBody, declaredOver } from '../egress/capped-body';
 import { McpProtocolError } from './list-tools';
 

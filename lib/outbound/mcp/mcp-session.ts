@@ -3,8 +3,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { EgressGuard } from '../egress/egress-guard';
-import { LIMITS } from '../../domain/limits';
-import { mcpCalls } from '../metrics';
+import { LIMITS } from '../../../domain/limits';
+import { mcpCalls } from '../../metrics';
 import { cappedFetch, McpResponseTooLargeError } from './capped-fetch';
 
 /** Where and how to reach a server, with secrets already resolved (lives only inside an activity). */

@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
-import type { Db } from '../../db/database';
-import { findMcpServer } from '../../db/mcp-server.repository';
-import type { McpServer } from '../../db/tables/mcp.table';
-import { resolveHeaders } from '../../domain/mcp-headers';
-import { unpinnedCommandProblem } from '../../domain/package-pin';
-import type { CredentialVault } from '../vault/credential-vault';
+import type { Db } from '../../../db/database';
+import { findMcpServer } from '../../../db/mcp-server.repository';
+import type { McpServer } from '../../../db/tables/mcp.table';
+import { resolveHeaders } from '../../../domain/mcp-headers';
+import { unpinnedCommandProblem } from '../../../domain/package-pin';
+import type { CredentialVault } from '../../vault/credential-vault';
 import type { McpTarget } from './mcp-session';
 
 /** A server, how to reach it, and the secret values any message about it must not contain. */

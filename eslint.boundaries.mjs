@@ -1,76 +1,103 @@
 // The rooms of ../shared/ARCHITECTURE.md ("Rooms" and "Never") as import rules, with eslint-plugin-boundaries.
-// It classifies both ends of an import by the *resolved* file (so `../../workflows/x` and `./x` are judged alike),
-// tells `import type` from a value import (the api may import workflow types but no workflow code, which
-// import-x/no-restricted-paths cannot express), and sees node built-ins and npm packages as modules with an origin,
-// so one list of policies covers rooms, built-ins and packages.
+// It classifies both ends of a dependency by the *resolved* file (so `../../workflows/x` and `./x` are judged alike),
+// tells `import type` from a value import, and sees node built-ins and npm packages as modules with an origin, so
+// one list of allow policies covers rooms, built-ins and packages: what a room's policy does not allow is refused.
+// Every dependency form is read: import, import type, export … from, require('…'), import('…') and the
+// TypeScript forms `import x = require('…')` and `typeof import('…')`.
 import boundaries from 'eslint-plugin-boundaries';
-
-/**
- * Packages that do I/O (network, database, processes, vault, terminal): never in `domain/` or `workflows/`. Matched
- * on the package name, so their subpaths (`kysely/migration`, `openai/resources/…`) are covered too.
- */
-const IO_PACKAGES = [
-  'pg',
-  'kysely',
-  'undici',
-  'openai',
-  'express',
-  'ws',
-  'node-vault',
-  '@modelcontextprotocol/sdk',
-  '@temporalio/client',
-  '@temporalio/worker',
-  '@temporalio/activity',
-  'pino',
-  'commander',
-  'cli-progress',
-  'cli-table3',
-];
 
 /** Files that test/unit/lint-boundaries.test.ts lints as if they sat in the room they are filed under. */
 export const LINT_FIXTURES = 'test/fixtures/lint';
 
-// One element per room (a folder); imports inside a room are not checked.
+const words = (text) => text.split(' ').filter(Boolean);
+/**
+ * A room: its folder (its type is the folder's last name), the rooms and npm packages it may import (space-separated
+ * micromatch patterns), and its node built-ins: all, none, or a list.
+ */
+const room = (folder, rooms, packages, core = true) => ({
+  type: folder.split('/').pop(),
+  folder,
+  rooms: words(rooms),
+  packages: words(packages),
+  core,
+});
+
+/**
+ * The rooms, most specific folder first (a file belongs to the first room whose folder holds it, at any depth), with
+ * the rooms and npm packages each may import (its own room is always allowed). A package is matched by its name, so
+ * its subpaths (`kysely/migration`) come with it.
+ */
+const ROOMS = [
+  room('domain', '', 'zod re2js', false),
+  room('workflows', 'domain', '@temporalio/{workflow,common}', false),
+  room('activities', 'domain lib outbound db', '@temporalio/{activity,common,client} @opentelemetry/api'),
+  // Everything that dials out: used by activities/, gateway/ and the worker that wires them, never by the api.
+  room('lib/outbound', 'domain lib db', 'undici openai @modelcontextprotocol/sdk ipaddr.js kysely'),
+  room('lib', 'domain db', 'zod pg pino prom-client node-vault ipaddr.js @temporalio/* @opentelemetry/*'),
+  room('db', 'domain', 'kysely pg zod', ['node:crypto']),
+  // The api serves; it never dials out: no outbound client, no node:net, node:tls, node:dns, node:https.
+  room(
+    'api',
+    'domain lib db',
+    'zod express ws kysely @asteasolutions/zod-to-openapi @temporalio/{client,common,proto} ' +
+      '@opentelemetry/{api,semantic-conventions}',
+    words('node:http node:stream node:crypto node:path node:url node:util node:events'),
+  ),
+  room('worker', 'domain lib outbound db activities workflows gateway', '@temporalio/*'),
+  room('gateway', 'domain lib outbound db', 'zod express kysely @modelcontextprotocol/sdk @opentelemetry/api'),
+  room('cli', 'domain lib db', 'commander cli-table3 cli-progress express zod'),
+  room('test', '*', '* @*/*'),
+  room('bench', '*', '* @*/*'),
+];
+
+// A file of `test/fixtures/lint/<room>/` is linted as a file of that room; any other file of the fixtures is in no
+// room, like a new top-level folder, so `boundaries/no-unknown-files` reports it.
 const elements = [
-  ...['domain', 'workflows', 'activities', 'lib', 'db', 'api', 'worker', 'cli'].map((room) => ({
-    type: room,
-    pattern: [room, `${LINT_FIXTURES}/${room}`],
+  ...ROOMS.filter(({ type }) => type !== 'test').map(({ type, folder }) => ({
+    type,
+    partialMatch: false,
+    pattern: [`${folder}/**`, `${LINT_FIXTURES}/${folder}/**`],
   })),
-  { type: 'test', pattern: 'test' },
-  { type: 'bench', pattern: 'bench' },
+  { type: 'test', partialMatch: false, pattern: ['test/!(fixtures)/**', 'test/fixtures/!(lint)/**'] },
 ];
 
 const to = (type) => ({ to: { element: { type } } });
-const rooms = (from, allowed, more = []) => ({
-  from: { element: { type: from } },
-  allow: [...allowed.map(to), ...more],
-});
+const typesOnly = (type) => ({ ...to(type), dependency: { kind: 'type' } });
+const coreModules = (core) => ({ to: { module: { origin: 'core', ...(core === true ? {} : { source: core }) } } });
 /** `workflows/temporal-names.ts`: task-queue names, workflow ids and search-attribute keys, no workflow code. */
 const temporalNames = { to: { element: { type: 'workflows', fileInternalPath: 'temporal-names.ts' } } };
-const typesOnly = (type) => ({ ...to(type), dependency: { kind: 'type' } });
 
-/** Who may import whom: the "may import" column of the table; later policies override earlier ones. */
-const policies = [
-  // npm packages and node built-ins: allowed, except where the last policy takes them away.
-  { allow: { to: { module: { origin: ['external', 'core'] } } } },
-  rooms('domain', []),
-  rooms('workflows', ['domain'], [typesOnly('activities')]),
-  rooms('activities', ['domain', 'lib', 'db']),
-  rooms('lib', ['domain', 'db']),
-  rooms('db', ['domain']),
+/** Room-specific exceptions to the table, each named after a row of ARCHITECTURE.md. */
+const EXTRA = {
+  // Workflows call activities through proxies typed by the activity modules: types only, no activity code.
+  workflows: [typesOnly('activities')],
   // The api names workflows (ids, search attributes) and starts them by name with `import type`: no workflow code.
-  rooms('api', ['domain', 'lib', 'db'], [temporalNames, typesOnly('workflows')]),
-  rooms('worker', ['domain', 'lib', 'db', 'activities', 'workflows']),
-  rooms('cli', ['domain', 'lib', 'db'], [temporalNames]),
-  // The one module that composes the api and the worker (for `assay start`, `assay api`, `assay worker`).
-  { from: { element: { type: 'cli', fileInternalPath: 'services.ts' } }, allow: [to('api'), to('worker')] },
-  { from: { element: { types: ['test', 'bench'] } }, allow: { to: { element: { type: '*' } } } },
-  // Never: node built-ins or I/O packages in workflow-safe code (the Temporal sandbox forbids them anyway).
+  api: [temporalNames, typesOnly('workflows')],
+  cli: [temporalNames],
+};
+
+/** Who may import whom: the "may import" column of the table; a dependency no policy allows is refused. */
+const policies = [
+  ...ROOMS.map(({ type, rooms, packages, core }) => ({
+    from: { element: { type } },
+    allow: [
+      ...[type, ...rooms].map(to),
+      { to: { module: { origin: 'external', source: packages } } },
+      ...(core === false ? [] : [coreModules(core)]),
+      ...(EXTRA[type] ?? []),
+    ],
+  })),
+  // The one module that composes the api, the worker and the gateway (for `assay start`, `assay api`, …).
   {
-    from: { element: { types: ['domain', 'workflows'] } },
-    disallow: [{ to: { module: { origin: 'core' } } }, { to: { module: { origin: 'external', source: IO_PACKAGES } } }],
-    message: 'domain/ and workflows/ stay pure: no node built-ins or I/O packages (ARCHITECTURE.md, "Never")',
+    from: { element: { type: 'cli', fileInternalPath: 'services.ts' } },
+    allow: [to('api'), to('worker'), to('gateway')],
   },
+];
+
+/** The TypeScript dependency forms the plugin does not read by default. */
+const typescriptDependencyNodes = [
+  { selector: 'TSExternalModuleReference > Literal', kind: 'value', name: 'import-equals' },
+  { selector: 'TSImportType > Literal', kind: 'type', name: 'type-import' },
 ];
 
 /** The flat-config block that enforces the rooms on every TypeScript file. */
@@ -79,9 +106,16 @@ export const boundariesConfig = {
   plugins: { boundaries },
   settings: {
     'boundaries/elements': elements,
+    'boundaries/dependency-nodes': ['import', 'export', 'require', 'dynamic-import'],
+    'boundaries/additional-dependency-nodes': typescriptDependencyNodes,
     'import/resolver': { node: { extensions: ['.ts', '.js', '.json'] } },
   },
   rules: {
+    // A file outside every room (a new top-level folder) must be placed in one first.
+    'boundaries/no-unknown-files': 'error',
+    // A local dependency that resolves to no room's file (or to no file: `./x.js` for `./x.ts`) is refused, not let
+    // through unjudged.
+    'boundaries/no-unknown-dependencies': 'error',
     'boundaries/dependencies': [
       'error',
       {

@@ -1,13 +1,9 @@
 import { Command } from 'commander';
 import { EXIT, fail } from './exit-codes';
-import { apiOptions, load, run } from './program-kit';
+import { commandModules } from './command-modules';
+import { apiOptions, run } from './program-kit';
 import { registerTenancyCommands } from './tenancy-commands';
 import { assayVersion } from './version';
-
-type Start = typeof import('./start.command');
-type Serve = typeof import('./serve.command');
-type AgentEval = typeof import('./agent-eval.command');
-type EvalSetFile = typeof import('./eval-set-file.command');
 
 // A usage error (unknown option or command, missing argument, bad value) exits 2, like any error that is not a
 // failed gate; --help and --version exit 0.
@@ -20,19 +16,19 @@ const program = new Command('assay')
 program
   .command('start')
   .description('run everything on this machine (local Postgres and Temporal unless configured)')
-  .action(run(() => load<Start>('./start.command').startCommand()));
+  .action(run(() => commandModules.start().startCommand()));
 program
   .command('api')
   .description('run the HTTP api against configured services')
-  .action(run(() => load<Serve>('./serve.command').apiCommand()));
+  .action(run(() => commandModules.serve().apiCommand()));
 program
   .command('worker')
   .description('run a Temporal worker against configured services')
-  .action(run(() => load<Serve>('./serve.command').workerCommand()));
+  .action(run(() => commandModules.serve().workerCommand()));
 program
   .command('migrate')
   .description('bring the database schema up to date')
-  .action(run(() => load<Serve>('./serve.command').migrateCommand()));
+  .action(run(() => commandModules.serve().migrateCommand()));
 
 registerTenancyCommands(program);
 
@@ -55,7 +51,8 @@ apiOptions(program.command('agent:eval <agent> <evalSet>'))
   .option('--repeats <n>', 'score each case n times (1–10; fresh judge samples each time) and list the flaky cases')
   .option('--min-repeat-pass <k>', 'with --repeats: a case passes when it passes in at least k repeats (default all)')
   .action((agent: string, evalSet: string, options) =>
-    load<AgentEval>('./agent-eval.command')
+    commandModules
+      .agentEval()
       .agentEvalCommand(agent, evalSet, options)
       .then((code) => process.exit(code), fail),
   );
@@ -66,7 +63,7 @@ apiOptions(evalSet.command('export <agent> <set>'))
   .option('--out <file>', 'write to this file (default: stdout)')
   .action(
     run((agent: string, set: string, options) =>
-      load<EvalSetFile>('./eval-set-file.command').evalSetExportCommand(agent, set, options),
+      commandModules.evalSetFile().evalSetExportCommand(agent, set, options),
     ),
   );
 apiOptions(evalSet.command('import <agent> <file>'))
@@ -74,7 +71,7 @@ apiOptions(evalSet.command('import <agent> <file>'))
   .option('--set <name>', "the eval set (default: the file's name; created when missing)")
   .action(
     run((agent: string, file: string, options) =>
-      load<EvalSetFile>('./eval-set-file.command').evalSetImportCommand(agent, file, options),
+      commandModules.evalSetFile().evalSetImportCommand(agent, file, options),
     ),
   );
 

@@ -1,14 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { fail } from './exit-codes';
 
-// Each action loads its command module only when it runs, so `agent:eval` never loads the worker, Temporal or
-// Express. CommonJS `require`: `import()` of an extensionless path fails under Node's ESM resolver, in tsx and in
-// dist/ alike. Ids are relative to this folder (cli/).
-/** Loads a command module of cli/ when its action runs. */
-export const load = <M>(id: string): M =>
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  require(id) as M;
-
 /** Wraps an action so that its failure prints the error and exits 2. */
 export const run =
   <A extends unknown[]>(action: (...args: A) => Promise<void>) =>

@@ -1,22 +1,21 @@
 import { Argument, Option, type Command, type OptionValues } from 'commander';
 import { ROLES } from '../domain/permissions';
-import { apiOptions, connectionOptions, days, load, refuseOptions, run, uuid } from './program-kit';
+import { commandModules } from './command-modules';
+import { apiOptions, connectionOptions, days, refuseOptions, run, uuid } from './program-kit';
 
 type Token = typeof import('./token.command');
 type ApiTokens = typeof import('./api-tokens.command');
-type Workspace = typeof import('./workspace.command');
-type Member = typeof import('./member.command');
 
 const SERVICE_ROLES = ROLES.filter((role) => role !== 'owner');
 const json = (command: Command): Command => command.option('--json', 'print JSON instead of a table');
 const api = (command: Command): Command => json(apiOptions(command));
-const tokens = (): ApiTokens => load<ApiTokens>('./api-tokens.command');
-const workspaces = (): Workspace => load<Workspace>('./workspace.command');
-const members = (): Member => load<Member>('./member.command');
+const tokens = commandModules.apiTokens;
+const workspaces = commandModules.workspace;
+const members = commandModules.member;
 
 // With --email a token command is the database bootstrap (like migrate); without it, it calls the API, and the options
 // only the bootstrap takes are refused.
-const bootstrap = (): Token => load<Token>('./token.command');
+const bootstrap = commandModules.token;
 const bootstrapOr =
   (
     bootstrapOnly: readonly string[],

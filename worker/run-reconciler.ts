@@ -1,8 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { settleAgentRun } from '../db/agent-run.repository';
 import type { Db } from '../db/database';
-import { settleEvalRun } from '../db/eval-run.repository';
-import { settleFlowRun } from '../db/flow-run.repository';
 import {
   FIRST_RUN_CURSOR,
   listUnfinishedRuns,
@@ -12,7 +9,7 @@ import {
 import { settlementFor, type Settlement } from '../domain/run-settlement';
 import { logError, type Logger } from '../lib/logger';
 import { workflowState } from '../lib/temporal/workflow-state';
-import { evalRunsEnded } from '../lib/metrics';
+import { endAgentRun, endEvalRun, endFlowRun } from '../lib/run-ends';
 import { workflowIds } from '../workflows/temporal-names';
 import { every } from './periodic';
 
@@ -23,11 +20,17 @@ const MISSING_WORKFLOW_GRACE_MS = 5 * 60_000;
 
 const KINDS: Record<
   RunKind,
-  { workflowId(run: UnfinishedRun): string; settle(db: Db, run: UnfinishedRun, s: Settlement): Promise<boolean> }
+  { workflowId(run: UnfinishedRun): string; end(db: Db, id: string, stopped: Settlement): Promise<boolean> }
 > = {
-  eval: { workflowId: (run) => workflowIds.evalRun(run.id), settle: (db, run, s) => settleEvalRun(db, run.id, s) },
-  flow: { workflowId: (run) => workflowIds.flowRun(run.id), settle: (db, run, s) => settleFlowRun(db, run.id, s) },
-  agent: { workflowId: (run) => run.key ?? '', settle: (db, run, s) => settleAgentRun(db, { id: run.id }, s) },
+  eval: { workflowId: (run) => workflowIds.evalRun(run.id), end: (db, id, s) => endEvalRun(db, id, { stopped: s }) },
+  flow: {
+    workflowId: (run) => workflowIds.flowRun(run.id),
+    end: async (db, id, s) => (await endFlowRun(db, id, { stopped: s })) !== undefined,
+  },
+  agent: {
+    workflowId: (run) => run.key ?? '',
+    end: async (db, id, s) => (await endAgentRun(db, id, { stopped: s })) !== undefined,
+  },
 };
 
 /** What the sweep needs: Postgres, a Temporal client to describe workflows, and how often to look. */
@@ -60,9 +63,8 @@ export function startRunReconciler(deps: RunReconcilerDeps): RunReconciler {
     for (const run of runs) {
       const state = await workflowState(deps.client, KINDS[kind].workflowId(run));
       const settlement = settlementFor(state, Date.now() - run.created_at.getTime(), MISSING_WORKFLOW_GRACE_MS);
-      if (!settlement || !(await KINDS[kind].settle(deps.db, run, settlement))) continue;
+      if (!settlement || !(await KINDS[kind].end(deps.db, run.id, settlement))) continue;
       settled++;
-      if (kind === 'eval') evalRunsEnded.inc({ status: settlement.status });
       deps.logger.info({ run_kind: kind, run_id: run.id, workflow: state, status: settlement.status }, 'run settled');
     }
     return settled;

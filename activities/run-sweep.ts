@@ -59,7 +59,10 @@ export async function sweepUnfinishedRuns(deps: RunSweepDeps): Promise<number> {
         const settlement = settlementFor(state, Date.now() - run.created_at.getTime(), MISSING_WORKFLOW_GRACE_MS);
         if (!settlement || !(await KINDS[kind].end(deps.db, run.id, settlement))) continue;
         ended++;
-        deps.logger.info({ run_kind: kind, run_id: run.id, workflow: state, status: settlement.status }, 'run settled');
+        deps.logger.info(
+          { run_kind: kind, run_id: run.id, workflow: state, status: settlement.status },
+          'run ended by the sweep',
+        );
       }
     }
   }

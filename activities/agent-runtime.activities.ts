@@ -1,14 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import {
-  completeAgentRun,
-  createAgentRun,
-  failAgentRun,
-  findAgentRun,
-  findAgentRunByKey,
-  settleAgentRun,
-  updateAgentRun,
-} from '../db/agent-run.repository';
+import { createAgentRun, findAgentRun, findAgentRunByKey, updateAgentRun } from '../db/agent-run.repository';
 import { findConversation } from '../db/conversation.repository';
 import { findEvalCaseById } from '../db/eval-case.repository';
 import { findScoringRun } from '../db/eval-run.repository';
@@ -18,8 +10,10 @@ import type { AgentMessage, AgentStopReason } from '../domain/agent-messages';
 import { runtimeSettings } from '../domain/agent-settings';
 import { applyGuardrails } from '../domain/guardrails/apply-guardrails';
 import { RUN_FAILURE } from '../domain/run-failures';
+import { CANCELLED } from '../domain/run-settlement';
 import { overLimit, storedCaseProblem } from '../domain/limit-checks';
 import { createProviderClient } from '../lib/outbound/llm/provider-client';
+import { endAgentRun } from '../lib/run-ends';
 import { connectAgentProvider, loadRunnableAgent, pinLiveRunAgent, resolveRunnableAgent } from './agent-model';
 import { recordModelReply, stepResultOf, type AgentStepResult } from './agent-step';
 import { conversationOf } from './agent-conversation';
@@ -211,9 +205,10 @@ export function createAgentRuntimeActivities(deps: ActivityDeps) {
 
     /** Records the run's conversation once and answers its id. */
     async finishAgentRun(input: { runId: string; stopReason: AgentStopReason }): Promise<AgentRunResult> {
-      const conversationId = await completeAgentRun(deps.db, input.runId, (run) =>
-        conversationOf(run, input.stopReason, new Date()),
-      );
+      const conversationId = await endAgentRun(deps.db, input.runId, {
+        status: 'completed',
+        conversation: (run) => conversationOf(run, input.stopReason, new Date()),
+      });
       deps.logger.info(
         { agent_run_id: input.runId, conversation_id: conversationId, stop_reason: input.stopReason },
         'agent run finished',
@@ -223,12 +218,12 @@ export function createAgentRuntimeActivities(deps: ActivityDeps) {
 
     /** Marks the run failed with the message the workflow fails with. */
     async failAgentRun(input: { runId: string; error: string }): Promise<void> {
-      await failAgentRun(deps.db, input.runId, input.error);
+      await endAgentRun(deps.db, input.runId, { status: 'failed', error: input.error });
     },
 
     /** Marks the run cancelled (its workflow was cancelled). */
     async cancelAgentRun(input: { runId: string }): Promise<void> {
-      await settleAgentRun(deps.db, { id: input.runId }, { status: 'cancelled', error: 'the run was cancelled' });
+      await endAgentRun(deps.db, input.runId, { stopped: CANCELLED });
     },
   };
 }

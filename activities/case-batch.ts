@@ -110,8 +110,9 @@ async function prepayJudgeCalls(
 }
 
 /**
- * Scores a batch of a run's cases once each (see CONTRACT: slots per lane, one load per kind, buffered flushes,
- * heartbeated ids): cases already stored, or heartbeat as stored by an earlier attempt, are skipped.
+ * Scores a batch of a run's cases once each, keeping the batch contract of `docs/eval-engine.md` (slots per lane, one
+ * load per kind, buffered flushes, heartbeated ids): cases already stored, or heartbeat as stored by an earlier
+ * attempt, are skipped.
  */
 export async function scoreCaseBatch(
   deps: ActivityDeps,

@@ -1,19 +1,11 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { findCaseResult } from '../db/case-result.repository';
-import {
-  completeRun,
-  failRun,
-  findScoringRun,
-  markRunRunning,
-  settleEvalRun,
-  summarizeStoredResults,
-  type ScoringRun,
-} from '../db/eval-run.repository';
+import { findScoringRun, markRunRunning, summarizeStoredResults, type ScoringRun } from '../db/eval-run.repository';
 import { countRunCases, runCaseIdPage, runCaseScope, someRunCaseNeedsJudge } from '../db/run-cases.repository';
 import type { CaseStatus } from '../domain/case-outcome';
 import type { CaseBatchOutcome } from '../domain/eval-batches';
 import { RUN_FAILURE } from '../domain/run-failures';
-import { evalRunsEnded } from '../lib/metrics';
+import { endEvalRun } from '../lib/run-ends';
 import { CANCELLED } from '../domain/run-settlement';
 import type { RunSummary } from '../domain/run-summary';
 import { judgedAgentModel, pinLiveRunAgent } from './agent-model';
@@ -86,20 +78,18 @@ export function createEvalRunActivities(deps: ActivityDeps, judge: Judge = creat
     /** Completes the run with the summary computed from its stored results. */
     async finalizeEvalRun(input: { runId: string }): Promise<RunSummary> {
       const summary = await summarizeStoredResults(deps.db, input.runId);
-      await completeRun(deps.db, input.runId, summary);
-      evalRunsEnded.inc({ status: 'completed' });
+      await endEvalRun(deps.db, input.runId, { status: 'completed', summary });
       return summary;
     },
 
     /** Ends a cancelled run as `cancelled` with the summary of the cases scored before it stopped. */
     async cancelEvalRun(input: { runId: string }): Promise<void> {
-      if (await settleEvalRun(deps.db, input.runId, CANCELLED)) evalRunsEnded.inc({ status: 'cancelled' });
+      await endEvalRun(deps.db, input.runId, { stopped: CANCELLED });
     },
 
     /** Fails the run with a message for the caller. */
     async failEvalRun(input: { runId: string; error: string }): Promise<void> {
-      await failRun(deps.db, input.runId, input.error);
-      evalRunsEnded.inc({ status: 'failed' });
+      await endEvalRun(deps.db, input.runId, { status: 'failed', error: input.error });
     },
   };
 }

@@ -1,7 +1,8 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { findFlow } from '../db/flow.repository';
-import { finishFlowRun, findFlowRun, markFlowRunStarted, recordFlowNodeResult } from '../db/flow-run.repository';
+import { findFlowRun, markFlowRunStarted, recordFlowNodeResult } from '../db/flow-run.repository';
+import { endFlowRun } from '../lib/run-ends';
 import { findServerTools } from '../db/mcp-tool.repository';
 import type { Flow, FlowNodeResult, FlowRun, McpCallToolNode } from '../db/tables/flow.table';
 import { FlowExpressionError, renderValue, type FlowScope } from '../domain/flow-expression';
@@ -90,7 +91,7 @@ export function createFlowActivities(deps: ActivityDeps) {
       // A flow stored before the limit existed is refused (the run ends failed saying why) rather than run.
       const tooMany = overLimit('the flow nodes', nodes.length, 'flowNodes');
       if (tooMany) {
-        await finishFlowRun(deps.db, ref.flowRunId, 'failed', tooMany);
+        await endFlowRun(deps.db, ref.flowRunId, { status: 'failed', error: tooMany });
         throw ApplicationFailure.nonRetryable(tooMany, RUN_FAILURE.limitExceeded);
       }
       await markFlowRunStarted(deps.db, ref.flowRunId);
@@ -130,7 +131,7 @@ export function createFlowActivities(deps: ActivityDeps) {
         const result: FlowNodeResult = { status: 'failed', error, finished_at: new Date().toISOString() };
         await recordFlowNodeResult(deps.db, ref.flowRunId, id, result, true);
       }
-      const run = await finishFlowRun(deps.db, ref.flowRunId, ref.status, ref.error ?? null);
+      const run = await endFlowRun(deps.db, ref.flowRunId, { status: ref.status, error: ref.error ?? null });
       return { status: run.status };
     },
   };

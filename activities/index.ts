@@ -4,6 +4,7 @@ import { createAgentToolCallActivities } from './agent-tool-call.activities';
 import { createCaseSlotActivities } from './case-slot.activities';
 import { createEvalRunActivities } from './eval-run.activities';
 import { createFlowActivities } from './flow.activities';
+import { createMaintenanceActivities } from './maintenance.activities';
 import { createMcpActivities } from './mcp.activities';
 import { createMcpHealthActivities } from './mcp-health.activities';
 import { createPlatformActivities } from './platform.activities';
@@ -23,5 +24,6 @@ export function createActivities(deps: ActivityDeps): object {
     ...createAgentToolCallActivities(deps),
     ...createWorkspaceDeletionActivities(deps),
     ...createWorkspaceRunActivities(deps),
+    ...createMaintenanceActivities(deps),
   };
 }

@@ -1,7 +1,6 @@
-import { ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
 import type { McpServer } from '../db/tables/mcp.table';
 import { logError } from '../lib/logger';
-import { deleteScheduleIfExists } from '../lib/temporal/schedules';
+import { deleteScheduleIfExists, ensureIntervalSchedule } from '../lib/temporal/schedules';
 import type { mcpHealthCheckWorkflow } from '../workflows/mcp-health-check.workflow';
 import { McpServerIdKey, WorkspaceIdKey, workflowIds } from '../workflows/temporal-names';
 import type { AppDeps } from './app-deps';
@@ -28,35 +27,21 @@ const every = (server: McpServer): number => server.health_check_interval_second
 /** Creates the server's schedule, or sets the interval of the one it has. */
 export async function ensureHealthSchedule(deps: AppDeps, server: McpServer): Promise<void> {
   const scheduleId = workflowIds.mcpHealth(server.id);
-  await orUnavailable(deps, server.id, async () => {
-    try {
-      await deps.temporal.schedule.create<typeof mcpHealthCheckWorkflow>({
-        scheduleId,
-        spec: { intervals: [{ every: every(server) }] },
-        action: {
-          type: 'startWorkflow',
-          workflowType: 'mcpHealthCheckWorkflow',
-          workflowId: scheduleId,
-          taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
-          args: [{ workspaceId: server.workspace_id, serverId: server.id }],
-          // A check no worker picks up does not wait past the next few.
-          workflowExecutionTimeout: '5 minutes',
-          typedSearchAttributes: [
-            { key: WorkspaceIdKey, value: server.workspace_id },
-            { key: McpServerIdKey, value: server.id },
-          ],
-        },
-        // One check at a time; after an outage one catch-up check, not one per missed interval.
-        policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute' },
-      });
-    } catch (error) {
-      if (!(error instanceof ScheduleAlreadyRunning)) throw error;
-      await deps.temporal.schedule.getHandle(scheduleId).update((previous) => ({
-        ...previous,
-        spec: { intervals: [{ every: every(server) }] },
-      }));
-    }
-  });
+  await orUnavailable(deps, server.id, () =>
+    ensureIntervalSchedule<typeof mcpHealthCheckWorkflow>(deps.temporal, scheduleId, every(server), {
+      type: 'startWorkflow',
+      workflowType: 'mcpHealthCheckWorkflow',
+      workflowId: scheduleId,
+      taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
+      args: [{ workspaceId: server.workspace_id, serverId: server.id }],
+      // A check no worker picks up does not wait past the next few.
+      workflowExecutionTimeout: '5 minutes',
+      typedSearchAttributes: [
+        { key: WorkspaceIdKey, value: server.workspace_id },
+        { key: McpServerIdKey, value: server.id },
+      ],
+    }),
+  );
 }
 
 /** Deletes the server's schedule (none is fine). */

@@ -1,14 +1,12 @@
 import crypto from 'node:crypto';
 import { WorkflowFailedError, WorkflowNotFoundError, type WorkflowStartOptions } from '@temporalio/client';
 import { TimeoutFailure, type Workflow } from '@temporalio/common';
-import { failRun, settleEvalRun } from '../db/eval-run.repository';
-import { finishFlowRun } from '../db/flow-run.repository';
 import { markWorkspaceDeleted, unmarkWorkspaceDeleted } from '../db/workspace.repository';
 import type { EvalRun } from '../db/tables/eval-run.table';
 import type { FlowRun } from '../db/tables/flow.table';
 import { CANCELLED } from '../domain/run-settlement';
 import { logError } from '../lib/logger';
-import { evalRunsEnded } from '../lib/metrics';
+import { endEvalRun, endFlowRun } from '../lib/run-ends';
 import type { agentRunWorkflow } from '../workflows/agent-run.workflow';
 import type { evalRunWorkflow } from '../workflows/eval-run.workflow';
 import type { flowRunWorkflow } from '../workflows/flow-run.workflow';
@@ -124,10 +122,8 @@ export async function startEvalRun(deps: AppDeps, run: EvalRun, label: EvalRunLa
       message: 'eval run not started',
       logFields: { run_id: run.id },
       runId: run.id,
-      markFailed: async () => {
-        await failRun(deps.db, run.id, `the run could not be started: ${UNAVAILABLE}`);
-        evalRunsEnded.inc({ status: 'failed' });
-      },
+      markFailed: () =>
+        endEvalRun(deps.db, run.id, { status: 'failed', error: `the run could not be started: ${UNAVAILABLE}` }),
     },
   );
 }
@@ -135,7 +131,7 @@ export async function startEvalRun(deps: AppDeps, run: EvalRun, label: EvalRunLa
 /**
  * Asks an eval run's workflow to cancel: the workflow stops its batches (their heartbeats deliver it), keeps the
  * results stored so far and records `cancelled` itself. A workflow that is gone or already closed (closed without
- * writing its row, which the sweep would otherwise settle later) leaves the run to be settled `cancelled` here; a row
+ * writing its row, which the sweep would otherwise end later) leaves the run to be ended `cancelled` here; a row
  * that already ended is left alone. Temporal unreachable: 503.
  */
 export async function cancelEvalRunWorkflow(deps: AppDeps, runId: string): Promise<void> {
@@ -150,7 +146,7 @@ export async function cancelEvalRunWorkflow(deps: AppDeps, runId: string): Promi
       throw new HttpError(503, 'unavailable', UNAVAILABLE);
     }
   }
-  if (await settleEvalRun(deps.db, runId, CANCELLED)) evalRunsEnded.inc({ status: 'cancelled' });
+  await endEvalRun(deps.db, runId, { stopped: CANCELLED });
 }
 
 /** Starts a flow run's workflow; if it cannot start, the run is marked failed and the caller gets a 503. */
@@ -168,7 +164,7 @@ export async function startFlowRun(deps: AppDeps, run: FlowRun): Promise<void> {
       message: 'flow run not started',
       logFields: { flow_run_id: run.id },
       runId: run.id,
-      markFailed: () => finishFlowRun(deps.db, run.id, 'failed', 'the run could not be started'),
+      markFailed: () => endFlowRun(deps.db, run.id, { status: 'failed', error: 'the run could not be started' }),
     },
   );
 }

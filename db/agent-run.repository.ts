@@ -1,7 +1,5 @@
-import { sql, type Transaction, type Updateable } from 'kysely';
-import type { Settlement } from '../domain/run-settlement';
+import { type Transaction, type Updateable } from 'kysely';
 import type { Database, Db } from './database';
-import { insertConversation, type ConversationInput } from './conversation.repository';
 import type { AgentRun, AgentRunTable } from './tables/agent-run.table';
 
 /** What an agent run starts with. */
@@ -94,7 +92,7 @@ export async function findAgentRunByKey(db: Db, key: string): Promise<AgentRun |
  * when a retried activity finds its work already recorded) and the value to answer.
  */
 // Every change of a run reads it under a row lock first, so concurrent retries of one activity serialize.
-function lockAgentRun(trx: Transaction<Database>, id: string): Promise<AgentRun> {
+export function lockAgentRun(trx: Transaction<Database>, id: string): Promise<AgentRun> {
   return trx.selectFrom('agent_runs').selectAll().where('id', '=', id).forUpdate().executeTakeFirstOrThrow();
 }
 
@@ -110,49 +108,4 @@ export async function updateAgentRun<T>(
       await trx.updateTable('agent_runs').set(stateColumns(patch)).where('id', '=', id).execute();
     return value;
   });
-}
-
-/** Records the run's conversation once and completes the run; a retry answers the conversation already recorded. */
-export async function completeAgentRun(
-  db: Db,
-  id: string,
-  conversation: (run: AgentRun) => ConversationInput,
-): Promise<string> {
-  return db.transaction().execute(async (trx) => {
-    const run = await lockAgentRun(trx, id);
-    if (run.conversation_id) return run.conversation_id;
-    const row = await insertConversation(trx, { id: run.agent_id, workspace_id: run.workspace_id }, conversation(run));
-    await trx
-      .updateTable('agent_runs')
-      .set({ status: 'completed', conversation_id: row.id, finished_at: sql<Date>`now()` })
-      .where('id', '=', id)
-      .execute();
-    return row.id;
-  });
-}
-
-/** Marks a run failed with a (secret-free) message. */
-export async function failAgentRun(db: Db, id: string, error: string): Promise<void> {
-  await db
-    .updateTable('agent_runs')
-    .set({ status: 'failed', error, finished_at: sql<Date>`now()` })
-    .where('id', '=', id)
-    .where('status', '=', 'running')
-    .execute();
-}
-
-/** Ends a still-running run, found by id or by its workflow's key, as cancelled or failed; true when it changed. */
-export async function settleAgentRun(
-  db: Db,
-  run: { id: string } | { key: string },
-  settlement: Settlement,
-): Promise<boolean> {
-  const row = await db
-    .updateTable('agent_runs')
-    .set({ ...settlement, finished_at: sql<Date>`now()` })
-    .where('id' in run ? 'id' : 'key', '=', 'id' in run ? run.id : run.key)
-    .where('status', '=', 'running')
-    .returning('id')
-    .executeTakeFirst();
-  return row !== undefined;
 }

@@ -1,14 +1,11 @@
-import { sql, type Updateable } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from './database';
 import { NEWEST_FIRST, keysetPage, type Page, type PageParams } from './keyset-page';
 import { listResultOutcomes } from './case-result.repository';
 import { jsonOrNull } from './column-values';
-import { notifyEvalProgress, type EvalRunStatusEvent } from './eval-progress';
 import type { CriterionKey, MinScores } from '../domain/criteria';
-import type { Settlement } from '../domain/run-settlement';
-import { summarizeRun, withFlakyCases, withNotScored, type RunSummary } from '../domain/run-summary';
-import { countRunCases, runCaseScope } from './run-cases.repository';
-import type { EvalRun, EvalRunTable, RunAgent, RunJudge } from './tables/eval-run.table';
+import { summarizeRun, withFlakyCases, type RunSummary } from '../domain/run-summary';
+import type { EvalRun, RunAgent, RunJudge } from './tables/eval-run.table';
 
 /** What a triggered run is created with. */
 export interface EvalRunInput {
@@ -165,46 +162,6 @@ export async function markRunRunning(db: Db, id: string, judge: RunJudge | null,
     .execute();
 }
 
-// Writes a run's end and NOTIFYs it in one transaction, the row locked first so no case result lands in between;
-// `unfinishedOnly` leaves a run that already ended alone.
-async function endRun(
-  db: Db,
-  id: string,
-  status: EvalRunStatusEvent['status'],
-  values: (trx: Db) => Promise<Updateable<EvalRunTable>>,
-  unfinishedOnly = false,
-): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    const current = await trx
-      .selectFrom('eval_runs')
-      .select(['status', 'workspace_id'])
-      .where('id', '=', id)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!current || (unfinishedOnly && !['queued', 'running'].includes(current.status))) return false;
-    await trx
-      .updateTable('eval_runs')
-      .set({ ...(await values(trx)), status, completed_at: new Date() })
-      .where('id', '=', id)
-      .execute();
-    await notifyEvalProgress(trx, { run_id: id, workspace_id: current.workspace_id, type: 'run_status', status });
-    return true;
-  });
-}
-
-/** Completes a run with the summary of its stored results, and NOTIFYs the new status in the same transaction. */
-export async function completeRun(db: Db, id: string, summary: RunSummary): Promise<void> {
-  await endRun(db, id, 'completed', async () => ({
-    summary: JSON.stringify(summary),
-    total_cases: summary.counts.total,
-  }));
-}
-
-/** Fails a run with a message for the caller, and NOTIFYs the new status in the same transaction. */
-export async function failRun(db: Db, id: string, error: string): Promise<void> {
-  await endRun(db, id, 'failed', async () => ({ error }));
-}
-
 /** The summary of the results a run has stored so far (with its flaky cases when it scores several repeats). */
 export async function summarizeStoredResults(db: Db, runId: string): Promise<RunSummary> {
   const outcomes = await listResultOutcomes(db, runId);
@@ -228,29 +185,6 @@ export async function summarizeStoredResults(db: Db, runId: string): Promise<Run
     .where('id', '=', runId)
     .executeTakeFirstOrThrow();
   return repeats > 1 ? withFlakyCases(summary, cases) : summary;
-}
-
-/**
- * Ends a run that is still queued or running (a run that already ended is left alone) as cancelled or failed, with
- * the summary of the results it stored before it stopped, and NOTIFYs the new status; true when the row changed.
- */
-export async function settleEvalRun(db: Db, id: string, settlement: Settlement): Promise<boolean> {
-  const values = async (trx: Db): Promise<Updateable<EvalRunTable>> => {
-    const summary = await summarizeStoredResults(trx, id);
-    const ended = settlement.status === 'cancelled' ? withNotScored(summary, await runCaseTotal(trx, id)) : summary;
-    return { error: settlement.error, summary: JSON.stringify(ended) };
-  };
-  return endRun(db, id, settlement.status, values, true);
-}
-
-// The cases a run scores: the count pinned at preflight, or (stopped before it) the run's scope counted now.
-async function runCaseTotal(db: Db, id: string): Promise<number> {
-  const run = await db
-    .selectFrom('eval_runs')
-    .select(['total_cases', 'eval_set_id', 'created_at', 'retry_of'])
-    .where('id', '=', id)
-    .executeTakeFirstOrThrow();
-  return run.total_cases ?? countRunCases(db, runCaseScope(run));
 }
 
 /** One run by id alone (the WebSocket relay checks its workspace against the caller's membership). */

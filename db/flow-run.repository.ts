@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import type { Settlement } from '../domain/run-settlement';
 import type { Db } from './database';
 import type { FlowNodeResult, FlowRun } from './tables/flow.table';
 
@@ -56,31 +55,4 @@ export async function recordFlowNodeResult(
     .where('id', '=', id)
     .where('status', '=', 'running')
     .execute();
-}
-
-/** Ends a run as completed, failed or cancelled. */
-export async function finishFlowRun(
-  db: Db,
-  id: string,
-  status: 'completed' | 'failed' | 'cancelled',
-  error: string | null,
-): Promise<FlowRun> {
-  return db
-    .updateTable('flow_runs')
-    .set({ status, error, finished_at: sql<Date>`now()` })
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
-}
-
-/** Ends a run that is still queued or running as cancelled or failed; true when the row changed. */
-export async function settleFlowRun(db: Db, id: string, settlement: Settlement): Promise<boolean> {
-  const row = await db
-    .updateTable('flow_runs')
-    .set({ ...settlement, finished_at: sql<Date>`now()` })
-    .where('id', '=', id)
-    .where('status', 'in', ['queued', 'running'])
-    .returning('id')
-    .executeTakeFirst();
-  return row !== undefined;
 }

@@ -2,9 +2,8 @@ import { hostname } from 'node:os';
 import { Client } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import type { DataConverter } from '@temporalio/common';
-import { startAuditRetention } from './audit-retention';
 import { tracingWorkerInterceptors, workflowSpanSinks } from '../lib/telemetry/temporal-tracing';
-import { startRunReconciler } from './run-reconciler';
+import { ensureMaintenanceSchedules } from './maintenance-schedules';
 import { startWorkerMetricsServer } from './metrics-server';
 import { installTemporalRuntime } from './temporal-runtime';
 import { createActivities } from '../activities';
@@ -29,8 +28,9 @@ export interface AssayWorker {
 }
 
 /**
- * Creates the worker with every activity wired to real dependencies, its sweep of runs whose workflow closed, its
- * purge of audit entries past their retention and (with WORKER_METRICS_PORT) its own /metrics.
+ * Creates the worker with every activity wired to real dependencies, ensures the Schedules of its task queue's upkeep
+ * (the sweep of runs whose workflow closed, the purge of audit entries past their retention) and (with
+ * WORKER_METRICS_PORT) serves its own /metrics.
  */
 export async function createAssayWorker(options: WorkerOptions): Promise<AssayWorker> {
   installTemporalRuntime(options.deps.logger, options.deps.config);
@@ -57,22 +57,10 @@ export async function createAssayWorker(options: WorkerOptions): Promise<AssayWo
     maxHeartbeatThrottleInterval: '2 seconds',
     defaultHeartbeatThrottleInterval: '2 seconds',
   });
-  const reconciler = startRunReconciler({
-    db: options.deps.db,
-    client,
-    logger: options.deps.logger,
-    intervalMs: options.deps.config.RUN_SWEEP_SECONDS * 1000,
-  });
-  const auditRetention = startAuditRetention({
-    db: options.deps.db,
-    logger: options.deps.logger,
-    retentionDays: options.deps.config.AUDIT_RETENTION_DAYS,
-  });
+  await ensureMaintenanceSchedules(client, options.deps.config);
   return {
     worker,
     async close() {
-      await auditRetention.stop();
-      await reconciler.stop();
       await metrics?.close();
       await connection.close();
       await deps.egress.close();

@@ -80,6 +80,16 @@ export const WORKSPACE_STOP_ACTIVITY: ActivityOptions = {
   heartbeatTimeout: '30 seconds',
 };
 
+/**
+ * A scheduled upkeep pass (run sweep, audit purge): one attempt, since the next scheduled pass is the retry; the
+ * heartbeat moves a dead worker's pass on within 30 s, and a long pass beats once per run it looks at.
+ */
+export const MAINTENANCE_ACTIVITY: ActivityOptions = {
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '30 seconds',
+  retry: { maximumAttempts: 1 },
+};
+
 /** The platform ping. */
 export const PING_ACTIVITY: ActivityOptions = { startToCloseTimeout: '10 seconds' };
 

@@ -6,3 +6,4 @@ export { flowRunWorkflow } from './flow-run.workflow';
 export { evalRunWorkflow } from './eval-run.workflow';
 export { agentRunWorkflow } from './agent-run.workflow';
 export { workspaceDeletionWorkflow } from './workspace-deletion.workflow';
+export { runSweepWorkflow, auditPurgeWorkflow } from './maintenance.workflow';

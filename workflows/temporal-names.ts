@@ -34,4 +34,8 @@ export const workflowIds = {
   mcpHealth: mcpHealthScheduleId,
   flowRun: flowRunWorkflowId,
   workspaceDeletion: (workspaceId: string): string => `workspace-deletion:${workspaceId}`,
+  /** The schedule of the sweep of unfinished runs, one per task queue (its workers share it). */
+  runSweep: (taskQueue: string): string => `run-sweep:${taskQueue}`,
+  /** The schedule of the audit trail's retention purge, one per task queue. */
+  auditPurge: (taskQueue: string): string => `audit-purge:${taskQueue}`,
 };

@@ -95,6 +95,8 @@ export async function createTestPlatform(
     },
     async close() {
       await deleteHealthSchedules(runtime, config.TEMPORAL_TASK_QUEUE);
+      for (const id of [workflowIds.runSweep, workflowIds.auditPurge])
+        await deleteScheduleIfExists(runtime.temporal.client, id(config.TEMPORAL_TASK_QUEUE));
       for (const w of workers) {
         if (w.worker.getState() === 'RUNNING') w.worker.shutdown();
         await w.running;

@@ -9,7 +9,7 @@ import type { AuditEvent } from '../../db/tables/audit-event.table';
 import { upsertMembership } from '../../db/tenancy.repository';
 import { loadConfig } from '../../lib/config';
 import { postgresBinDir } from '../../lib/embedded/postgres-cluster';
-import { startAuditRetention } from '../../worker/audit-retention';
+import { purgeExpiredAuditEvents } from '../../activities/audit-retention';
 import { harness } from '../helpers/harness';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
 import { createTenant, type Tenant } from '../helpers/tenants';
@@ -143,12 +143,10 @@ describe('audit trail: reading it, retention, and no secret in it', () => {
       VALUES (now() - interval '366 days', ${owner.workspaceId}, 'user', ${owner.userId}, 'POST /old', 'success', 200, 'old')`.execute(
       platform.runtime.db,
     );
-    const retention = startAuditRetention({ db: platform.runtime.db, logger: platform.logger, retentionDays: 365 });
-    try {
-      assert.equal(await retention.purge(), 1);
-    } finally {
-      await retention.stop();
-    }
+    assert.equal(
+      await purgeExpiredAuditEvents({ db: platform.runtime.db, logger: platform.logger, retentionDays: 365 }),
+      1,
+    );
     assert.deepEqual(
       idsOf(await list(owner.auth, '')),
       entries.map((entry) => entry.id),

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { recordCaseResult } from '../../db/case-result.repository';
-import { settleEvalRun } from '../../db/eval-run.repository';
+import { recordEvalRunEnd } from '../../db/run-end.repository';
 import { upsertMembership } from '../../db/tenancy.repository';
 import { CANCELLED } from '../../domain/run-settlement';
 import { evalApi } from '../helpers/eval-api';
@@ -220,7 +220,7 @@ describe('evaluation permissions', () => {
       judge_usage: null,
       scored_by: 'test',
     });
-    await settleEvalRun(platform.runtime.db, run.id, CANCELLED);
+    await recordEvalRunEnd(platform.runtime.db, run.id, { stopped: CANCELLED });
     return run.id;
   };
 

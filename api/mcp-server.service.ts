@@ -1,0 +1,146 @@
+import type { z } from 'zod';
+import { findVisibleCatalogEntry } from '../db/mcp-catalog.repository';
+import {
+  deleteMcpServer,
+  insertMcpServerWithin,
+  setHealthCheckInterval,
+  updateMcpServerConfig,
+} from '../db/mcp-server.repository';
+import { isLockNotAvailable, isUniqueViolation } from '../db/pg-errors';
+import type { Db } from '../db/database';
+import type { McpServer } from '../db/tables/mcp.table';
+import { LIMITS } from '../domain/limits';
+import type { CredentialVault } from '../lib/vault/credential-vault';
+import type { AppDeps } from './app-deps';
+import { invalidField, limitExceeded } from './field-errors';
+import { deleteHealthSchedule, ensureHealthSchedule } from './health-schedules';
+import { changeInProgress, HttpError } from './http-error';
+import { requireMcpServer } from './lookups';
+import { validateServerInput, type serverConfigBody } from './mcp-server-input';
+
+/**
+ * An MCP server's writes that reach past Postgres: its row, its secret in the credential vault and its health-check
+ * Schedule in Temporal, each step undone when a later one fails, so a refused request leaves nothing behind.
+ */
+
+/** What a registration or a change gives, as validated by the route's schema. */
+interface ServerChange {
+  config?: z.infer<typeof serverConfigBody>;
+  health_check_interval_seconds?: number;
+  secret_value?: string;
+  secrets?: Record<string, string>;
+}
+
+/** A new server as the request names it. */
+export interface ServerRegistration extends ServerChange {
+  catalog_id?: string;
+  name: string;
+  transport: McpServer['transport'];
+}
+
+async function storeSecrets(vault: CredentialVault, server: McpServer, secrets: Record<string, string> | undefined) {
+  if (secrets)
+    await vault.put({ workspaceId: server.workspace_id, credentialId: server.credential_id }, JSON.stringify(secrets));
+}
+
+async function removeRowAndSecret(deps: AppDeps, server: McpServer): Promise<void> {
+  await deps.vault.delete({ workspaceId: server.workspace_id, credentialId: server.credential_id });
+  await deleteMcpServer(deps.db, server.id);
+}
+
+/**
+ * Registers a server: the row (at most `mcpServersPerWorkspace`, names unique), then its secret, then its Schedule.
+ * The row goes first so a duplicate name can never overwrite another server's secret; each later failure undoes it.
+ */
+export async function registerMcpServer(
+  deps: AppDeps,
+  workspaceId: string,
+  body: ServerRegistration,
+): Promise<McpServer> {
+  const entry = body.catalog_id ? await findVisibleCatalogEntry(deps.db, workspaceId, body.catalog_id) : undefined;
+  if (body.catalog_id && !entry) throw invalidField('catalog_id', 'unknown catalog entry');
+  const input = validateServerInput({
+    entry,
+    transport: body.transport,
+    config: body.config,
+    secret_value: body.secret_value,
+    secrets: body.secrets,
+  });
+  const inserted = await insertMcpServerWithin(
+    deps.db,
+    workspaceId,
+    {
+      catalogId: entry?.id ?? null,
+      name: body.name,
+      transport: body.transport,
+      healthCheckIntervalSeconds: body.health_check_interval_seconds,
+      ...input,
+    },
+    LIMITS.mcpServersPerWorkspace,
+  ).catch((error: unknown) => {
+    throw isUniqueViolation(error)
+      ? new HttpError(409, 'conflict', `an MCP server named ${body.name} already exists`, { field: 'name' })
+      : error;
+  });
+  if ('full' in inserted)
+    throw limitExceeded('(body)', 'mcpServersPerWorkspace', 'items', `the workspace has ${inserted.full} servers`);
+  const server = inserted;
+  await storeSecrets(deps.vault, server, input.secrets).catch(async (error: unknown) => {
+    await deleteMcpServer(deps.db, server.id);
+    throw error;
+  });
+  await ensureHealthSchedule(deps, server).catch(async (error: unknown) => {
+    await removeRowAndSecret(deps, server);
+    throw error;
+  });
+  return server;
+}
+
+// A new url, headers or secret: the server goes back to pending.
+async function reconfigure(trx: Db, vault: CredentialVault, server: McpServer, change: ServerChange) {
+  const entry = server.catalog_id
+    ? await findVisibleCatalogEntry(trx, server.workspace_id, server.catalog_id)
+    : undefined;
+  const input = validateServerInput({
+    entry,
+    transport: server.transport,
+    config: change.config,
+    secret_value: change.secret_value,
+    secrets: change.secrets,
+    existing: { config: server.config, secretNames: server.secret_names },
+  });
+  // The vault first: a reader that sees the new row finds the secret given with it, never the old one.
+  await storeSecrets(vault, server, input.secrets);
+  return updateMcpServerConfig(trx, server.id, input.config, input.secretNames);
+}
+
+/** Changes a server's url, headers or secret (back to pending), or its health-check interval (and its Schedule). */
+export async function changeMcpServer(
+  deps: AppDeps,
+  workspaceId: string,
+  serverId: string,
+  body: ServerChange,
+): Promise<McpServer> {
+  // Row-locked to the end: two updates of one server never interleave, so a secret always ends up stored with
+  // the url and headers of the request that gave it (never with another request's new host).
+  return deps.db.transaction().execute(async (trx) => {
+    let server = await requireMcpServer(trx, workspaceId, serverId, 'update').catch((error: unknown) => {
+      throw isLockNotAvailable(error) ? changeInProgress('mcp server') : error;
+    });
+    const { health_check_interval_seconds: interval, ...change } = body;
+    if (interval === undefined || Object.keys(change).length > 0)
+      server = await reconfigure(trx, deps.vault, server, change);
+    if (interval !== undefined) {
+      // Last, after every check: a refused schedule change rolls the whole update back.
+      server = await setHealthCheckInterval(trx, server.id, interval);
+      await ensureHealthSchedule(deps, server);
+    }
+    return server;
+  });
+}
+
+/** Deletes a server: its Schedule first (Temporal unreachable: nothing changed), then its secret and row. */
+export async function removeMcpServer(deps: AppDeps, server: McpServer): Promise<void> {
+  await deleteHealthSchedule(deps, server.id);
+  await removeRowAndSecret(deps, server);
+}

@@ -9,7 +9,8 @@ import { evalSetFileJsonSchema } from '../domain/eval-set-file.schema';
 import { HttpError } from './http-error';
 import { httpMetrics } from './http-metrics';
 import { bulkBodies } from './jsonl-body';
-import { createRegistry, generateDocument, renderDocsPage } from './openapi';
+import { docsPages } from './docs-page';
+import { createRegistry, generateDocument } from './openapi';
 import { registerPlatformPaths } from './platform-paths';
 import { rejectNulInPath, requestContext, requireJsonBody } from './request-context';
 import { rateLimits } from './rate-limits';
@@ -102,9 +103,7 @@ export function createApp(deps: AppDeps): Express {
   app.get('/openapi.json', (_req, res) => {
     res.json(document);
   });
-  app.get('/docs', (_req, res) => {
-    res.type('html').send(renderDocsPage(document));
-  });
+  app.use(docsPages(document));
   const evalSetSchema = evalSetFileJsonSchema();
   app.get('/schemas/eval-set.json', (_req, res) => {
     res.json(evalSetSchema);

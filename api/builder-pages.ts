@@ -15,7 +15,8 @@ const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-function pageHeaders(_req: Request, res: Response, next: NextFunction): void {
+/** The headers of every page the api serves (the builder's and the API reference). */
+export function pageHeaders(_req: Request, res: Response, next: NextFunction): void {
   res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Referrer-Policy', 'no-referrer');

@@ -9,6 +9,7 @@ import { loadMasterKey } from '../lib/master-key';
 import { openRuntime } from '../lib/runtime';
 import { SEARCH_ATTRIBUTES } from '../workflows/temporal-names';
 import { bootstrapDefaultWorkspace } from './bootstrap';
+import { startBanner } from './start-banner';
 import { prepareDatabase, startApi, startWorker, stopOnSignal, type Service } from './services';
 
 /** `assay start`: the whole platform on one machine, starting local Postgres and Temporal unless configured. */
@@ -61,7 +62,8 @@ export async function startCommand(): Promise<void> {
     services.push(await startWorker(effective, runtime, logger));
     process.removeAllListeners('SIGINT');
     stopOnSignal(services, logger);
-    printBanner(api.url, temporalUi, runtime.vault.backend, token, codecAccess(effective, embeddedTemporalUi));
+    const codec = codecAccess(effective, embeddedTemporalUi);
+    process.stdout.write(startBanner({ apiUrl: api.url, temporalUi, vault: runtime.vault.backend, token, codec }));
   } catch (error) {
     await stopAll();
     throw error;
@@ -76,29 +78,4 @@ function codecAccess(config: Config, embeddedTemporalUi: boolean): string {
   if (servesOnlyLoopback(config))
     return `no token needed by the embedded Temporal UI while the api is loopback-only (${host})`;
   return `operator token required (${host} is not loopback-only; the embedded Temporal UI sends none)`;
-}
-
-function printBanner(
-  apiUrl: string,
-  temporalUi: string | null,
-  vault: string,
-  token: string | null,
-  codec: string,
-): void {
-  const lines = [
-    '',
-    'Assay is running.',
-    `  API          ${apiUrl}`,
-    `  API docs     ${apiUrl}/docs   (OpenAPI: ${apiUrl}/openapi.json)`,
-    `  Temporal UI  ${temporalUi ?? '(external Temporal; set TEMPORAL_UI_URL to show it here)'}`,
-    `  Credentials  ${vault === 'vault' ? 'Vault at VAULT_ADDR' : 'embedded store (AES-256-GCM in Postgres)'}`,
-    `  Codec        ${codec}`,
-    token
-      ? `  Token        ${token}\n               (shown once; create more with: npx assay token create --email you@example.com)`
-      : '  Token        shown at first start; create another with: npx assay token create --email you@example.com',
-    '',
-    'Press Ctrl-C to stop.',
-    '',
-  ];
-  process.stdout.write(lines.join('\n'));
 }

@@ -1,4 +1,5 @@
 import pino, { type Bindings, type DestinationStream, type Logger } from 'pino';
+import pretty from 'pino-pretty';
 
 export type { Logger } from 'pino';
 // Pure, so that db/ (which may not import lib/) logs errors in the same shape.
@@ -48,8 +49,25 @@ export function redactSecrets(value: unknown, depth = 0, ancestors = new Set<obj
   return copy;
 }
 
+/**
+ * Where the process logger writes: human-readable lines (pino-pretty, from the same redacted records) when `stdout`
+ * is a terminal, else undefined, which is pino's JSON lines on stdout.
+ */
+export function terminalDestination(
+  stdout: NodeJS.WritableStream & { isTTY?: boolean },
+): DestinationStream | undefined {
+  if (!stdout.isTTY) return undefined;
+  return pretty({
+    destination: stdout,
+    sync: true,
+    colorize: true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,service',
+  });
+}
+
 /** Creates the process logger; tests pass their own destination to read what was logged. */
-export function createLogger(level: string, destination?: DestinationStream): Logger {
+export function createLogger(level: string, destination = terminalDestination(process.stdout)): Logger {
   // Not pino's `redact`: its paths stop at fixed depths and its wildcards throw on Buffers and URLs. Every logged
   // object is walked instead, errors included, so the err serializer must leave the serialized error alone.
   const options = {

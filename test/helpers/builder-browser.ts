@@ -21,6 +21,12 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
+/** Headless Chromium as the browser tests run it (provisioned by `scripts/provision.sh test`). */
+export async function launchChromium(): Promise<Browser> {
+  assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is missing: run scripts/provision.sh`);
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+}
+
 /** Where the builder tests put their screenshots. */
 export const ARTIFACTS = path.join(__dirname, '..', '..', '.test-artifacts');
 
@@ -39,7 +45,6 @@ export interface BuilderRig {
 
 /** Starts the platform and a worker, the scripted judge answering with `judge`, the API with its relay, and Chromium. */
 export async function startBuilderRig(judge: ScriptHandler, env: NodeJS.ProcessEnv = {}): Promise<BuilderRig> {
-  assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is missing: run scripts/provision.sh`);
   const platform = await createTestPlatform(await harness(), { env: { EGRESS_ALLOWLIST: '127.0.0.1', ...env } });
   const started: Array<{ close(): Promise<void> }> = [platform];
   const close = async (): Promise<void> => {
@@ -56,7 +61,7 @@ export async function startBuilderRig(judge: ScriptHandler, env: NodeJS.ProcessE
     const deps = { config: platform.config, db: platform.runtime.db, logger: platform.logger };
     const served = await serveWithRelay(platform.app, deps);
     started.push(served);
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+    const browser = await launchChromium();
     started.push(browser);
     fs.mkdirSync(ARTIFACTS, { recursive: true });
     return { platform, llm, served, browser, owner, api, agent, close };

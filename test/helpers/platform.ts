@@ -1,6 +1,8 @@
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import type { Express } from 'express';
 import { createApp } from '../../api/app';
+import { listen } from '../../cli/http-server';
 import { runtimeAppDeps } from '../../api/app-deps';
 import { loadConfig, type Config } from '../../lib/config';
 import { createLogger, type Logger } from '../../lib/logger';
@@ -105,4 +107,10 @@ export async function createTestPlatform(
       await runtime.close();
     },
   };
+}
+
+/** Serves a platform's api on 127.0.0.1 and a free port, as `assay api` serves it (without the relay). */
+export async function servePlatform(platform: TestPlatform): Promise<{ baseUrl: string; close(): Promise<void> }> {
+  const served = await listen(platform.app, '127.0.0.1', 0);
+  return { baseUrl: `http://127.0.0.1:${(served.server.address() as AddressInfo).port}`, close: served.close };
 }

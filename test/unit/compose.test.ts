@@ -94,7 +94,7 @@ describe('docker-compose.yml', () => {
   it('sets on api and worker only variables of lib/config.ts and the README configuration table', () => {
     const schemaKeys = new Set([...read('lib/config.ts').matchAll(/^ {2}([A-Z][A-Z0-9_]+):/gm)].map((m) => m[1]));
     const table =
-      read('README.md')
+      read('docs/operations.md')
         .split(/^## Configuration$/m)[1]
         ?.split(/^## /m)[0] ?? '';
     const tableKeys = new Set([...table.matchAll(/^\| `([A-Z][A-Z0-9_]+)` \|/gm)].map((m) => m[1]));

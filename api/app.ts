@@ -75,7 +75,7 @@ export const API_ROUTES: RouteSpec[] = [
 ];
 
 /** Routes whose body is a whole set (JSON or JSONL, up to `LIMITS.importBodyBytes`): see `api/jsonl-body.ts`. */
-const BULK_IMPORT_PATHS = [
+const BULK_IMPORT_PATHS: readonly string[] = [
   '/api/ai-agents/:agent/runs/import/batch',
   '/api/ai-agents/:agent/eval-sets/:set/cases/import',
 ];
@@ -120,7 +120,7 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   app.use('/api', authMiddleware(deps.db), rejectNulInPath);
-  app.use(bulkBodies(BULK_IMPORT_PATHS));
+  app.use(bulkBodies(API_ROUTES.filter((spec) => spec.method === 'post' && BULK_IMPORT_PATHS.includes(spec.path))));
   app.use('/api', requireJsonBody, express.json({ limit: deps.config.BODY_LIMIT, strict: true }));
   app.use(api);
   app.use(() => {

@@ -1,7 +1,7 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
-import { limitNamedIn } from '../domain/limit-checks';
+import { limitNamedIn, MAX_JSON_DEPTH } from '../domain/limit-checks';
 import { LIMITS } from '../domain/limits';
 import type { Permission } from '../domain/permissions';
 import { requirePermission, type AuthContext } from './auth';
@@ -78,8 +78,6 @@ export function validationError(error: z.ZodError): HttpError {
   return new HttpError(422, 'validation_failed', `${details[0].field}: ${details[0].message}`, details);
 }
 
-const MAX_DEPTH = 32;
-
 // Postgres text and jsonb hold neither U+0000 nor a lone UTF-16 surrogate (jsonb refuses `\ud800`, text silently
 // turns it into U+FFFD), so either is a 422 naming the field rather than a 500 or a changed value.
 function unstorableText(text: string): string | undefined {
@@ -99,7 +97,8 @@ function unstorable(body: unknown): { field: string; message: string } | undefin
   const stack: Array<{ value: object; path: string[] }> =
     body !== null && typeof body === 'object' ? [{ value: body, path: [] }] : [];
   for (let item = stack.pop(); item; item = stack.pop()) {
-    if (item.path.length >= MAX_DEPTH) return problem(item.path, `must not nest deeper than ${MAX_DEPTH} levels`);
+    if (item.path.length >= MAX_JSON_DEPTH)
+      return problem(item.path, `must not nest deeper than ${MAX_JSON_DEPTH} levels`);
     for (const [key, value] of Object.entries(item.value)) {
       const path = [...item.path, key];
       const message = unstorableText(key) ?? (typeof value === 'string' ? unstorableText(value) : undefined);

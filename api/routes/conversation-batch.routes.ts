@@ -30,8 +30,9 @@ function invalidItems(details: Array<{ field: string; message: string }>): HttpE
   return new HttpError(422, 'validation_failed', `${details[0].field}: ${details[0].message}`, details);
 }
 
-const tooMany = (count: number): HttpError => {
-  const message = `${count} items: at most ${LIMITS.casesPerEvalSet} (limit casesPerEvalSet)`;
+// `atLeast`: the body was refused once it held one item more than the limit, unread past it.
+const tooMany = (count: number, atLeast = false): HttpError => {
+  const message = `${atLeast ? `more than ${LIMITS.casesPerEvalSet}` : count} items: at most ${LIMITS.casesPerEvalSet} (limit casesPerEvalSet)`;
   return new HttpError(413, 'payload_too_large', `items: ${message}`, [
     { field: 'items', message, limit: 'casesPerEvalSet', max: LIMITS.casesPerEvalSet },
   ]);
@@ -41,7 +42,7 @@ const tooMany = (count: number): HttpError => {
 // JSONL line that is not JSON or a bad item 422 naming `items[<i>]` / `items[<i>].<field>` (every one, in order).
 function parseBatch(req: Request): BatchItem[] {
   const body = readBulkBody(req, (i) => `items[${i}]`);
-  if ('tooMany' in body) throw tooMany(body.tooMany);
+  if ('tooMany' in body) throw tooMany(body.tooMany, body.atLeast);
   if ('problems' in body) throw invalidItems(body.problems);
   const raw = body.value;
   if (!Array.isArray(raw))

@@ -9,7 +9,7 @@ import { limitMessage } from '../../domain/limit-checks';
 import { LIMITS } from '../../domain/limits';
 import { requireAgentEvalSet } from '../eval-lookups';
 import { HttpError } from '../http-error';
-import { readBulkBody } from '../jsonl-body';
+import { readBulkBody, type BulkBody } from '../jsonl-body';
 import { parseOr422, route, type RouteSpec } from '../route';
 
 const tooMany = (why: string): HttpError => {
@@ -22,18 +22,16 @@ const tooMany = (why: string): HttpError => {
 const invalidCases = (problems: FieldProblem[]): HttpError =>
   new HttpError(422, 'validation_failed', `${problems[0].field}: ${problems[0].message}`, problems);
 
+const EMPTY = { field: '(body)', message: 'an eval set file, an ADK eval set or JSONL of cases is required' };
+
 function readImport(req: Request): Extract<ImportRead, { cases: unknown }> {
-  const text = typeof req.body === 'string' ? req.body : '';
-  if (text.trim() === '')
-    throw invalidCases([
-      { field: '(body)', message: 'an eval set file, an ADK eval set or JSONL of cases is required' },
-    ]);
-  const body = readBulkBody(req, (i) => `cases[${i}]`);
-  let read: ImportRead;
+  const body = readBulkBody(req, (i) => `cases[${i}]`, EMPTY);
+  let read: ImportRead | BulkBody;
   if (!('jsonl' in body)) read = body;
   else if (body.jsonl) read = readEvalSetJsonLines(parseOr422(z.array(z.unknown()), body.value));
   else read = readEvalSetJson(parseOr422(z.unknown(), body.value));
-  if ('tooMany' in read) throw tooMany(`the file holds ${read.tooMany} cases`);
+  if ('tooMany' in read)
+    throw tooMany(`the file holds ${'atLeast' in read ? `more than ${LIMITS.casesPerEvalSet}` : read.tooMany} cases`);
   if ('problems' in read) throw invalidCases(read.problems);
   return read;
 }

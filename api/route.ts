@@ -1,11 +1,11 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
-import { limitNamedIn, MAX_JSON_DEPTH } from '../domain/limit-checks';
-import { LIMITS } from '../domain/limits';
+import { MAX_JSON_DEPTH } from '../domain/limit-checks';
 import type { Permission } from '../domain/permissions';
 import { requirePermission, type AuthContext } from './auth';
 import { errorResponses, routeErrorStatuses } from './error-responses';
+import { invalidFields, problemDetail } from './field-errors';
 import { HttpError } from './http-error';
 import type { AppDeps } from './app-deps';
 import { authInWorkspace } from './workspace-scope';
@@ -65,17 +65,13 @@ export function route<S extends z.ZodType = z.ZodType<unknown>>(spec: RouteSpec<
 
 // A broken bound also says the largest value allowed and, for a bound of the limits table, which limit it is.
 function issueDetail(issue: z.core.$ZodIssue): { field: string; message: string; limit?: string; max?: number } {
-  const field = issue.path.join('.') || '(body)';
-  const limit = limitNamedIn(issue.message);
-  if (limit) return { field, message: issue.message, limit, max: LIMITS[limit] };
-  if (issue.code === 'too_big') return { field, message: issue.message, max: Number(issue.maximum) };
-  return { field, message: issue.message };
+  const detail = problemDetail({ field: issue.path.join('.') || '(body)', message: issue.message });
+  return detail.limit || issue.code !== 'too_big' ? detail : { ...detail, max: Number(issue.maximum) };
 }
 
 /** Turns zod issues into a 422 that names the offending field (and, for a bound, the limit). */
 export function validationError(error: z.ZodError): HttpError {
-  const details = error.issues.map(issueDetail);
-  return new HttpError(422, 'validation_failed', `${details[0].field}: ${details[0].message}`, details);
+  return invalidFields(error.issues.map(issueDetail));
 }
 
 // Postgres text and jsonb hold neither U+0000 nor a lone UTF-16 surrogate (jsonb refuses `\ud800`, text silently

@@ -8,6 +8,7 @@ import { harness } from '../helpers/harness';
 import { postFromChild, type FilledBody } from '../helpers/bulk-poster';
 import { startHealthProber, type HealthProber } from '../helpers/health-prober';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
+import { rowCount, type CountedTable } from '../helpers/row-count';
 import { createTenant, type Tenant } from '../helpers/tenants';
 
 const AGENT = 'bulk-bot';
@@ -61,15 +62,7 @@ describe('bulk import bodies are counted before they are walked, and refused bef
   let viewerAuth: Record<string, string>;
   let casesPath: string;
 
-  const count = async (table: 'conversations' | 'eval_cases'): Promise<number> =>
-    Number(
-      (
-        await platform.runtime.db
-          .selectFrom(table)
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const count = (table: CountedTable): Promise<number> => rowCount(platform.runtime.db, table);
 
   before(async () => {
     platform = await createTestPlatform(await harness());

@@ -27,8 +27,9 @@ export const LIMITS = {
   /** Size of an agent's `settings` beside the fields the runtime reads (guardrails and the rest have their own bounds)
    * as JSON, in bytes: the rest is kept for the builder, not read by us. */
   agentSettingsBytes: 64 * 1024,
-  /** Size of the `variables` a flow run starts with as JSON, in bytes: they are rendered into every node's parameters. */
-  flowVariablesBytes: 64 * 1024,
+  /** Size of the `variables` a flow run starts with as JSON, in bytes: they are rendered into the nodes' parameters,
+   * and one may carry a whole tool result (`toolResultBytes`) into a node; within the 1 MB body. */
+  flowVariablesBytes: 512 * 1024,
   /** Size of an MCP server's `config` (URL and headers, names included) as JSON, in bytes. */
   mcpConfigBytes: 64 * 1024,
   /** Size of one guardrail event's `detail` in an imported conversation as JSON, in bytes: a verdict, not a transcript. */

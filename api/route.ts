@@ -1,12 +1,12 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
-import { MAX_JSON_DEPTH } from '../domain/limit-checks';
 import type { Permission } from '../domain/permissions';
 import { requirePermission, type AuthContext } from './auth';
 import { errorResponses, routeErrorStatuses } from './error-responses';
 import { invalidFields, problemDetail } from './field-errors';
 import { HttpError } from './http-error';
+import { unstorable } from './unstorable';
 import type { AppDeps } from './app-deps';
 import { authInWorkspace } from './workspace-scope';
 import type { AuditTrail } from './audit-trail';
@@ -72,37 +72,6 @@ function issueDetail(issue: z.core.$ZodIssue): { field: string; message: string;
 /** Turns zod issues into a 422 that names the offending field (and, for a bound, the limit). */
 export function validationError(error: z.ZodError): HttpError {
   return invalidFields(error.issues.map(issueDetail));
-}
-
-// Postgres text and jsonb hold neither U+0000 nor a lone UTF-16 surrogate (jsonb refuses `\ud800`, text silently
-// turns it into U+FFFD), so either is a 422 naming the field rather than a 500 or a changed value.
-function unstorableText(text: string): string | undefined {
-  if (text.includes('\u0000')) return 'must not contain NUL characters';
-  if (/\p{Cs}/u.test(text)) return 'must be well-formed Unicode (no lone surrogates)';
-  return undefined;
-}
-
-// JSON.parse also accepts nesting deep enough to overflow the stack of any later recursion. Iterative on purpose.
-function unstorable(body: unknown): { field: string; message: string } | undefined {
-  const problem = (path: string[], message: string): { field: string; message: string } => ({
-    field: path.join('.') || '(body)',
-    message,
-  });
-  const text = typeof body === 'string' ? unstorableText(body) : undefined;
-  if (text) return problem([], text);
-  const stack: Array<{ value: object; path: string[] }> =
-    body !== null && typeof body === 'object' ? [{ value: body, path: [] }] : [];
-  for (let item = stack.pop(); item; item = stack.pop()) {
-    if (item.path.length >= MAX_JSON_DEPTH)
-      return problem(item.path, `must not nest deeper than ${MAX_JSON_DEPTH} levels`);
-    for (const [key, value] of Object.entries(item.value)) {
-      const path = [...item.path, key];
-      const message = unstorableText(key) ?? (typeof value === 'string' ? unstorableText(value) : undefined);
-      if (message) return problem(path, message);
-      if (value !== null && typeof value === 'object') stack.push({ value, path });
-    }
-  }
-  return undefined;
 }
 
 /** Parses `value` with `schema` or throws the 422. */

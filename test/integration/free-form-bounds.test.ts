@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
+import { isDeepStrictEqual } from 'node:util';
 import request from 'supertest';
-import { insertEvalCases } from '../../db/eval-case.repository';
+import { sql } from 'kysely';
 import { LIMITS, type LimitName } from '../../domain/limits';
 import { evalApi } from '../helpers/eval-api';
 import { harness } from '../helpers/harness';
@@ -175,41 +176,32 @@ describe('every free-form field has a size bound', function () {
     }
   });
 
-  it('exports and lists a full set whose every session_input is at its bound', async () => {
+  it('exports a full set whose every session_input is at its bound, and lists a full page of it', async () => {
     const largest = (i: number) => sessionInput(LIMITS.sessionInputBytes, `question ${i}`);
-    for (let start = 0; start < LIMITS.casesPerEvalSet; start += 500)
-      await insertEvalCases(
-        platform.runtime.db,
-        setId,
-        Array.from({ length: 500 }, (_, k) => ({
-          name: `case ${String(start + k).padStart(5, '0')}`,
-          session_input: largest(start + k),
-          expected_trajectory: null,
-          expected_final_response: null,
-          rubrics: null,
-          source_run_id: null,
-          snapshot: null,
-        })),
-      );
+    // Made in Postgres: 10,000 rows of 32 KiB through the api or the repository would take most of a minute.
+    const blob = sized(LIMITS.sessionInputBytes).blob;
+    await sql`
+      INSERT INTO eval_cases (eval_set_id, name, session_input)
+      SELECT ${setId}::uuid, 'case ' || i, jsonb_build_object('message', 'question ' || i, 'blob', ${blob}::text)
+      FROM generate_series(0, ${LIMITS.casesPerEvalSet - 1}) AS i`.execute(platform.runtime.db);
     const exported = await request(platform.app)
       .get(`/api/ai-agents/${AGENT}/eval-sets/${setId}/export`)
       .set(tenant.auth)
       .maxResponseSize(1024 * 1024 * 1024); // the whole set: about 330 MB
     assert.equal(exported.status, 200, exported.text.slice(0, 300));
     assert.equal(exported.body.cases.length, LIMITS.casesPerEvalSet);
-    assert.deepEqual(exported.body.cases[1234].session_input, largest(1234));
+    const cases: Array<{ name: string; session_input: unknown }> = exported.body.cases;
+    const unequal = cases.filter((c) => !isDeepStrictEqual(c.session_input, largest(Number(c.name.slice(5)))));
+    assert.deepEqual(
+      unequal.map((c) => c.name),
+      [],
+      'every case exported whole',
+    );
 
-    const listed = new Set<string>();
-    let cursor: string | undefined;
-    do {
-      const query = `limit=${LIMITS.pageMax}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-      const page = await api.send('get', `/api/ai-agents/${AGENT}/eval-sets/${setId}/cases?${query}`, 200);
-      assert.equal(page.data.length, Math.min(LIMITS.pageMax, LIMITS.casesPerEvalSet - listed.size));
-      for (const item of page.data) listed.add(item.name);
-      const first = page.data[0];
-      assert.deepEqual(first.session_input, largest(Number(first.name.slice('case '.length))));
-      cursor = page.next_cursor ?? undefined;
-    } while (cursor);
-    assert.equal(listed.size, LIMITS.casesPerEvalSet);
+    // A page of the most cases a page holds, each at the bound.
+    const page = await api.send('get', `/api/ai-agents/${AGENT}/eval-sets/${setId}/cases?limit=${LIMITS.pageMax}`, 200);
+    assert.equal(page.data.length, LIMITS.pageMax);
+    assert.ok(page.next_cursor);
+    for (const item of page.data) assert.deepEqual(item.session_input, largest(Number(item.name.slice(5))));
   });
 });

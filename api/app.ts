@@ -8,7 +8,7 @@ import { servesOnlyLoopback } from '../lib/loopback-host';
 import { evalSetFileJsonSchema } from '../domain/eval-set-file.schema';
 import { HttpError } from './http-error';
 import { httpMetrics } from './http-metrics';
-import { bulkBodies } from './jsonl-body';
+import { bulkBodies, jsonBodies } from './jsonl-body';
 import { createRegistry, generateDocument, renderDocsPage } from './openapi';
 import { registerPlatformPaths } from './platform-paths';
 import { rejectNulInPath, requestContext, requireJsonBody } from './request-context';
@@ -121,7 +121,7 @@ export function createApp(deps: AppDeps): Express {
   );
   app.use('/api', authMiddleware(deps.db), rejectNulInPath);
   app.use(bulkBodies(API_ROUTES.filter((spec) => spec.method === 'post' && BULK_IMPORT_PATHS.includes(spec.path))));
-  app.use('/api', requireJsonBody, express.json({ limit: deps.config.BODY_LIMIT, strict: true }));
+  app.use('/api', requireJsonBody, jsonBodies(deps.config.BODY_LIMIT));
   app.use(api);
   app.use(() => {
     throw new HttpError(404, 'not_found', 'route not found');

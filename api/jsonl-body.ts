@@ -1,4 +1,4 @@
-import { Router, type NextFunction, type Request, type Response } from 'express';
+import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { bulkScanner, type BulkScan, type BulkScanner } from '../domain/bulk-body-scan';
 import type { FieldProblem } from '../domain/field-problems';
 import { parseJsonLines } from '../domain/json-lines';
@@ -31,22 +31,26 @@ const tooLarge = (): HttpError => {
   return new HttpError(413, 'payload_too_large', message, [detail]);
 };
 
-// Reads the body as it arrives, each piece scanned (`bulkScanner`) before it is kept: once the scan refuses it, the
-// rest is only counted (over `importBodyBytes` is still a 413) and dropped. Resolves when the body has ended.
+// Reads the body as it arrives, each piece scanned (`bulkScanner`) before it is kept. Resolves with the pieces when the
+// body has ended, or at once when the scan refuses it: the rest is never read (`bulkBodies` closes the connection).
 function readScanned(req: Request, scanner: BulkScanner): Promise<Buffer[]> {
   return new Promise((resolve, reject) => {
     const pieces: Buffer[] = [];
     let bytes = 0;
+    const stop = (): void => {
+      req.off('data', onData);
+      req.pause();
+    };
     const onData = (piece: Buffer): void => {
       bytes += piece.length;
       if (bytes > LIMITS.importBodyBytes) {
-        req.off('data', onData);
-        req.resume();
-        reject(tooLarge());
-      } else if (!scanner.refused) {
-        scanner.write(piece);
-        if (!scanner.refused) pieces.push(piece);
+        stop();
+        return reject(tooLarge());
       }
+      scanner.write(piece);
+      if (!scanner.refused) return void pieces.push(piece);
+      stop();
+      resolve([]);
     };
     req.on('data', onData);
     req.once('end', () => resolve(pieces));
@@ -71,18 +75,31 @@ async function readBulk(req: Request): Promise<void> {
 /**
  * The one body reader of the bulk-import routes (a set's cases or conversations), mounted after authentication and
  * before the API's JSON parser (which then skips the body it read): the route's permission first, so a caller who may
- * not import makes the api read nothing; then a JSON or JSONL body of up to `LIMITS.importBodyBytes` rather than
+ * not import makes the api read nothing (the connection is closed after the answer); then a JSON or JSONL body of up to `LIMITS.importBodyBytes` rather than
  * `BODY_LIMIT` (413 above), counted as it arrives. The route parses it with `readBulkBody`.
  */
 export function bulkBodies(routes: readonly BulkRoute[]): Router {
   const router = Router();
   for (const { path, permission } of routes)
-    router.post(path, async (req: Request, _res: Response, next: NextFunction) => {
-      requirePermission(req.auth as AuthContext, permission);
-      await readBulk(req);
+    router.post(path, async (req: Request, res: Response, next: NextFunction) => {
+      try {
+        requirePermission(req.auth as AuthContext, permission);
+        await readBulk(req);
+      } catch (error) {
+        // Refused before the body was read: the rest of it is not read either.
+        res.set('Connection', 'close');
+        throw error;
+      }
+      if (!req.complete) res.set('Connection', 'close');
       next();
     });
   return router;
+}
+
+/** The API's JSON parser (up to `limit`), leaving alone a body `bulkBodies` took (it may still be arriving, unread). */
+export function jsonBodies(limit: string): RequestHandler {
+  const json = express.json({ limit, strict: true });
+  return (req, res, next) => (scans.has(req) ? next() : json(req, res, next));
 }
 
 /** What a bulk body holds: a JSON value, or JSONL's values; or the lines that are not JSON (or items the scan

@@ -112,17 +112,20 @@ describe('bulk import bodies are counted before they are walked, and refused bef
       ...SHAPES.map((shape) => ({ ...shape, path: BATCH })),
       ...[...SHAPES, FILE_SHAPE].map((shape) => ({ ...shape, path: casesPath })),
     ];
-    for (const { shape, body, type, status, message, path } of sent) {
-      const answer = await postFromChild(
-        `http://127.0.0.1:${port}${path}`,
-        { ...admin.auth, 'Content-Type': type },
+    const answers = await postFromChild(
+      sent.map(({ path, type, body }) => ({
+        url: `http://127.0.0.1:${port}${path}`,
+        headers: { ...admin.auth, 'Content-Type': type },
         body,
-      );
+      })),
+    );
+    sent.forEach(({ shape, status, message, path }, i) => {
+      const answer = answers[i];
       const what = `${shape} to ${path.split('?')[0]}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`;
       assert.equal(answer.status, status, what);
       assert.match(answer.body.error.message, message, what);
       assert.ok(answer.ms < 1_000, `${what} took ${Math.round(answer.ms)} ms`);
-    }
+    });
     assert.deepEqual({ conversations: await count('conversations'), cases: await count('eval_cases') }, before);
     const probes = await prober.stop();
     const worst = probes.reduce((a, b) => (b.ms > a.ms ? b : a));

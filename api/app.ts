@@ -8,7 +8,7 @@ import { servesOnlyLoopback } from '../lib/loopback-host';
 import { evalSetFileJsonSchema } from '../domain/eval-set-file.schema';
 import { HttpError } from './http-error';
 import { httpMetrics } from './http-metrics';
-import { bulkBodies } from './jsonl-body';
+import { bulkBodies, jsonBodies } from './jsonl-body';
 import { docsPages } from './docs-page';
 import { createRegistry, generateDocument } from './openapi';
 import { registerPlatformPaths } from './platform-paths';
@@ -77,7 +77,7 @@ export const API_ROUTES: RouteSpec[] = [
 ];
 
 /** Routes whose body is a whole set (JSON or JSONL, up to `LIMITS.importBodyBytes`): see `api/jsonl-body.ts`. */
-const BULK_IMPORT_PATHS = [
+const BULK_IMPORT_PATHS: readonly string[] = [
   '/api/ai-agents/:agent/runs/import/batch',
   '/api/ai-agents/:agent/eval-sets/:set/cases/import',
 ];
@@ -120,8 +120,8 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   app.use('/api', authMiddleware(deps.db), rateLimits(deps.config), rejectNulInPath);
-  app.use(bulkBodies(BULK_IMPORT_PATHS));
-  app.use('/api', requireJsonBody, express.json({ limit: deps.config.BODY_LIMIT, strict: true }));
+  app.use(bulkBodies(API_ROUTES.filter((spec) => spec.method === 'post' && BULK_IMPORT_PATHS.includes(spec.path))));
+  app.use('/api', requireJsonBody, jsonBodies(deps.config.BODY_LIMIT));
   app.use(api);
   app.use(() => {
     throw new HttpError(404, 'not_found', 'route not found');

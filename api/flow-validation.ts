@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Db } from '../db/database';
 import type { McpCallToolNode } from '../db/tables/flow.table';
 import { findServerTools } from '../db/mcp-tool.repository';
+import { boundedObject } from '../domain/bounded-schemas';
 import { RESERVED_NAMES, referenceProblem } from '../domain/flow-expression';
 import { invalidField } from './field-errors';
 import { requireMcpServer } from './lookups';
@@ -17,14 +18,11 @@ export const flowNodeBody = z.object({
   tool_name: z.string().min(1).max(200),
   // zod drops a `__proto__` key without a word; the builder hears that it was refused instead.
   parameters: z
-    .preprocess(
-      (value, ctx) => {
-        if (typeof value === 'object' && value !== null && Object.hasOwn(value, '__proto__'))
-          ctx.addIssue({ code: 'custom', message: 'is a reserved name', path: ['__proto__'] });
-        return value;
-      },
-      z.record(z.string(), z.unknown()),
-    )
+    .preprocess((value, ctx) => {
+      if (typeof value === 'object' && value !== null && Object.hasOwn(value, '__proto__'))
+        ctx.addIssue({ code: 'custom', message: 'is a reserved name', path: ['__proto__'] });
+      return value;
+    }, boundedObject('toolArgsBytes'))
     .default({}),
 });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { McpCatalogEntry, McpServerConfig } from '../db/tables/mcp.table';
+import { withinBytes } from '../domain/bounded-schemas';
 import { headerIssues, SECRET_NAME } from '../domain/mcp-headers';
 import { secretMove } from '../domain/secret-reentry';
 import { invalidField } from './field-errors';
@@ -9,15 +10,18 @@ import { secretRequired } from './secret-required';
 export const CUSTOM_SECRET_NAME = 'SECRET_VALUE';
 
 const secretValue = z.string().min(1).max(16_384);
-export const serverConfigBody = z
-  .object({
-    url: z.string().max(2048).optional(),
-    headers: z
-      .record(z.string(), z.string().max(4096))
-      .refine((h) => Object.keys(h).length <= 32, 'at most 32 headers')
-      .optional(),
-  })
-  .strict();
+export const serverConfigBody = withinBytes(
+  z
+    .object({
+      url: z.string().max(2048).optional(),
+      headers: z
+        .record(z.string(), z.string().max(4096))
+        .refine((h) => Object.keys(h).length <= 32, 'at most 32 headers')
+        .optional(),
+    })
+    .strict(),
+  'mcpConfigBytes',
+);
 export const serverSecretsBody = {
   secret_value: secretValue
     .optional()

@@ -1,12 +1,12 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
-import { limitNamedIn } from '../domain/limit-checks';
-import { LIMITS } from '../domain/limits';
 import type { Permission } from '../domain/permissions';
 import { requirePermission, type AuthContext } from './auth';
 import { errorResponses, routeErrorStatuses } from './error-responses';
+import { invalidFields, problemDetail } from './field-errors';
 import { HttpError } from './http-error';
+import { unstorable } from './unstorable';
 import type { AppDeps } from './app-deps';
 import { authInWorkspace } from './workspace-scope';
 import type { AuditTrail } from './audit-trail';
@@ -65,49 +65,13 @@ export function route<S extends z.ZodType = z.ZodType<unknown>>(spec: RouteSpec<
 
 // A broken bound also says the largest value allowed and, for a bound of the limits table, which limit it is.
 function issueDetail(issue: z.core.$ZodIssue): { field: string; message: string; limit?: string; max?: number } {
-  const field = issue.path.join('.') || '(body)';
-  const limit = limitNamedIn(issue.message);
-  if (limit) return { field, message: issue.message, limit, max: LIMITS[limit] };
-  if (issue.code === 'too_big') return { field, message: issue.message, max: Number(issue.maximum) };
-  return { field, message: issue.message };
+  const detail = problemDetail({ field: issue.path.join('.') || '(body)', message: issue.message });
+  return detail.limit || issue.code !== 'too_big' ? detail : { ...detail, max: Number(issue.maximum) };
 }
 
 /** Turns zod issues into a 422 that names the offending field (and, for a bound, the limit). */
 export function validationError(error: z.ZodError): HttpError {
-  const details = error.issues.map(issueDetail);
-  return new HttpError(422, 'validation_failed', `${details[0].field}: ${details[0].message}`, details);
-}
-
-const MAX_DEPTH = 32;
-
-// Postgres text and jsonb hold neither U+0000 nor a lone UTF-16 surrogate (jsonb refuses `\ud800`, text silently
-// turns it into U+FFFD), so either is a 422 naming the field rather than a 500 or a changed value.
-function unstorableText(text: string): string | undefined {
-  if (text.includes('\u0000')) return 'must not contain NUL characters';
-  if (/\p{Cs}/u.test(text)) return 'must be well-formed Unicode (no lone surrogates)';
-  return undefined;
-}
-
-// JSON.parse also accepts nesting deep enough to overflow the stack of any later recursion. Iterative on purpose.
-function unstorable(body: unknown): { field: string; message: string } | undefined {
-  const problem = (path: string[], message: string): { field: string; message: string } => ({
-    field: path.join('.') || '(body)',
-    message,
-  });
-  const text = typeof body === 'string' ? unstorableText(body) : undefined;
-  if (text) return problem([], text);
-  const stack: Array<{ value: object; path: string[] }> =
-    body !== null && typeof body === 'object' ? [{ value: body, path: [] }] : [];
-  for (let item = stack.pop(); item; item = stack.pop()) {
-    if (item.path.length >= MAX_DEPTH) return problem(item.path, `must not nest deeper than ${MAX_DEPTH} levels`);
-    for (const [key, value] of Object.entries(item.value)) {
-      const path = [...item.path, key];
-      const message = unstorableText(key) ?? (typeof value === 'string' ? unstorableText(value) : undefined);
-      if (message) return problem(path, message);
-      if (value !== null && typeof value === 'object') stack.push({ value, path });
-    }
-  }
-  return undefined;
+  return invalidFields(error.issues.map(issueDetail));
 }
 
 /** Parses `value` with `schema` or throws the 422. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { boundedLooseObject } from './bounded-schemas';
 import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from './agent-tools';
 import { guardrailsSchema, type Guardrail } from './guardrails/guardrail-config';
 
@@ -7,14 +8,20 @@ export const DEFAULT_SAFE_REPLY = "Sorry, I can't help with that request.";
 /** Model steps an agent run takes at most unless its settings say otherwise. */
 export const DEFAULT_MAX_STEPS = 10;
 
-/** Validates the runtime fields of an agent's `settings`; other keys are kept as given. */
-export const agentSettingsSchema = z.looseObject({
+const runtimeFields = {
   guardrails: guardrailsSchema.optional(),
   safe_reply: z.string().trim().min(1).max(2000).optional(),
   max_steps: z.number().int().min(1).max(50).optional(),
   builtin_tools: z.array(z.enum(BUILTIN_TOOL_NAMES)).optional(),
   temperature: z.number().min(0).max(2).optional(),
-});
+};
+
+/** Validates the runtime fields of an agent's `settings`; other keys are kept as given. */
+export const agentSettingsSchema = z.looseObject(runtimeFields);
+
+/** `settings` as the api takes them: the runtime fields, and the other keys within `agentSettingsBytes` (a stored
+ * version is read with `agentSettingsSchema`, so one written before the bound still runs). */
+export const agentSettingsBody = boundedLooseObject(runtimeFields, 'agentSettingsBytes');
 
 /** How the runtime runs an agent version, with defaults applied. */
 export interface AgentRuntimeSettings {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boundedArray, boundedString } from './bounded-schemas';
+import { boundedArray, boundedLooseObject, boundedString } from './bounded-schemas';
 import { minScoresOverrideSchema } from './criteria';
 import { expectedCallSchema } from './expected-call';
 import { TRAJECTORY_MATCH_MODES } from './trajectory-modes';
@@ -7,8 +7,9 @@ import { TRAJECTORY_MATCH_MODES } from './trajectory-modes';
 /** A string with at least one non-whitespace character. */
 export const nonBlank = boundedString('textChars').regex(/\S/, 'must not be empty');
 
-/** The input given to the agent: `message` is required and non-empty; other fields are kept as given. */
-export const sessionInputSchema = z.looseObject({ message: nonBlank });
+/** The input given to the agent: `message` is required and non-empty; other fields are kept as given, within
+ * `sessionInputBytes`. */
+export const sessionInputSchema = boundedLooseObject({ message: nonBlank }, 'sessionInputBytes');
 
 /** A name of an eval set or case. */
 export const evalName = z.string().trim().min(1, 'must not be empty').max(200);

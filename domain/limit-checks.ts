@@ -1,5 +1,8 @@
 import { LIMITS, type LimitName } from './limits';
 
+/** The deepest nesting of objects and lists a JSON input may have (deeper overflows the stack of later recursion). */
+export const MAX_JSON_DEPTH = 32;
+
 /** What a bound counts: items of a list, characters of a string, or bytes of a body or JSON value. */
 export type LimitUnit = 'items' | 'characters' | 'bytes';
 

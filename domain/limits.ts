@@ -19,6 +19,23 @@ export const LIMITS = {
   /** Size of the body of a bulk import (a set's conversations or cases, JSON or JSONL), in bytes: 10,000 items of a
    * few KiB each; above `BODY_LIMIT` because one request carries a whole set. */
   importBodyBytes: 32 * 1024 * 1024,
+  /** Size of a `session_input`'s fields beside its `message` (which `textChars` bounds) as JSON, in bytes: context for
+   * the agent (a user id, a locale, some state), not documents; a set of 10,000 such cases exports as about 320 MiB. */
+  sessionInputBytes: 32 * 1024,
+  /** Size of one tool call's `tool_args` (recorded, expected, or a flow node's `parameters`) as JSON, in bytes. */
+  toolArgsBytes: 64 * 1024,
+  /** Size of an agent's `settings` beside the fields the runtime reads (guardrails and the rest have their own bounds)
+   * as JSON, in bytes: the rest is kept for the builder, not read by us. */
+  agentSettingsBytes: 64 * 1024,
+  /** Size of the `variables` a flow run starts with as JSON, in bytes: they are rendered into the nodes' parameters,
+   * and one may carry a whole tool result (`toolResultBytes`) into a node; within the 1 MB body. */
+  flowVariablesBytes: 512 * 1024,
+  /** Size of an MCP server's `config` (URL and headers, names included) as JSON, in bytes. */
+  mcpConfigBytes: 64 * 1024,
+  /** Size of one guardrail event's `detail` in an imported conversation as JSON, in bytes: a verdict, not a transcript. */
+  guardrailDetailBytes: 16 * 1024,
+  /** Size of an imported conversation's `token_usage` as JSON, in bytes: a handful of counters. */
+  tokenUsageBytes: 4 * 1024,
   /** Tools one MCP server may advertise. */
   toolsPerMcpServer: 1_000,
   /** Seconds between two scheduled health checks of an MCP server (`health_check_interval_seconds`): every check is a

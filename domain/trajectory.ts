@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { boundedObject } from './bounded-schemas';
 import { isPlain, pairTable } from './call-matching';
 import type { ExpectedCall } from './expected-call';
 import type { AlignedPair } from './lcs-alignment';
@@ -11,7 +12,7 @@ import { notApplicable, scored, type CriterionResult, type NotApplicableDetail }
  */
 export const toolCallSchema = z.object({
   tool_name: z.string().min(1).max(200),
-  tool_args: z.record(z.string(), z.unknown()),
+  tool_args: boundedObject('toolArgsBytes'),
   server: z.string().min(1).max(200).optional(),
 });
 

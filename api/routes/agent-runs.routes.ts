@@ -3,6 +3,7 @@ import { findPublishedVersion } from '../../db/agent.repository';
 import { findConversation } from '../../db/conversation.repository';
 import { findIntegration } from '../../db/integration.repository';
 import { agentRunnability } from '../../domain/agent-runnability';
+import { boundedObject } from '../../domain/bounded-schemas';
 import { providerNotConnectedMessage } from '../../domain/run-failures';
 import { agentNotRunnable } from '../agent-run-errors';
 import { nonBlank } from '../../domain/eval-fields';
@@ -15,7 +16,7 @@ import { conversationJson, toConversationJson } from './conversations.routes';
 const runBody = z
   .object({
     message: nonBlank,
-    session_input: z.record(z.string(), z.unknown()).optional(),
+    session_input: boundedObject('sessionInputBytes').optional(),
   })
   .strict();
 

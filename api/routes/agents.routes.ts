@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { deleteAgent, insertAgent, listAgents, publishAgent, updateAgent } from '../../db/agent.repository';
 import { isUniqueViolation } from '../../db/pg-errors';
 import type { Agent } from '../../db/tables/agent.table';
-import { agentSettingsSchema } from '../../domain/agent-settings';
+import { agentSettingsBody } from '../../domain/agent-settings';
 import { boundedString } from '../../domain/bounded-schemas';
 import { HttpError } from '../http-error';
 import { requireAgent } from '../lookups';
@@ -19,7 +19,7 @@ const createAgentBody = z.object({
   name: agentName,
   model: z.string().trim().min(1).max(200),
   instructions: boundedString('textChars'),
-  settings: agentSettingsSchema.optional(),
+  settings: agentSettingsBody.optional(),
 });
 const updateAgentBody = createAgentBody.partial();
 

@@ -5,6 +5,7 @@ import { findCasesByIdOrName } from '../../db/eval-case.repository';
 import { batchField, batchTooLarge, resolveBatchCases } from '../../domain/conversation-batch';
 import { LIMITS } from '../../domain/limits';
 import { requireEvalSet } from '../eval-lookups';
+import { invalidFields } from '../field-errors';
 import { HttpError } from '../http-error';
 import { readBulkBody } from '../jsonl-body';
 import { requireAgent } from '../lookups';
@@ -26,12 +27,9 @@ const batchResponse = z.object({
   }),
 });
 
-function invalidItems(details: Array<{ field: string; message: string }>): HttpError {
-  return new HttpError(422, 'validation_failed', `${details[0].field}: ${details[0].message}`, details);
-}
-
-const tooMany = (count: number): HttpError => {
-  const message = `${count} items: at most ${LIMITS.casesPerEvalSet} (limit casesPerEvalSet)`;
+// `atLeast`: the body was refused once it held one item more than the limit, unread past it.
+const tooMany = (count: number, atLeast = false): HttpError => {
+  const message = `${atLeast ? `more than ${LIMITS.casesPerEvalSet}` : count} items: at most ${LIMITS.casesPerEvalSet} (limit casesPerEvalSet)`;
   return new HttpError(413, 'payload_too_large', `items: ${message}`, [
     { field: 'items', message, limit: 'casesPerEvalSet', max: LIMITS.casesPerEvalSet },
   ]);
@@ -41,18 +39,18 @@ const tooMany = (count: number): HttpError => {
 // JSONL line that is not JSON or a bad item 422 naming `items[<i>]` / `items[<i>].<field>` (every one, in order).
 function parseBatch(req: Request): BatchItem[] {
   const body = readBulkBody(req, (i) => `items[${i}]`);
-  if ('tooMany' in body) throw tooMany(body.tooMany);
-  if ('problems' in body) throw invalidItems(body.problems);
+  if ('tooMany' in body) throw tooMany(body.tooMany, body.atLeast);
+  if ('problems' in body) throw invalidFields(body.problems);
   const raw = body.value;
   if (!Array.isArray(raw))
-    throw invalidItems([{ field: 'items', message: 'must be a JSON array or JSONL (one conversation a line)' }]);
+    throw invalidFields([{ field: 'items', message: 'must be a JSON array or JSONL (one conversation a line)' }]);
   if (batchTooLarge(raw.length)) throw tooMany(raw.length);
   try {
     return parseOr422(batchBody, raw);
   } catch (error) {
     if (!(error instanceof HttpError) || !Array.isArray(error.details)) throw error;
     const details = error.details as Array<{ field: string; message: string }>;
-    throw invalidItems(details.map((detail) => ({ ...detail, field: batchField(detail.field) })));
+    throw invalidFields(details.map((detail) => ({ ...detail, field: batchField(detail.field) })));
   }
 }
 
@@ -77,7 +75,7 @@ export const conversationBatchRoutes: RouteSpec[] = [
       const set = await requireEvalSet(deps.db, agent, (query as z.infer<typeof batchQuery>).eval_set);
       const refs = body.map((item) => item.case);
       const resolved = resolveBatchCases(refs, await findCasesByIdOrName(deps.db, set.id, refs));
-      if ('issues' in resolved) throw invalidItems(resolved.issues);
+      if ('issues' in resolved) throw invalidFields(resolved.issues);
       const ids = await insertConversationBatch(
         deps.db,
         agent,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { insertConversation, listConversations, type ConversationInput } from '../../db/conversation.repository';
 import type { Conversation } from '../../db/tables/conversation.table';
-import { boundedArray, boundedJson, boundedString } from '../../domain/bounded-schemas';
+import { boundedArray, boundedJson, boundedString, withinBytes } from '../../domain/bounded-schemas';
 import { toolCallSchema } from '../../domain/trajectory';
 import { requireConversation } from '../eval-lookups';
 import { sessionInputSchema } from '../../domain/eval-fields';
@@ -26,12 +26,12 @@ export const conversationImportBody = z
       z.object({
         guardrail: z.string().min(1).max(100),
         stage: z.string().max(100).nullish(),
-        detail: z.unknown().optional(),
+        detail: boundedJson('guardrailDetailBytes').optional(),
       }),
       'guardrailEventsPerConversation',
     ).default([]),
     model: z.string().trim().min(1).max(200).optional(),
-    token_usage: z.record(z.string(), z.number().nonnegative()).optional(),
+    token_usage: withinBytes(z.record(z.string(), z.number().nonnegative()), 'tokenUsageBytes').optional(),
   })
   .strict();
 

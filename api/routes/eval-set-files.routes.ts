@@ -4,12 +4,12 @@ import { allEvalCases, importEvalCases } from '../../db/eval-set-file.repository
 import { resolveMinScores } from '../../domain/criteria';
 import { readEvalSetJson, readEvalSetJsonLines, type ImportRead } from '../../domain/eval-set-file.reader';
 import { evalSetFileSchema, toEvalSetFile } from '../../domain/eval-set-file.schema';
-import type { FieldProblem } from '../../domain/field-problems';
 import { limitMessage } from '../../domain/limit-checks';
 import { LIMITS } from '../../domain/limits';
 import { requireAgentEvalSet } from '../eval-lookups';
+import { invalidFields } from '../field-errors';
 import { HttpError } from '../http-error';
-import { readBulkBody } from '../jsonl-body';
+import { readBulkBody, type BulkBody } from '../jsonl-body';
 import { parseOr422, route, type RouteSpec } from '../route';
 
 const tooMany = (why: string): HttpError => {
@@ -19,22 +19,17 @@ const tooMany = (why: string): HttpError => {
   ]);
 };
 
-const invalidCases = (problems: FieldProblem[]): HttpError =>
-  new HttpError(422, 'validation_failed', `${problems[0].field}: ${problems[0].message}`, problems);
+const EMPTY = { field: '(body)', message: 'an eval set file, an ADK eval set or JSONL of cases is required' };
 
 function readImport(req: Request): Extract<ImportRead, { cases: unknown }> {
-  const text = typeof req.body === 'string' ? req.body : '';
-  if (text.trim() === '')
-    throw invalidCases([
-      { field: '(body)', message: 'an eval set file, an ADK eval set or JSONL of cases is required' },
-    ]);
-  const body = readBulkBody(req, (i) => `cases[${i}]`);
-  let read: ImportRead;
+  const body = readBulkBody(req, (i) => `cases[${i}]`, EMPTY);
+  let read: ImportRead | BulkBody;
   if (!('jsonl' in body)) read = body;
   else if (body.jsonl) read = readEvalSetJsonLines(parseOr422(z.array(z.unknown()), body.value));
   else read = readEvalSetJson(parseOr422(z.unknown(), body.value));
-  if ('tooMany' in read) throw tooMany(`the file holds ${read.tooMany} cases`);
-  if ('problems' in read) throw invalidCases(read.problems);
+  if ('tooMany' in read)
+    throw tooMany(`the file holds ${'atLeast' in read ? `more than ${LIMITS.casesPerEvalSet}` : read.tooMany} cases`);
+  if ('problems' in read) throw invalidFields(read.problems);
   return read;
 }
 
@@ -75,7 +70,7 @@ export const evalSetFileRoutes: RouteSpec[] = [
       const set = await requireAgentEvalSet(deps.db, auth.workspaceId, params);
       const read = readImport(req);
       const outcome = await importEvalCases(deps.db, set.id, read.cases, LIMITS.casesPerEvalSet);
-      if ('problems' in outcome) throw invalidCases(outcome.problems);
+      if ('problems' in outcome) throw invalidFields(outcome.problems);
       if ('full' in outcome)
         throw tooMany(`the eval set holds ${outcome.full.existing} cases and the file adds ${outcome.full.created}`);
       return { data: { ...outcome.imported, format: read.format } };

@@ -2,12 +2,13 @@ import { z } from 'zod';
 import { findFlowRun, insertFlowRun } from '../../db/flow-run.repository';
 import type { FlowRun, McpCallToolNode } from '../../db/tables/flow.table';
 import { isUuid } from '../../db/column-values';
+import { boundedObject } from '../../domain/bounded-schemas';
 import { notFound } from '../http-error';
 import { requireFlow } from '../lookups';
 import { route, type RouteSpec } from '../route';
 import { startFlowRun } from '../workflow-starts';
 
-const startRunBody = z.object({ variables: z.record(z.string(), z.unknown()).default({}) });
+const startRunBody = z.object({ variables: boundedObject('flowVariablesBytes').default({}) });
 const nodeResultJson = z.object({
   id: z.string(),
   tool_name: z.string(),

@@ -6,7 +6,7 @@ import { listen } from '../../cli/http-server';
 import { createFuzzFixtures, stopWorkspaceWorkflows } from '../helpers/fuzz-fixtures';
 import { databaseFingerprint, ResponseOracle, type OpenApiDocument } from '../helpers/fuzz-oracle';
 import { FuzzRequest, requestFor, type FuzzContext } from '../helpers/fuzz-requests';
-import { harness } from '../helpers/harness';
+import { harness, ownDatabase } from '../helpers/harness';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
 import { createTenant, type Tenant } from '../helpers/tenants';
 
@@ -49,7 +49,10 @@ describe(`fuzz: generated hostile requests against every route with a body or qu
       `FUZZ_SCALE must be a whole number ≥ 1, got ${process.env.FUZZ_SCALE}`,
     );
     console.log(`    fuzz seed ${seed} (FUZZ_SEED=${seed} reproduces this run)`);
-    platform = await createTestPlatform(await harness(), { env: { TEMPORAL_CODEC_ORIGINS: CODEC_ORIGIN } });
+    const h = await harness();
+    platform = await createTestPlatform(h, {
+      env: { TEMPORAL_CODEC_ORIGINS: CODEC_ORIGIN, DATABASE_URL: await ownDatabase(h, 'fuzz') },
+    });
     const served = await listen(platform.app, '127.0.0.1', 0);
     closeHttp = served.close;
     baseUrl = `http://127.0.0.1:${(served.server.address() as net.AddressInfo).port}`;

@@ -75,6 +75,24 @@ async function start(): Promise<Harness> {
   return { tmpDir, databaseUrl, db, temporalAddress, openbao, workflowBundle, masterKey: crypto.randomBytes(32) };
 }
 
+/**
+ * A migrated database of its own on the harness's cluster, for a test whose checks read whole tables (the fuzz
+ * suite fingerprints every row after each refused request), so the rows earlier tests left cost it nothing.
+ */
+export async function ownDatabase(h: Harness, label: string): Promise<string> {
+  const url = new URL(h.databaseUrl);
+  const name = `${url.pathname.slice(1)}_${label}`;
+  await ensureDatabase(url.toString(), name);
+  url.pathname = `/${name}`;
+  const db = createDb(url.toString(), 2);
+  try {
+    await migrateToLatest(db);
+  } finally {
+    await db.destroy();
+  }
+  return url.toString();
+}
+
 /** Starts the shared services on first use; later calls get the same ones. */
 export function harness(): Promise<Harness> {
   started ??= start();

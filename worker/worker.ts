@@ -8,7 +8,7 @@ import { startRunReconciler } from './run-reconciler';
 import { startWorkerMetricsServer } from './metrics-server';
 import { installTemporalRuntime } from './temporal-runtime';
 import { createActivities } from '../activities';
-import { createActivityDeps, type WorkerConnections } from '../activities/activity-deps';
+import { createActivityDeps, type WorkerConnections } from '../activities/platform/activity-deps';
 
 /** What the activities need from the outside world. */
 export type WorkerDeps = WorkerConnections;

@@ -7,8 +7,12 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { RUN_FAILURE } from '../domain/run-failures';
-import type { AgentRunRequest, AgentRunResult, AgentRuntimeActivities } from '../activities/agent-runtime.activities';
-import type { AgentToolCallActivities } from '../activities/agent-tool-call.activities';
+import type {
+  AgentRunRequest,
+  AgentRunResult,
+  AgentRuntimeActivities,
+} from '../activities/agent/agent-runtime.activities';
+import type { AgentToolCallActivities } from '../activities/agent/agent-tool-call.activities';
 import type { AgentStopReason } from '../domain/agent-messages';
 import { AGENT_TOOL_CALL_ACTIVITY, BOOKKEEPING_ACTIVITY, MODEL_STEP_ACTIVITY } from './activity-options';
 

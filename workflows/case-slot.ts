@@ -5,7 +5,7 @@ import {
   proxyActivities,
   proxyLocalActivities,
 } from '@temporalio/workflow';
-import type { CaseSlotActivities, CaseSlotHolder } from '../activities/case-slot.activities';
+import type { CaseSlotActivities, CaseSlotHolder } from '../activities/eval/case-slot.activities';
 import { CASE_SLOT_RENEW_MS } from '../domain/case-slots';
 import { CASE_SLOT_QUICK_ACTIVITY, CASE_SLOT_RENEW_ACTIVITY, CASE_SLOT_WAIT_ACTIVITY } from './activity-options';
 

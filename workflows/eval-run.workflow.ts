@@ -11,7 +11,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { SearchAttributePair } from '@temporalio/common';
-import type { EvalRunActivities } from '../activities/eval-run.activities';
+import type { EvalRunActivities } from '../activities/eval/eval-run.activities';
 import type { CaseBatchOutcome } from '../domain/eval-batches';
 import { BOOKKEEPING_ACTIVITY, SCORING_ACTIVITY } from './activity-options';
 import { agentRunWorkflow } from './agent-run.workflow';

@@ -1,6 +1,6 @@
 import { ActivityFailure, CancellationScope, proxyActivities, TimeoutFailure } from '@temporalio/workflow';
 import { TimeoutType } from '@temporalio/common';
-import type { FlowActivities, FlowNodeOutcome, FlowRunRef } from '../activities/flow.activities';
+import type { FlowActivities, FlowNodeOutcome, FlowRunRef } from '../activities/flow/flow.activities';
 import { FLOW_BOOKKEEPING_ACTIVITY, flowNodeActivity } from './activity-options';
 
 const { startFlowRun, completeFlowRun } = proxyActivities<FlowActivities>(FLOW_BOOKKEEPING_ACTIVITY);

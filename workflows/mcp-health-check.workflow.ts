@@ -1,6 +1,6 @@
 import { patched, proxyActivities } from '@temporalio/workflow';
-import type { McpActivities, McpServerRef } from '../activities/mcp.activities';
-import type { McpHealthActivities, McpHealthCheckResult } from '../activities/mcp-health.activities';
+import type { McpActivities, McpServerRef } from '../activities/mcp/mcp.activities';
+import type { McpHealthActivities, McpHealthCheckResult } from '../activities/mcp/mcp-health.activities';
 import { BOOKKEEPING_ACTIVITY, MCP_TEST_ACTIVITY } from './activity-options';
 
 const { testMcpServer } = proxyActivities<McpActivities>(MCP_TEST_ACTIVITY);

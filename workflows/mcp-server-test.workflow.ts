@@ -1,5 +1,5 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { McpActivities, McpServerRef, McpTestResult } from '../activities/mcp.activities';
+import type { McpActivities, McpServerRef, McpTestResult } from '../activities/mcp/mcp.activities';
 import { MCP_TEST_ACTIVITY } from './activity-options';
 
 const { testMcpServer } = proxyActivities<McpActivities>(MCP_TEST_ACTIVITY);

@@ -1,5 +1,5 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { McpActivities, McpServerRef, McpToolSyncResult } from '../activities/mcp.activities';
+import type { McpActivities, McpServerRef, McpToolSyncResult } from '../activities/mcp/mcp.activities';
 import { MCP_SYNC_ACTIVITY } from './activity-options';
 
 const { syncMcpTools } = proxyActivities<McpActivities>(MCP_SYNC_ACTIVITY);

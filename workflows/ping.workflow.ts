@@ -1,5 +1,5 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { PlatformActivities } from '../activities/platform.activities';
+import type { PlatformActivities } from '../activities/platform/platform.activities';
 import { PING_ACTIVITY } from './activity-options';
 
 const { ping } = proxyActivities<PlatformActivities>(PING_ACTIVITY);

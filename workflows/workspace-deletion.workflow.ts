@@ -1,6 +1,6 @@
 import { continueAsNew, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
-import type { PurgeProgress, WorkspaceDeletionActivities } from '../activities/workspace-deletion.activities';
-import type { WorkspaceRunActivities } from '../activities/workspace-runs.activities';
+import type { PurgeProgress, WorkspaceDeletionActivities } from '../activities/platform/workspace-deletion.activities';
+import type { WorkspaceRunActivities } from '../activities/platform/workspace-runs.activities';
 import { WORKSPACE_PURGE_ACTIVITY, WORKSPACE_STOP_ACTIVITY } from './activity-options';
 
 const { deleteWorkspaceSchedules, deleteWorkspaceSecrets, deleteWorkspaceRows } =

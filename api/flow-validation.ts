@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Db } from '../db/database';
 import type { McpCallToolNode } from '../db/tables/flow.table';
 import { findServerTools } from '../db/mcp-tool.repository';
-import { RESERVED_NAMES, referenceProblem } from '../domain/flow-expression';
+import { RESERVED_NAMES, referenceProblem } from '../domain/flow/flow-expression';
 import { invalidField } from './field-errors';
 import { requireMcpServer } from './lookups';
 

@@ -1,6 +1,6 @@
 import express, { Router, type Request } from 'express';
 import type { FieldProblem } from '../domain/field-problems';
-import { parseJsonLines } from '../domain/json-lines';
+import { parseJsonLines } from '../domain/json/json-lines';
 import { LIMITS } from '../domain/limits';
 import { HttpError } from './http-error';
 

@@ -3,7 +3,7 @@ import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import { limitNamedIn } from '../domain/limit-checks';
 import { LIMITS } from '../domain/limits';
-import type { Permission } from '../domain/permissions';
+import type { Permission } from '../domain/tenancy/permissions';
 import { requirePermission, type AuthContext } from './auth';
 import { errorResponses, routeErrorStatuses } from './error-responses';
 import { HttpError } from './http-error';

@@ -6,7 +6,7 @@ import { finishFlowRun } from '../db/flow-run.repository';
 import { markWorkspaceDeleted, unmarkWorkspaceDeleted } from '../db/workspace.repository';
 import type { EvalRun } from '../db/tables/eval-run.table';
 import type { FlowRun } from '../db/tables/flow.table';
-import { CANCELLED } from '../domain/run-settlement';
+import { CANCELLED } from '../domain/eval/run-settlement';
 import { logError } from '../lib/logger';
 import { evalRunsEnded } from '../lib/metrics';
 import type { agentRunWorkflow } from '../workflows/agent-run.workflow';

@@ -6,7 +6,7 @@ import {
   grantOperator,
   upsertMembership,
 } from '../db/tenancy.repository';
-import { personalTokenExpiry, type TokenMaxDays } from '../domain/token-lifetime';
+import { personalTokenExpiry, type TokenMaxDays } from '../domain/tenancy/token-lifetime';
 import { issueToken } from '../lib/api-tokens';
 
 const OWNER_EMAIL = 'owner@assay.local';

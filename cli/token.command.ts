@@ -14,8 +14,8 @@ import {
   upsertMembership,
 } from '../db/tenancy.repository';
 import { LIMITS } from '../domain/limits';
-import { ROLES } from '../domain/permissions';
-import { personalTokenExpiry, tokenLifetimeProblem } from '../domain/token-lifetime';
+import { ROLES } from '../domain/tenancy/permissions';
+import { personalTokenExpiry, tokenLifetimeProblem } from '../domain/tenancy/token-lifetime';
 import { issueToken } from '../lib/api-tokens';
 import { loadConfig } from '../lib/config';
 import { embeddedDatabaseUrl } from '../lib/embedded/postgres-cluster';

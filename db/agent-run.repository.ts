@@ -1,5 +1,5 @@
 import { sql, type Transaction, type Updateable } from 'kysely';
-import type { Settlement } from '../domain/run-settlement';
+import type { Settlement } from '../domain/eval/run-settlement';
 import type { Database, Db } from './database';
 import { insertConversation, type ConversationInput } from './conversation.repository';
 import type { AgentRun, AgentRunTable } from './tables/agent-run.table';

@@ -4,9 +4,9 @@ import { NEWEST_FIRST, keysetPage, type Page, type PageParams } from './keyset-p
 import { listResultOutcomes } from './case-result.repository';
 import { jsonOrNull } from './column-values';
 import { notifyEvalProgress, type EvalRunStatusEvent } from './eval-progress';
-import type { CriterionKey, MinScores } from '../domain/criteria';
-import type { Settlement } from '../domain/run-settlement';
-import { summarizeRun, withFlakyCases, withNotScored, type RunSummary } from '../domain/run-summary';
+import type { CriterionKey, MinScores } from '../domain/scoring/criteria';
+import type { Settlement } from '../domain/eval/run-settlement';
+import { summarizeRun, withFlakyCases, withNotScored, type RunSummary } from '../domain/scoring/run-summary';
 import { countRunCases, runCaseScope } from './run-cases.repository';
 import type { EvalRun, EvalRunTable, RunAgent, RunJudge } from './tables/eval-run.table';
 

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Settlement } from '../domain/run-settlement';
+import type { Settlement } from '../domain/eval/run-settlement';
 import type { Db } from './database';
 import type { FlowNodeResult, FlowRun } from './tables/flow.table';
 

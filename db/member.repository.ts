@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { membershipRefusal, type MembershipRefusal } from '../domain/membership-rules';
-import { roleAllows } from '../domain/permissions';
+import { membershipRefusal, type MembershipRefusal } from '../domain/tenancy/membership-rules';
+import { roleAllows } from '../domain/tenancy/permissions';
 import type { Db } from './database';
 import { keysetPage, type KeysetOrder, type Page, type PageParams } from './keyset-page';
 

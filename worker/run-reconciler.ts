@@ -9,7 +9,7 @@ import {
   type RunKind,
   type UnfinishedRun,
 } from '../db/unfinished-run.repository';
-import { settlementFor, type Settlement } from '../domain/run-settlement';
+import { settlementFor, type Settlement } from '../domain/eval/run-settlement';
 import { logError, type Logger } from '../lib/logger';
 import { workflowState } from '../lib/temporal/workflow-state';
 import { evalRunsEnded } from '../lib/metrics';

@@ -6,14 +6,14 @@ import {
   proxyActivities,
   workflowInfo,
 } from '@temporalio/workflow';
-import { RUN_FAILURE } from '../domain/run-failures';
+import { RUN_FAILURE } from '../domain/eval/run-failures';
 import type {
   AgentRunRequest,
   AgentRunResult,
   AgentRuntimeActivities,
 } from '../activities/agent/agent-runtime.activities';
 import type { AgentToolCallActivities } from '../activities/agent/agent-tool-call.activities';
-import type { AgentStopReason } from '../domain/agent-messages';
+import type { AgentStopReason } from '../domain/agent/agent-messages';
 import { AGENT_TOOL_CALL_ACTIVITY, BOOKKEEPING_ACTIVITY, MODEL_STEP_ACTIVITY } from './activity-options';
 
 const setup = proxyActivities<AgentRuntimeActivities>(BOOKKEEPING_ACTIVITY);

@@ -1,5 +1,5 @@
 import { CancellationScope, condition, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
-import { EVAL_BATCH_MAX, type CaseBatchOutcome } from '../domain/eval-batches';
+import { EVAL_BATCH_MAX, type CaseBatchOutcome } from '../domain/eval/eval-batches';
 import type { CaseFeed } from './case-feed';
 import { countBatch, progressDetails, type EvalRunProgress } from './eval-run-progress';
 

@@ -6,7 +6,7 @@ import {
   proxyLocalActivities,
 } from '@temporalio/workflow';
 import type { CaseSlotActivities, CaseSlotHolder } from '../activities/eval/case-slot.activities';
-import { CASE_SLOT_RENEW_MS } from '../domain/case-slots';
+import { CASE_SLOT_RENEW_MS } from '../domain/eval/case-slots';
 import { CASE_SLOT_QUICK_ACTIVITY, CASE_SLOT_RENEW_ACTIVITY, CASE_SLOT_WAIT_ACTIVITY } from './activity-options';
 
 const quick = proxyLocalActivities<CaseSlotActivities>(CASE_SLOT_QUICK_ACTIVITY);

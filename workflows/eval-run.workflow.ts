@@ -12,7 +12,7 @@ import {
 } from '@temporalio/workflow';
 import type { SearchAttributePair } from '@temporalio/common';
 import type { EvalRunActivities } from '../activities/eval/eval-run.activities';
-import type { CaseBatchOutcome } from '../domain/eval-batches';
+import type { CaseBatchOutcome } from '../domain/eval/eval-batches';
 import { BOOKKEEPING_ACTIVITY, SCORING_ACTIVITY } from './activity-options';
 import { agentRunWorkflow } from './agent-run.workflow';
 import { runWindow } from './batch-window';

@@ -1,7 +1,7 @@
 import type { ConversationInput } from '../../db/conversation.repository';
 import type { AgentRun } from '../../db/tables/agent-run.table';
 import type { ConversationMessage } from '../../db/tables/conversation.table';
-import type { AgentMessage, AgentStopReason } from '../../domain/agent-messages';
+import type { AgentMessage, AgentStopReason } from '../../domain/agent/agent-messages';
 
 function toConversationMessage(message: AgentMessage): ConversationMessage {
   if (message.role === 'tool') return { role: 'tool', content: message.content, tool_call_id: message.tool_call_id };

@@ -3,10 +3,10 @@ import { findAgent, findAgentVersion, findPublishedVersion, judgedModelOf } from
 import { pinRunAgent, type ScoringRun } from '../../db/eval-run.repository';
 import type { Agent, AgentVersion } from '../../db/tables/agent.table';
 import type { RunAgent } from '../../db/tables/eval-run.table';
-import type { AgentRuntimeSettings } from '../../domain/agent-settings';
-import { agentRunnability, type AgentNotRunnableReason } from '../../domain/agent-runnability';
-import { RUN_FAILURE, providerNotConnectedMessage, type RunFailureType } from '../../domain/run-failures';
-import type { Provider } from '../../domain/model-provider';
+import type { AgentRuntimeSettings } from '../../domain/agent/agent-settings';
+import { agentRunnability, type AgentNotRunnableReason } from '../../domain/agent/agent-runnability';
+import { RUN_FAILURE, providerNotConnectedMessage, type RunFailureType } from '../../domain/eval/run-failures';
+import type { Provider } from '../../domain/agent/model-provider';
 import type { EgressGuard } from '../../lib/egress/egress-guard';
 import type { ActivityDeps } from '../platform/activity-deps';
 import { connectProvider, type ProviderConnection } from '../platform/provider-connection';

@@ -6,8 +6,8 @@ import {
   type AgentMessage,
   type AgentTokenUsage,
   type RequestedToolCall,
-} from '../../domain/agent-messages';
-import type { AgentRuntimeSettings } from '../../domain/agent-settings';
+} from '../../domain/agent/agent-messages';
+import type { AgentRuntimeSettings } from '../../domain/agent/agent-settings';
 import { applyGuardrails } from '../../domain/guardrails/apply-guardrails';
 import { LIMITS } from '../../domain/limits';
 import type { ToolChatReply } from '../../lib/llm/provider-client';

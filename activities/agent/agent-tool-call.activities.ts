@@ -1,9 +1,9 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { findAgentRun, updateAgentRun, type AgentRunState } from '../../db/agent-run.repository';
 import type { AgentRun } from '../../db/tables/agent-run.table';
-import type { RequestedToolCall } from '../../domain/agent-messages';
-import { parseToolArguments, type AgentToolSource, type BuiltinToolName } from '../../domain/agent-tools';
-import { RUN_FAILURE } from '../../domain/run-failures';
+import type { RequestedToolCall } from '../../domain/agent/agent-messages';
+import { parseToolArguments, type AgentToolSource, type BuiltinToolName } from '../../domain/agent/agent-tools';
+import { RUN_FAILURE } from '../../domain/eval/run-failures';
 import { callServerTool } from '../../lib/mcp/tool-call';
 import { callKey } from './agent-step';
 import { runBuiltinTool } from './builtin-tools';

@@ -8,7 +8,7 @@ import {
   uniqueToolName,
   type AgentToolDef,
   type BuiltinToolName,
-} from '../../domain/agent-tools';
+} from '../../domain/agent/agent-tools';
 
 /** Providers accept at most 128 tools in one request. */
 export const MAX_AGENT_TOOLS = 128;

@@ -7,7 +7,7 @@ import {
   invalidArgumentsMessage,
   sendMessageArgs,
   type BuiltinToolName,
-} from '../../domain/agent-tools';
+} from '../../domain/agent/agent-tools';
 import type { ToolExecution } from './tool-execution';
 
 /** Runs a built-in tool for real (production): the contact is written to the CRM, the message to the outbox. */

@@ -4,8 +4,8 @@ import {
   invalidArgumentsMessage,
   sendMessageArgs,
   type BuiltinToolName,
-} from '../../domain/agent-tools';
-import { findReplay, simulatedToolResult } from '../../domain/tool-replay';
+} from '../../domain/agent/agent-tools';
+import { findReplay, simulatedToolResult } from '../../domain/trajectory/tool-replay';
 import type { ToolExecution } from './tool-execution';
 
 /** Answers a built-in tool in the sandbox: validated like the real one, a plausible result, nothing written. */

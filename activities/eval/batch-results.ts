@@ -2,8 +2,8 @@ import { Context } from '@temporalio/activity';
 import { recordCaseResults, type CaseResultInput } from '../../db/case-result.repository';
 import type { Db } from '../../db/database';
 import { PROGRESS_FLUSH_MAX } from '../../db/eval-progress';
-import type { CaseStatus } from '../../domain/case-outcome';
-import type { CaseBatchOutcome } from '../../domain/eval-batches';
+import type { CaseStatus } from '../../domain/scoring/case-outcome';
+import type { CaseBatchOutcome } from '../../domain/eval/eval-batches';
 import { evalCasesScored } from '../../lib/metrics';
 
 // A result waits at most this long for others to share its flush: progress stays live, writes stay few.

@@ -1,6 +1,6 @@
 import { CancelledFailure, Context } from '@temporalio/activity';
 import { isRunOpen } from '../../db/eval-run.repository';
-import type { CaseBatchOutcome } from '../../domain/eval-batches';
+import type { CaseBatchOutcome } from '../../domain/eval/eval-batches';
 import type { ActivityDeps } from '../platform/activity-deps';
 
 // The batch re-reads whether its run is open in the background this often (one primary-key read per batch), so a

@@ -2,8 +2,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { acquireCaseSlots, anyCaseSlotHeld, releaseCaseSlots, renewCaseSlots } from '../../db/case-slot.repository';
-import { CASE_SLOT_LEASE_MS, CASE_SLOT_RENEW_MS } from '../../domain/case-slots';
-import { RUN_FAILURE } from '../../domain/run-failures';
+import { CASE_SLOT_LEASE_MS, CASE_SLOT_RENEW_MS } from '../../domain/eval/case-slots';
+import { RUN_FAILURE } from '../../domain/eval/run-failures';
 import type { ActivityDeps } from '../platform/activity-deps';
 
 // How often lanes that got no slot try again while the others work: one statement for all of them.

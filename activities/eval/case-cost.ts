@@ -1,8 +1,8 @@
 import type { CaseResultInput } from '../../db/case-result.repository';
 import type { ScoringRun } from '../../db/eval-run.repository';
 import { workspacePrices } from '../../db/model-price.repository';
-import type { PriceOf } from '../../domain/model-prices';
-import { caseCost, type TokenCounts } from '../../domain/run-cost';
+import type { PriceOf } from '../../domain/scoring/model-prices';
+import { caseCost, type TokenCounts } from '../../domain/scoring/run-cost';
 import type { ActivityDeps } from '../platform/activity-deps';
 import type { CasePlan } from './batch-loads';
 

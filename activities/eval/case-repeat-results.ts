@@ -1,8 +1,8 @@
 import type { CaseResultInput } from '../../db/case-result.repository';
 import type { ScoringRun } from '../../db/eval-run.repository';
 import type { JudgeUsage, StoredRepeat } from '../../db/tables/eval-run.table';
-import type { CaseOutcome } from '../../domain/case-outcome';
-import { aggregateRepeats } from '../../domain/case-repeats';
+import type { CaseOutcome } from '../../domain/scoring/case-outcome';
+import { aggregateRepeats } from '../../domain/scoring/case-repeats';
 import type { ActivityDeps } from '../platform/activity-deps';
 import type { CaseToScore } from './batch-loads';
 import { criteriaByKey } from './case-scoring';

@@ -4,7 +4,7 @@ import type { CaseResultInput } from '../../db/case-result.repository';
 import type { ScoringRun } from '../../db/eval-run.repository';
 import type { Conversation } from '../../db/tables/conversation.table';
 import type { EvalCase } from '../../db/tables/eval-set.table';
-import { RUN_FATAL_FAILURES } from '../../domain/run-failures';
+import { RUN_FATAL_FAILURES } from '../../domain/eval/run-failures';
 import type { ActivityDeps } from '../platform/activity-deps';
 import type { CasePlan, CaseRefused } from './batch-loads';
 import { NO_CACHE_USE, repeatedResult, type RepeatScore } from './case-repeat-results';

@@ -1,11 +1,11 @@
 import type { Conversation } from '../../db/tables/conversation.table';
 import type { StoredCriterion } from '../../db/tables/eval-run.table';
 import type { EvalCase } from '../../db/tables/eval-set.table';
-import { decideCaseOutcome, type CaseOutcome } from '../../domain/case-outcome';
-import type { CriterionKey, MinScores } from '../../domain/criteria';
-import { hasExpectedResponse, hasRubrics, scoreFinalResponse, scoreRubrics } from '../../domain/judge-verdicts';
-import { scoreSafety } from '../../domain/safety';
-import { scoreTrajectory } from '../../domain/trajectory';
+import { decideCaseOutcome, type CaseOutcome } from '../../domain/scoring/case-outcome';
+import type { CriterionKey, MinScores } from '../../domain/scoring/criteria';
+import { hasExpectedResponse, hasRubrics, scoreFinalResponse, scoreRubrics } from '../../domain/scoring/judge-verdicts';
+import { scoreSafety } from '../../domain/scoring/safety';
+import { scoreTrajectory } from '../../domain/trajectory/trajectory';
 import type { JudgeSession } from '../judge/judge.service';
 
 /** What scoring one case reads. */

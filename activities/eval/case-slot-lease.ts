@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { acquireCaseSlot, type CaseSlotHolder, type SlotAcquisition } from '../../db/case-slot.repository';
-import { CASE_SLOT_LEASE_MS } from '../../domain/case-slots';
-import { RUN_FAILURE } from '../../domain/run-failures';
+import { CASE_SLOT_LEASE_MS } from '../../domain/eval/case-slots';
+import { RUN_FAILURE } from '../../domain/eval/run-failures';
 import type { ActivityDeps } from '../platform/activity-deps';
 
 /** Takes one of the workspace's slots for the case if one is free (or extends the case's own); the run must exist. */

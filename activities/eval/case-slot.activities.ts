@@ -1,7 +1,7 @@
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import { releaseCaseSlot, renewCaseSlot, type CaseSlotHolder } from '../../db/case-slot.repository';
-import { CASE_SLOT_LEASE_MS } from '../../domain/case-slots';
-import { RUN_FAILURE } from '../../domain/run-failures';
+import { CASE_SLOT_LEASE_MS } from '../../domain/eval/case-slots';
+import { RUN_FAILURE } from '../../domain/eval/run-failures';
 import { takeCaseSlot } from './case-slot-lease';
 import type { ActivityDeps } from '../platform/activity-deps';
 

@@ -10,12 +10,12 @@ import {
   type ScoringRun,
 } from '../../db/eval-run.repository';
 import { countRunCases, runCaseIdPage, runCaseScope, someRunCaseNeedsJudge } from '../../db/run-cases.repository';
-import type { CaseStatus } from '../../domain/case-outcome';
-import type { CaseBatchOutcome } from '../../domain/eval-batches';
-import { RUN_FAILURE } from '../../domain/run-failures';
+import type { CaseStatus } from '../../domain/scoring/case-outcome';
+import type { CaseBatchOutcome } from '../../domain/eval/eval-batches';
+import { RUN_FAILURE } from '../../domain/eval/run-failures';
 import { evalRunsEnded } from '../../lib/metrics';
-import { CANCELLED } from '../../domain/run-settlement';
-import type { RunSummary } from '../../domain/run-summary';
+import { CANCELLED } from '../../domain/eval/run-settlement';
+import type { RunSummary } from '../../domain/scoring/run-summary';
 import { judgedAgentModel, pinLiveRunAgent } from '../agent/agent-model';
 import { NO_FREE_SLOT, recordBatchErrors, scoreCaseBatch, type CaseBatchInput } from './case-batch';
 import { createJudge, type Judge } from '../judge/judge.service';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { findCachedVerdicts, storeCachedVerdict } from '../../db/judge-verdict-cache.repository';
 import type { CachedJudgeReply } from '../../db/tables/judge-verdict-cache.table';
 import type { RunJudge } from '../../db/tables/eval-run.table';
-import type { JudgeMessage } from '../../domain/judge-prompts';
+import type { JudgeMessage } from '../../domain/scoring/judge-prompts';
 import { jsonBytes } from '../../domain/limit-checks';
 import { LIMITS } from '../../domain/limits';
 import { logError } from '../../lib/logger';

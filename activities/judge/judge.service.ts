@@ -3,14 +3,14 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { JudgeUsage, RunJudge } from '../../db/tables/eval-run.table';
 import type { CachedJudgeReply } from '../../db/tables/judge-verdict-cache.table';
 import { resolveWorkspaceJudge } from '../../db/judge-resolution';
-import { RUN_FAILURE, providerNotConnectedMessage } from '../../domain/run-failures';
+import { RUN_FAILURE, providerNotConnectedMessage } from '../../domain/eval/run-failures';
 import {
   parseMatchVerdict,
   parseRubricVerdicts,
   type MatchVerdict,
   type RubricVerdict,
-} from '../../domain/judge-output.parser';
-import { finalResponsePrompt, rubricsPrompt, type JudgeMessage } from '../../domain/judge-prompts';
+} from '../../domain/scoring/judge-output.parser';
+import { finalResponsePrompt, rubricsPrompt, type JudgeMessage } from '../../domain/scoring/judge-prompts';
 import { LIMITS } from '../../domain/limits';
 import { ProviderCallError, type JsonChatReply } from '../../lib/llm/provider-client';
 import type { ActivityDeps } from '../platform/activity-deps';

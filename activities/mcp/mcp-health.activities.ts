@@ -1,5 +1,5 @@
 import { recordHealthCheck } from '../../db/mcp-health.repository';
-import { mcpHealthScheduleId } from '../../domain/mcp-health';
+import { mcpHealthScheduleId } from '../../domain/mcp/mcp-health';
 import { deleteScheduleIfExists } from '../../lib/temporal/schedules';
 import type { ActivityDeps } from '../platform/activity-deps';
 import { createHealthCheckSlots } from './health-check-slots.service';

@@ -1,8 +1,8 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { markMcpServerError, recordMcpServerTest } from '../../db/mcp-server.repository';
 import { saveToolSync } from '../../db/mcp-tool.repository';
-import type { ToolChanges } from '../../domain/tool-changes';
-import { RUN_FAILURE } from '../../domain/run-failures';
+import type { ToolChanges } from '../../domain/mcp/tool-changes';
+import { RUN_FAILURE } from '../../domain/eval/run-failures';
 import { logError } from '../../lib/logger';
 import { listAllTools, toToolDescriptor } from '../../lib/mcp/list-tools';
 import { describeMcpFailure } from '../../lib/mcp/mcp-failure';

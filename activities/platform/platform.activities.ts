@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { RUN_FAILURE } from '../../domain/run-failures';
+import { RUN_FAILURE } from '../../domain/eval/run-failures';
 
 /** Activities that prove the worker is alive. */
 export function createPlatformActivities() {

@@ -1,8 +1,8 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { findIntegration, shareIntegrationLock } from '../../db/integration.repository';
 import type { Integration } from '../../db/tables/workspace-settings.table';
-import { RUN_FAILURE } from '../../domain/run-failures';
-import { PROVIDER_BASE_URLS, type Provider } from '../../domain/model-provider';
+import { RUN_FAILURE } from '../../domain/eval/run-failures';
+import { PROVIDER_BASE_URLS, type Provider } from '../../domain/agent/model-provider';
 import { ProviderCallError } from '../../lib/llm/provider-client';
 import type { ActivityDeps } from './activity-deps';
 

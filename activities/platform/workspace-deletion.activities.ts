@@ -1,8 +1,8 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { pageWorkspaceServerIds } from '../../db/mcp-health.repository';
 import { isLiveWorkspace, purgeWorkspaceRows } from '../../db/workspace-purge.repository';
-import { mcpHealthScheduleId } from '../../domain/mcp-health';
-import { RUN_FAILURE } from '../../domain/run-failures';
+import { mcpHealthScheduleId } from '../../domain/mcp/mcp-health';
+import { RUN_FAILURE } from '../../domain/eval/run-failures';
 import { deleteScheduleIfExists } from '../../lib/temporal/schedules';
 import type { ActivityDeps } from './activity-deps';
 

@@ -6,7 +6,7 @@ import {
   type RunKind,
   type UnfinishedRun,
 } from '../../db/unfinished-run.repository';
-import { evalRunWorkflowId, flowRunWorkflowId } from '../../domain/run-workflow-ids';
+import { evalRunWorkflowId, flowRunWorkflowId } from '../../domain/eval/run-workflow-ids';
 import { workflowState } from '../../lib/temporal/workflow-state';
 import type { ActivityDeps } from './activity-deps';
 import { refuseLiveWorkspace, type WorkspaceDeletionRef } from './workspace-deletion.activities';

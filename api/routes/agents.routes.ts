@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { deleteAgent, insertAgent, listAgents, publishAgent, updateAgent } from '../../db/agent.repository';
 import { isUniqueViolation } from '../../db/pg-errors';
 import type { Agent } from '../../db/tables/agent.table';
-import { agentSettingsSchema } from '../../domain/agent-settings';
+import { agentSettingsSchema } from '../../domain/agent/agent-settings';
 import { boundedString } from '../../domain/bounded-schemas';
 import { HttpError } from '../http-error';
 import { requireAgent } from '../lookups';

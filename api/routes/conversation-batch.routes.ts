@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import { insertConversationBatch } from '../../db/conversation.repository';
 import { findCasesByIdOrName } from '../../db/eval-case.repository';
-import { batchField, batchTooLarge, resolveBatchCases } from '../../domain/conversation-batch';
+import { batchField, batchTooLarge, resolveBatchCases } from '../../domain/eval/conversation-batch';
 import { LIMITS } from '../../domain/limits';
 import { requireEvalSet } from '../eval-lookups';
 import { HttpError } from '../http-error';

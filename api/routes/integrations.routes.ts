@@ -8,8 +8,8 @@ import {
   saveIntegration,
 } from '../../db/integration.repository';
 import type { Integration } from '../../db/tables/workspace-settings.table';
-import { PROVIDERS, type Provider } from '../../domain/model-provider';
-import { baseUrlMoves } from '../../domain/secret-reentry';
+import { PROVIDERS, type Provider } from '../../domain/agent/model-provider';
+import { baseUrlMoves } from '../../domain/mcp/secret-reentry';
 import { changeInProgress, notFound } from '../http-error';
 import { invalidField } from '../field-errors';
 import { secretRequired } from '../secret-required';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { insertWorkspaceCatalogEntry, listVisibleCatalogEntries } from '../../db/mcp-catalog.repository';
 import { isUniqueViolation } from '../../db/pg-errors';
 import type { McpCatalogEntry } from '../../db/tables/mcp.table';
-import { workspaceCatalogEntrySchema } from '../../domain/mcp-catalog-entry';
+import { workspaceCatalogEntrySchema } from '../../domain/mcp/mcp-catalog-entry';
 import { invalidField } from '../field-errors';
 import { HttpError } from '../http-error';
 import { route, type RouteSpec } from '../route';

@@ -11,7 +11,7 @@ import { isLockNotAvailable, isUniqueViolation } from '../../db/pg-errors';
 import type { Db } from '../../db/database';
 import type { McpServer } from '../../db/tables/mcp.table';
 import { LIMITS } from '../../domain/limits';
-import { MCP_TRANSPORTS, SLUG } from '../../domain/mcp-catalog-entry';
+import { MCP_TRANSPORTS, SLUG } from '../../domain/mcp/mcp-catalog-entry';
 import type { CredentialVault } from '../../lib/vault/credential-vault';
 import type { AppDeps } from '../app-deps';
 import { invalidField, limitExceeded } from '../field-errors';

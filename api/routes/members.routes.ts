@@ -9,8 +9,8 @@ import {
   type MembershipCaller,
 } from '../../db/member.repository';
 import { hasUnscopedToken } from '../../db/tenancy.repository';
-import { ROLES } from '../../domain/permissions';
-import { personalTokenExpiry } from '../../domain/token-lifetime';
+import { ROLES } from '../../domain/tenancy/permissions';
+import { personalTokenExpiry } from '../../domain/tenancy/token-lifetime';
 import { issueToken } from '../../lib/api-tokens';
 import type { AuthContext } from '../auth';
 import type { AppDeps } from '../app-deps';

@@ -7,7 +7,7 @@ import {
   type ServiceTokenListing,
 } from '../../db/service-token.repository';
 import { LIMITS } from '../../domain/limits';
-import type { ROLES } from '../../domain/permissions';
+import type { ROLES } from '../../domain/tenancy/permissions';
 import { SERVICE_TOKEN_PREFIX, generateToken } from '../../lib/api-tokens';
 import { notFound } from '../http-error';
 import { dataPage, dataPageJson, pageQuery } from '../paging';

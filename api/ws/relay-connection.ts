@@ -2,7 +2,7 @@ import WebSocket from 'ws';
 import { isUuid } from '../../db/column-values';
 import { findEvalRunById } from '../../db/eval-run.repository';
 import type { Db } from '../../db/database';
-import { roleAllows } from '../../domain/permissions';
+import { roleAllows } from '../../domain/tenancy/permissions';
 import { logError, type Logger } from '../../lib/logger';
 import { roleIn, type AuthContext } from '../auth';
 import { clientMessage, type ServerMessage } from './relay-messages';

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { recordCaseResult } from '../../db/case-result.repository';
 import { settleEvalRun } from '../../db/eval-run.repository';
 import { upsertMembership } from '../../db/tenancy.repository';
-import { CANCELLED } from '../../domain/run-settlement';
+import { CANCELLED } from '../../domain/eval/run-settlement';
 import { evalApi } from '../helpers/eval-api';
 import { harness } from '../helpers/harness';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';

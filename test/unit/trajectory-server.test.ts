@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { scoreTrajectory, type ToolCall, type TrajectoryDetail } from '../../domain/trajectory';
+import { scoreTrajectory, type ToolCall, type TrajectoryDetail } from '../../domain/trajectory/trajectory';
 
 const sum = (server?: string, a = 1): ToolCall => ({
   tool_name: 'get-sum',

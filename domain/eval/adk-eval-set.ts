@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { issuesAt, type FieldProblem } from './field-problems';
+import { issuesAt, type FieldProblem } from '../field-problems';
 
 /** Google ADK reads camelCase and snake_case keys alike (a pydantic alias generator with `populate_by_name`). */
 const snakeCase = (key: string): string => key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);

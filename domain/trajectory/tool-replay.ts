@@ -1,4 +1,4 @@
-import { jsonEqual } from './json-equal';
+import { jsonEqual } from '../json/json-equal';
 
 /** A call recorded in an earlier conversation: its name, MCP server, arguments and the result it got. */
 export interface RecordedCall {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from './agent-tools';
-import { guardrailsSchema, type Guardrail } from './guardrails/guardrail-config';
+import { guardrailsSchema, type Guardrail } from '../guardrails/guardrail-config';
 
 /** The reply an agent gives when a `block` guardrail fires and it sets none of its own. */
 export const DEFAULT_SAFE_REPLY = "Sorry, I can't help with that request.";

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { ARGS_MATCH_MODES, matcherKeyOf, type ArgsMatch } from './arg-matchers';
-import { userPatternProblem } from './guardrails/user-patterns';
-import { limitMessage } from './limit-checks';
-import { LIMITS } from './limits';
+import { userPatternProblem } from '../guardrails/user-patterns';
+import { limitMessage } from '../limit-checks';
+import { LIMITS } from '../limits';
 import { toolCallSchema, type ToolCall } from './trajectory';
 
 /** One call of an expected trajectory: a tool call whose args may hold matchers, and how its args are compared. */

@@ -1,4 +1,4 @@
-import { isPricier, type PriceOf } from './model-prices';
+import { isPricier, type PriceOf } from '../scoring/model-prices';
 
 /** Every LLM provider an agent or judge model can resolve to. */
 export const PROVIDERS = ['openai', 'anthropic', 'google', 'mistral', 'deepseek', 'xai', 'openrouter'] as const;

@@ -3,7 +3,7 @@ import { isPlain, pairTable } from './call-matching';
 import type { ExpectedCall } from './expected-call';
 import type { AlignedPair } from './lcs-alignment';
 import { alignByMode, DEFAULT_TRAJECTORY_MATCH, type TrajectoryMatch } from './trajectory-modes';
-import { notApplicable, scored, type CriterionResult, type NotApplicableDetail } from './criteria';
+import { notApplicable, scored, type CriterionResult, type NotApplicableDetail } from '../scoring/criteria';
 
 /**
  * Validates one tool call as the spec writes it in `expected_trajectory`. `server` (optional) names the MCP server

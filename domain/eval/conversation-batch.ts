@@ -1,4 +1,4 @@
-import { LIMITS } from './limits';
+import { LIMITS } from '../limits';
 
 /** A problem with one item of a batch, named `items[<i>].<field>` (0-based). */
 export interface BatchIssue {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { boundedArray, boundedString } from './bounded-schemas';
-import { minScoresOverrideSchema } from './criteria';
-import { expectedCallSchema } from './expected-call';
-import { TRAJECTORY_MATCH_MODES } from './trajectory-modes';
+import { boundedArray, boundedString } from '../bounded-schemas';
+import { minScoresOverrideSchema } from '../scoring/criteria';
+import { expectedCallSchema } from '../trajectory/expected-call';
+import { TRAJECTORY_MATCH_MODES } from '../trajectory/trajectory-modes';
 
 /** A string with at least one non-whitespace character. */
 export const nonBlank = boundedString('textChars').regex(/\S/, 'must not be empty');

@@ -2,12 +2,12 @@ import { z } from 'zod';
 import { ADK_FIELD_SOURCES, adkEvalSetSchema, adkSetName, caseFromAdk, isAdkEvalSet } from './adk-eval-set';
 import { blankToNull } from './eval-fields';
 import { evalSetFileCase, evalSetFileSchema } from './eval-set-file.schema';
-import { fieldPath, issuesAt, type FieldProblem } from './field-problems';
-import { LIMITS } from './limits';
-import { DEFAULT_TRAJECTORY_MATCH } from './trajectory-modes';
-import type { MinScores } from './criteria';
-import type { ExpectedCall } from './expected-call';
-import type { TrajectoryMatch } from './trajectory-modes';
+import { fieldPath, issuesAt, type FieldProblem } from '../field-problems';
+import { LIMITS } from '../limits';
+import { DEFAULT_TRAJECTORY_MATCH } from '../trajectory/trajectory-modes';
+import type { MinScores } from '../scoring/criteria';
+import type { ExpectedCall } from '../trajectory/expected-call';
+import type { TrajectoryMatch } from '../trajectory/trajectory-modes';
 
 /** The kinds of file an import reads. */
 export type ImportFormat = 'assay' | 'adk' | 'jsonl';
@@ -156,7 +156,7 @@ export function readEvalSetJson(value: unknown): ImportRead {
 }
 
 /** JSONL is split by the one parser of bulk bodies (`cases[<i>]` names a line that is not JSON). */
-export { parseJsonLines } from './json-lines';
+export { parseJsonLines } from '../json/json-lines';
 
 /** Reads the values of JSONL, one case each. */
 export function readEvalSetJsonLines(values: unknown[]): ImportRead {

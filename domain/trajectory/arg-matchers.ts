@@ -1,5 +1,5 @@
-import { compileUserPattern, userPatternProblem } from './guardrails/user-patterns';
-import { jsonEqual } from './json-equal';
+import { compileUserPattern, userPatternProblem } from '../guardrails/user-patterns';
+import { jsonEqual } from '../json/json-equal';
 
 /** How an expected call's `tool_args` are compared with the actual call's (the tool name must always be equal). */
 export const ARGS_MATCH_MODES = ['exact', 'subset', 'ignore'] as const;

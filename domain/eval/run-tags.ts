@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boundedArray } from './bounded-schemas';
+import { boundedArray } from '../bounded-schemas';
 
 /** One run tag: 1–100 characters that fit a git SHA, a branch (`feature/x`), a version (`v1.2+build`) or `key:value`. */
 export const runTagSchema = z

@@ -1,4 +1,4 @@
-import type { CaseStatus } from './case-outcome';
+import type { CaseStatus } from '../scoring/case-outcome';
 
 /** How a case moved from the baseline run to the compared run, in the order a comparison lists them. */
 export const TRANSITIONS = ['regressed', 'fixed', 'still_failing', 'new', 'removed', 'still_passing'] as const;

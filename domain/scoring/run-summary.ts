@@ -1,7 +1,7 @@
 import { CRITERION_KEYS, type CriterionKey, type CriterionResult } from './criteria';
 import type { CaseStatus } from './case-outcome';
 import { isFlaky } from './case-repeats';
-import { LIMITS } from './limits';
+import { LIMITS } from '../limits';
 import { summarizeCost, type CaseCost, type RunCost } from './run-cost';
 
 /** The part of a case outcome the run summary reads (a stored case result row maps onto it). */

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { evalCaseBody, evalName, evalSetFields } from './eval-fields';
-import { LIMITS } from './limits';
-import type { MinScores } from './criteria';
-import { DEFAULT_TRAJECTORY_MATCH } from './trajectory-modes';
+import { LIMITS } from '../limits';
+import type { MinScores } from '../scoring/criteria';
+import { DEFAULT_TRAJECTORY_MATCH } from '../trajectory/trajectory-modes';
 
 /** The `format` tag of an Assay eval set file. */
 export const EVAL_SET_FILE_FORMAT = 'assay.eval-set/v1';

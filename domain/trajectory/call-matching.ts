@@ -1,7 +1,7 @@
 import { argsMatch, containsMatcher } from './arg-matchers';
 import type { ExpectedCall } from './expected-call';
-import { hashJson } from './json-hash';
-import { jsonEqual } from './json-equal';
+import { hashJson } from '../json/json-hash';
+import { jsonEqual } from '../json/json-equal';
 import { PairTable } from './pair-table';
 import type { ToolCall } from './trajectory';
 

@@ -1,5 +1,5 @@
-import type { FieldProblem } from './field-problems';
-import { LIMITS } from './limits';
+import type { FieldProblem } from '../field-problems';
+import { LIMITS } from '../limits';
 
 /**
  * Splits JSONL (one JSON value a line; blank lines and `\r\n` endings allowed) into its values, in order. A line that

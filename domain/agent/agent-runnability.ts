@@ -1,5 +1,5 @@
 import { runtimeSettings, type AgentRuntimeSettings } from './agent-settings';
-import { AGENT_NOT_PUBLISHED } from './run-failures';
+import { AGENT_NOT_PUBLISHED } from '../eval/run-failures';
 import { providerForModel, type Provider } from './model-provider';
 
 /** The facts of an agent version that decide whether it can run. */

@@ -1,7 +1,7 @@
 import type { ImportCase, LocatedCase } from './eval-set-file.reader';
-import type { FieldProblem } from './field-problems';
-import { jsonEqual } from './json-equal';
-import { DEFAULT_TRAJECTORY_MATCH } from './trajectory-modes';
+import type { FieldProblem } from '../field-problems';
+import { jsonEqual } from '../json/json-equal';
+import { DEFAULT_TRAJECTORY_MATCH } from '../trajectory/trajectory-modes';
 
 /** A case the set already holds. */
 export interface StoredCase extends ImportCase {

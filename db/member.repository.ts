@@ -141,3 +141,25 @@ export async function changeMembership(
     return { outcome: 'done', member: { ...member, role: change.newRole } };
   });
 }
+
+/** Gives a user a role in a workspace (replacing any earlier role). */
+export async function upsertMembership(db: Db, workspaceId: string, userId: string, role: string): Promise<void> {
+  await db
+    .insertInto('memberships')
+    .values({ workspace_id: workspaceId, user_id: userId, role })
+    .onConflict((oc) => oc.columns(['workspace_id', 'user_id']).doUpdateSet({ role }))
+    .execute();
+}
+
+/** The user's role in a workspace, or undefined when not a member or the workspace is deleted. */
+export async function findRole(db: Db, workspaceId: string, userId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('memberships')
+    .innerJoin('workspaces', 'workspaces.id', 'memberships.workspace_id')
+    .select('memberships.role')
+    .where('memberships.workspace_id', '=', workspaceId)
+    .where('memberships.user_id', '=', userId)
+    .where('workspaces.deleted_at', 'is', null)
+    .executeTakeFirst();
+  return row?.role;
+}

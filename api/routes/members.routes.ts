@@ -8,7 +8,7 @@ import {
   type Member,
   type MembershipCaller,
 } from '../../db/member.repository';
-import { hasUnscopedToken } from '../../db/tenancy.repository';
+import { hasUnscopedToken } from '../../db/api-token.repository';
 import { ROLES } from '../../domain/tenancy/permissions';
 import { personalTokenExpiry } from '../../domain/tenancy/token-lifetime';
 import { issueToken } from '../../lib/api-tokens';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Page, PageParams } from '../../db/keyset-page';
-import { isOperator } from '../../db/tenancy.repository';
+import { isOperator } from '../../db/account.repository';
 import {
   createOwnedWorkspace,
   findWorkspace,

@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import request from 'supertest';
 import { API_ROUTES } from '../../api/app';
 import type { AuditEvent } from '../../db/tables/audit-event.table';
-import { upsertMembership } from '../../db/tenancy.repository';
+import { upsertMembership } from '../../db/member.repository';
 import { loadConfig } from '../../lib/config';
 import { postgresBinDir } from '../../lib/embedded/postgres-cluster';
 import { startAuditRetention } from '../../worker/audit-retention';

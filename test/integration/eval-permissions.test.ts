@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import request from 'supertest';
 import { recordCaseResult } from '../../db/case-result.repository';
 import { settleEvalRun } from '../../db/eval-run.repository';
-import { upsertMembership } from '../../db/tenancy.repository';
+import { upsertMembership } from '../../db/member.repository';
 import { CANCELLED } from '../../domain/eval/run-settlement';
 import { evalApi } from '../helpers/eval-api';
 import { harness } from '../helpers/harness';

@@ -4,43 +4,6 @@ import { activeToken, findActiveServiceTokenIds } from './service-token.reposito
 import { NEWEST_FIRST, keysetPage, type Page, type PageParams } from './keyset-page';
 import type { ApiToken } from './tables/tenancy.table';
 
-/** Creates a workspace. */
-export async function createWorkspace(db: Db, name: string): Promise<{ id: string; name: string }> {
-  return db.insertInto('workspaces').values({ name }).returning(['id', 'name']).executeTakeFirstOrThrow();
-}
-
-/** Finds a user by e-mail, creating it when missing. */
-export async function ensureUser(db: Db, email: string, name: string): Promise<{ id: string }> {
-  return db
-    .insertInto('users')
-    .values({ email, name })
-    .onConflict((oc) => oc.column('email').doUpdateSet({ name }))
-    .returning(['id'])
-    .executeTakeFirstOrThrow();
-}
-
-/** Gives a user a role in a workspace (replacing any earlier role). */
-export async function upsertMembership(db: Db, workspaceId: string, userId: string, role: string): Promise<void> {
-  await db
-    .insertInto('memberships')
-    .values({ workspace_id: workspaceId, user_id: userId, role })
-    .onConflict((oc) => oc.columns(['workspace_id', 'user_id']).doUpdateSet({ role }))
-    .execute();
-}
-
-/** The user's role in a workspace, or undefined when not a member or the workspace is deleted. */
-export async function findRole(db: Db, workspaceId: string, userId: string): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('memberships')
-    .innerJoin('workspaces', 'workspaces.id', 'memberships.workspace_id')
-    .select('memberships.role')
-    .where('memberships.workspace_id', '=', workspaceId)
-    .where('memberships.user_id', '=', userId)
-    .where('workspaces.deleted_at', 'is', null)
-    .executeTakeFirst();
-  return row?.role;
-}
-
 /** Stores a token hash. */
 export async function insertApiToken(
   db: Db,
@@ -170,43 +133,6 @@ export async function listUserApiTokens(db: Db, userId: string, page: PageParams
     )
     .where('user_id', '=', userId);
   return keysetPage(query, NEWEST_FIRST, page);
-}
-
-/** Finds a user by e-mail (never creating one). */
-export async function findUserByEmail(db: Db, email: string): Promise<{ id: string } | undefined> {
-  return db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
-}
-
-/** The first workspace not deleted, used by `assay start` to find its default workspace again. */
-export async function findFirstWorkspace(db: Db): Promise<{ id: string; name: string } | undefined> {
-  return db
-    .selectFrom('workspaces')
-    .select(['id', 'name'])
-    .where('deleted_at', 'is', null)
-    .orderBy('created_at')
-    .limit(1)
-    .executeTakeFirst();
-}
-
-/** Makes a user an instance operator (idempotent). */
-export async function grantOperator(db: Db, userId: string): Promise<void> {
-  await db.updateTable('users').set({ operator: true }).where('id', '=', userId).execute();
-}
-
-/** Whether the user with `email` was made by an invitation and is not an operator yet. */
-export async function isInvitedUser(db: Db, email: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('users')
-    .select(['invited', 'operator'])
-    .where('email', '=', email)
-    .executeTakeFirst();
-  return row?.invited === true && !row.operator;
-}
-
-/** Whether a user holds the instance-level operator permission. */
-export async function isOperator(db: Db, userId: string): Promise<boolean> {
-  const row = await db.selectFrom('users').select('operator').where('id', '=', userId).executeTakeFirst();
-  return row?.operator === true;
 }
 
 /**

@@ -11,7 +11,7 @@ import { createWorkspaceDeletionActivities } from './platform/workspace-deletion
 import { createWorkspaceRunActivities } from './platform/workspace-runs.activities';
 
 /** Every activity the worker registers, each group built from the same dependencies. */
-export function createActivities(deps: ActivityDeps): object {
+export function createActivities(deps: ActivityDeps) {
   return {
     ...createPlatformActivities(),
     ...createMcpActivities(deps),
@@ -25,3 +25,6 @@ export function createActivities(deps: ActivityDeps): object {
     ...createWorkspaceRunActivities(deps),
   };
 }
+
+/** Every registered activity with its signature: the one type workflows proxy. */
+export type Activities = ReturnType<typeof createActivities>;

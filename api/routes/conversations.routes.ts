@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { insertConversation, listConversations, type ConversationInput } from '../../db/conversation.repository';
 import type { Conversation } from '../../db/tables/conversation.table';
 import { boundedArray, boundedJson, boundedString } from '../../domain/bounded-schemas';
-import { toolCallSchema } from '../../domain/trajectory/trajectory';
+import { toolCallSchema } from '../../domain/trajectory/tool-call';
 import { requireConversation } from '../eval-lookups';
 import { sessionInputSchema } from '../../domain/eval/eval-fields';
 import { requireAgent } from '../lookups';

@@ -3,7 +3,7 @@ import type { ExpectedCall } from './expected-call';
 import { hashJson } from '../json/json-hash';
 import { jsonEqual } from '../json/json-equal';
 import { PairTable } from './pair-table';
-import type { ToolCall } from './trajectory';
+import type { ToolCall } from './tool-call';
 
 /**
  * The same id for equal calls (same name and deep-equal args), so the alignment compares integers instead of walking

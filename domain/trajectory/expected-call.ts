@@ -3,7 +3,7 @@ import { ARGS_MATCH_MODES, matcherKeyOf, type ArgsMatch } from './arg-matchers';
 import { userPatternProblem } from '../guardrails/user-patterns';
 import { limitMessage } from '../limit-checks';
 import { LIMITS } from '../limits';
-import { toolCallSchema, type ToolCall } from './trajectory';
+import { toolCallSchema, type ToolCall } from './tool-call';
 
 /** One call of an expected trajectory: a tool call whose args may hold matchers, and how its args are compared. */
 export interface ExpectedCall extends ToolCall {

@@ -1,6 +1,6 @@
 import type { ArgsMatch } from '../../domain/trajectory/arg-matchers';
 import type { ExpectedCall } from '../../domain/trajectory/expected-call';
-import type { ToolCall } from '../../domain/trajectory/trajectory';
+import type { ToolCall } from '../../domain/trajectory/tool-call';
 import type { TrajectoryMatch } from '../../domain/trajectory/trajectory-modes';
 
 // The README's worked example ("Trajectory match modes and argument matchers"): the same expected and actual calls

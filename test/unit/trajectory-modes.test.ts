@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { ExpectedCall } from '../../domain/trajectory/expected-call';
-import { scoreTrajectory, type ToolCall, type TrajectoryDetail } from '../../domain/trajectory/trajectory';
+import { scoreTrajectory, type TrajectoryDetail } from '../../domain/trajectory/trajectory';
+import { type ToolCall } from '../../domain/trajectory/tool-call';
 import { TRAJECTORY_MATCH_MODES, type TrajectoryMatch } from '../../domain/trajectory/trajectory-modes';
 import { ACTUAL, BOOK, BY_MODE, EXPECTED, RECEIPT, SEARCH, WEATHER } from '../helpers/trajectory-fixtures';
 

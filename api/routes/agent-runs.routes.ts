@@ -10,7 +10,7 @@ import { HttpError } from '../http-error';
 import { requireAgent } from '../lookups';
 import { route, type RouteSpec } from '../route';
 import { runAgent } from '../workflow-starts';
-import { conversationJson, toConversationJson } from './conversations.routes';
+import { conversationJson, toConversationJson } from '../json/conversation.json';
 
 const runBody = z
   .object({

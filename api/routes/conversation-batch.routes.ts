@@ -9,7 +9,7 @@ import { HttpError } from '../http-error';
 import { readBulkBody } from '../jsonl-body';
 import { requireAgent } from '../lookups';
 import { parseOr422, route, type RouteSpec } from '../route';
-import { conversationImportBody, importedConversation } from './conversations.routes';
+import { conversationImportBody, importedConversation } from '../conversation-input';
 
 /** One item of a batch: a conversation as `POST /runs/import` takes it, and the case (id or name) it answers. */
 const batchItem = conversationImportBody.extend({ case: z.string().trim().min(1).max(200) });

@@ -12,7 +12,7 @@ import { invalidField } from '../field-errors';
 import { HttpError } from '../http-error';
 import { dataPage, pageQuery } from '../paging';
 import { route, type RouteSpec } from '../route';
-import { runComparisonJson } from '../run-comparison.json';
+import { runComparisonJson } from '../json/run-comparison.json';
 
 const compareQuery = pageQuery.extend({
   baseline: z.string().min(1).max(200).meta({

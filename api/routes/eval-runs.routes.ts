@@ -18,7 +18,7 @@ import { invalidField } from '../field-errors';
 import { dataPage, dataPageJson, pageQuery } from '../paging';
 import { dryRunJson, dryRunOf } from '../eval-dry-run';
 import { route, StatusReply, type RouteSpec } from '../route';
-import { caseResultJson, evalRunJson, toCaseResultJson, toEvalRunJson } from '../eval-run.json';
+import { caseResultJson, evalRunJson, toCaseResultJson, toEvalRunJson } from '../json/eval-run.json';
 import { startEvalRun } from '../workflow-starts';
 
 const triggerBody = z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TRANSITIONS } from '../domain/eval/run-comparison';
+import { TRANSITIONS } from '../../domain/eval/run-comparison';
 
 const status = z.enum(['passed', 'failed', 'error']);
 const delta = z.object({ run: z.number().nullable(), baseline: z.number().nullable(), delta: z.number().nullable() });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { CaseResultView } from '../db/case-result.repository';
-import type { EvalRun } from '../db/tables/eval-run.table';
-import { LIMITS } from '../domain/limits';
+import type { CaseResultView } from '../../db/case-result.repository';
+import type { EvalRun } from '../../db/tables/eval-run.table';
+import { LIMITS } from '../../domain/limits';
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 

@@ -4,23 +4,18 @@ import {
   completeAgentRun,
   createAgentRun,
   failAgentRun,
-  findAgentRun,
   findAgentRunByKey,
   settleAgentRun,
   updateAgentRun,
 } from '../../db/agent-run.repository';
-import { findConversation } from '../../db/conversation.repository';
-import { findEvalCaseById } from '../../db/eval-case.repository';
-import { findScoringRun } from '../../db/eval-run.repository';
-import type { AgentRun, AgentRunMode } from '../../db/tables/agent-run.table';
-import type { RecordedToolCall } from '../../db/tables/conversation.table';
+import type { AgentRun } from '../../db/tables/agent-run.table';
 import type { AgentMessage, AgentStopReason } from '../../domain/agent/agent-messages';
-import { runtimeSettings } from '../../domain/agent/agent-settings';
-import { applyGuardrails } from '../../domain/guardrails/apply-guardrails';
+import { runtimeSettings, type AgentRuntimeSettings } from '../../domain/agent/agent-settings';
+import { applyGuardrails, type GuardrailOutcome } from '../../domain/guardrails/apply-guardrails';
 import { RUN_FAILURE } from '../../domain/eval/run-failures';
-import { overLimit, storedCaseProblem } from '../../domain/limit-checks';
-import { createProviderClient } from '../../lib/llm/provider-client';
-import { connectAgentProvider, loadRunnableAgent, pinLiveRunAgent, resolveRunnableAgent } from './agent-model';
+import { createProviderClient, type ToolChatReply } from '../../lib/llm/provider-client';
+import { connectAgentProvider, loadRunnableAgent, resolveRunnableAgent } from './agent-model';
+import { requireAgentRun, sandboxTarget, type RunTarget } from './agent-run-target';
 import { recordModelReply, stepResultOf, type AgentStepResult } from './agent-step';
 import { conversationOf } from './agent-conversation';
 import { loadAgentTools } from './agent-toolset';
@@ -56,71 +51,62 @@ export interface AgentRunResult {
 const MODEL_CALL_TIMEOUT_MS = 10 * 60_000;
 const MODEL_CALL_MAX_RETRIES = 2;
 
-interface RunTarget {
-  workspaceId: string;
-  agentId: string;
-  mode: AgentRunMode;
-  sessionInput: { message: string } & Record<string, unknown>;
-  replay: RecordedToolCall[];
-  evalRunId: string | null;
-  evalCaseId: string | null;
-  /** A sandbox case runs the version its eval run pinned; a production run, the published one. */
-  pinnedVersion?: number;
-}
-
 const prepared = (run: AgentRun): PreparedAgentRun => ({
   runId: run.id,
   maxSteps: runtimeSettings(run.settings).maxSteps,
   blocked: run.steps.length === 0 && run.final_response !== null,
 });
 
+function targetOf(deps: ActivityDeps, request: AgentRunRequest): Promise<RunTarget> {
+  return request.mode === 'production'
+    ? Promise.resolve({ ...request, replay: [], evalRunId: null, evalCaseId: null })
+    : sandboxTarget(deps, request);
+}
+
+// The run's first messages: the instructions, the user's message (as the input guardrails left it) and, when a
+// guardrail blocked it, the safe reply.
+function openingMessages(
+  instructions: string,
+  message: string,
+  guarded: GuardrailOutcome,
+  safeReply: string,
+): AgentMessage[] {
+  const messages: AgentMessage[] = instructions.trim() ? [{ role: 'system', content: instructions }] : [];
+  messages.push({ role: 'user', content: guarded.blocked ? message : guarded.text });
+  if (guarded.blocked) messages.push({ role: 'assistant', content: safeReply });
+  return messages;
+}
+
+// One model call with the run's messages and tools, heartbeating while it waits.
+async function askModel(deps: ActivityDeps, run: AgentRun, settings: AgentRuntimeSettings): Promise<ToolChatReply> {
+  const { baseUrl, apiKey } = await connectAgentProvider(deps, run.workspace_id, run.provider, run.model);
+  const client = createProviderClient({
+    provider: run.provider,
+    baseUrl,
+    apiKey,
+    fetch: deps.egress.fetch,
+    timeoutMs: MODEL_CALL_TIMEOUT_MS,
+    maxRetries: MODEL_CALL_MAX_RETRIES,
+  });
+  const signal = Context.current().cancellationSignal;
+  try {
+    return await withHeartbeat(() =>
+      client.chatTools({
+        model: run.model,
+        messages: run.messages,
+        tools: run.tools,
+        temperature: settings.temperature,
+        signal,
+      }),
+    );
+  } catch (error) {
+    throw toActivityFailure(error);
+  }
+}
+
 /** Agent runtime activities: prepare a run, one model step, finish or fail it (tool calls live in their own group). */
 export function createAgentRuntimeActivities(deps: ActivityDeps) {
   const guard = deps.egress;
-
-  async function requireRun(runId: string): Promise<AgentRun> {
-    const run = await findAgentRun(deps.db, runId);
-    if (!run)
-      throw ApplicationFailure.nonRetryable(`agent run ${runId} no longer exists`, RUN_FAILURE.agentRunNotFound);
-    return run;
-  }
-
-  // A sandbox case replays the calls recorded in its source conversation: the case's snapshot, else the conversation.
-  async function targetOf(request: AgentRunRequest): Promise<RunTarget> {
-    if (request.mode === 'production') {
-      return { ...request, replay: [], evalRunId: null, evalCaseId: null };
-    }
-    const run = await findScoringRun(deps.db, request.evalRunId);
-    if (!run)
-      throw ApplicationFailure.nonRetryable(
-        `eval run ${request.evalRunId} no longer exists`,
-        RUN_FAILURE.evalRunNotFound,
-      );
-    const evalCase = await findEvalCaseById(deps.db, request.evalCaseId);
-    if (!evalCase)
-      throw ApplicationFailure.nonRetryable('the case was deleted before it was run', RUN_FAILURE.evalCaseNotFound);
-    const caseProblem = storedCaseProblem(evalCase);
-    if (caseProblem) throw ApplicationFailure.nonRetryable(caseProblem, RUN_FAILURE.limitExceeded);
-    const source =
-      !evalCase.snapshot && evalCase.source_run_id
-        ? await findConversation(deps.db, run.agent_id, evalCase.source_run_id)
-        : undefined;
-    const replayProblem =
-      source && overLimit('the source conversation tool_calls', source.tool_calls.length, 'toolCallsPerConversation');
-    if (replayProblem) throw ApplicationFailure.nonRetryable(replayProblem, RUN_FAILURE.limitExceeded);
-    // A run preflighted before runs pinned their agent pins it now, once, for all its cases.
-    const pinned = run.agent ?? (await pinLiveRunAgent(deps, guard, run));
-    return {
-      workspaceId: run.workspace_id,
-      agentId: run.agent_id,
-      mode: 'sandbox',
-      sessionInput: evalCase.session_input,
-      replay: evalCase.snapshot?.tool_calls ?? source?.tool_calls ?? [],
-      evalRunId: run.id,
-      evalCaseId: evalCase.id,
-      pinnedVersion: pinned.version,
-    };
-  }
 
   return {
     /**
@@ -130,19 +116,14 @@ export function createAgentRuntimeActivities(deps: ActivityDeps) {
     async prepareAgentRun(input: AgentRunRequest & { key: string }): Promise<PreparedAgentRun> {
       const existing = await findAgentRunByKey(deps.db, input.key);
       if (existing) return prepared(existing);
-      const target = await targetOf(input);
+      const target = await targetOf(deps, input);
       const { agent, version, provider, settings } =
         target.pinnedVersion === undefined
           ? await resolveRunnableAgent(deps, guard, target.workspaceId, target.agentId)
           : await loadRunnableAgent(deps, target.workspaceId, target.agentId, target.pinnedVersion);
       const tools = await loadAgentTools(deps.db, target.workspaceId, agent.id, settings.builtinTools);
-      const message = target.sessionInput.message;
-      const guarded = applyGuardrails(message, 'input', settings.guardrails);
-      const messages: AgentMessage[] = version.instructions.trim()
-        ? [{ role: 'system', content: version.instructions }]
-        : [];
-      messages.push({ role: 'user', content: guarded.blocked ? message : guarded.text });
-      if (guarded.blocked) messages.push({ role: 'assistant', content: settings.safeReply });
+      const guarded = applyGuardrails(target.sessionInput.message, 'input', settings.guardrails);
+      const messages = openingMessages(version.instructions, target.sessionInput.message, guarded, settings.safeReply);
       const run = await createAgentRun(deps.db, {
         key: input.key,
         workspace_id: target.workspaceId,
@@ -170,7 +151,7 @@ export function createAgentRuntimeActivities(deps: ActivityDeps) {
 
     /** Asks the model once with the run's messages and tools, and records its answer once (heartbeats while waiting). */
     async runAgentModelStep(input: { runId: string; step: number }): Promise<AgentStepResult> {
-      const run = await requireRun(input.runId);
+      const run = await requireAgentRun(deps, input.runId);
       if (run.steps[input.step]) return stepResultOf(run, input.step);
       if (run.steps.length !== input.step)
         throw ApplicationFailure.nonRetryable(
@@ -178,30 +159,7 @@ export function createAgentRuntimeActivities(deps: ActivityDeps) {
           RUN_FAILURE.agentStepOutOfOrder,
         );
       const settings = runtimeSettings(run.settings);
-      const { baseUrl, apiKey } = await connectAgentProvider(deps, run.workspace_id, run.provider, run.model);
-      const client = createProviderClient({
-        provider: run.provider,
-        baseUrl,
-        apiKey,
-        fetch: guard.fetch,
-        timeoutMs: MODEL_CALL_TIMEOUT_MS,
-        maxRetries: MODEL_CALL_MAX_RETRIES,
-      });
-      const signal = Context.current().cancellationSignal;
-      let reply;
-      try {
-        reply = await withHeartbeat(() =>
-          client.chatTools({
-            model: run.model,
-            messages: run.messages,
-            tools: run.tools,
-            temperature: settings.temperature,
-            signal,
-          }),
-        );
-      } catch (error) {
-        throw toActivityFailure(error);
-      }
+      const reply = await askModel(deps, run, settings);
       return updateAgentRun(deps.db, run.id, (current) =>
         current.steps[input.step]
           ? { value: stepResultOf(current, input.step) }

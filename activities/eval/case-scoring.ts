@@ -6,7 +6,7 @@ import type { CriterionKey, MinScores } from '../../domain/scoring/criteria';
 import { hasExpectedResponse, hasRubrics, scoreFinalResponse, scoreRubrics } from '../../domain/scoring/judge-verdicts';
 import { scoreSafety } from '../../domain/scoring/safety';
 import { scoreTrajectory } from '../../domain/trajectory/trajectory';
-import type { JudgeSession } from '../judge/judge.service';
+import type { JudgeSession } from '../judge/judge-session';
 
 /** What scoring one case reads. */
 export interface CaseScoringInput {

@@ -31,7 +31,7 @@ export interface Judge {
 /**
  * Builds the judge on the worker's dependencies; every call goes through the egress guard with the workspace's key.
  * A run's connection (key, base URL, egress verdict, client) is cached on the worker, so opening a case costs no
- * database or vault round trip in the steady state (see judge-connections.ts).
+ * database or vault round trip in the steady state (see judge-connections.service.ts).
  */
 export function createJudge(deps: ActivityDeps): Judge {
   const guard = deps.egress;

@@ -190,5 +190,3 @@ export function createAgentRuntimeActivities(deps: ActivityDeps) {
     },
   };
 }
-
-export type AgentRuntimeActivities = ReturnType<typeof createAgentRuntimeActivities>;

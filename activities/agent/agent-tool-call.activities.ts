@@ -133,5 +133,3 @@ export function createAgentToolCallActivities(deps: ActivityDeps) {
     },
   };
 }
-
-export type AgentToolCallActivities = ReturnType<typeof createAgentToolCallActivities>;

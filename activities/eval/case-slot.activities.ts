@@ -41,5 +41,3 @@ export function createCaseSlotActivities(deps: ActivityDeps) {
     },
   };
 }
-
-export type CaseSlotActivities = ReturnType<typeof createCaseSlotActivities>;

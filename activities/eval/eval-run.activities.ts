@@ -103,5 +103,3 @@ export function createEvalRunActivities(deps: ActivityDeps, judge: Judge = creat
     },
   };
 }
-
-export type EvalRunActivities = ReturnType<typeof createEvalRunActivities>;

@@ -135,5 +135,3 @@ export function createFlowActivities(deps: ActivityDeps) {
     },
   };
 }
-
-export type FlowActivities = ReturnType<typeof createFlowActivities>;

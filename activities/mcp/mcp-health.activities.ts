@@ -56,5 +56,3 @@ export function createMcpHealthActivities(deps: ActivityDeps) {
     },
   };
 }
-
-export type McpHealthActivities = ReturnType<typeof createMcpHealthActivities>;

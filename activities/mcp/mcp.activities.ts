@@ -113,5 +113,3 @@ export function createMcpActivities(deps: ActivityDeps) {
 function commandOf(resolved: ResolvedServer): string | undefined {
   return resolved.target.transport === 'stdio_curated' ? resolved.target.command[0] : undefined;
 }
-
-export type McpActivities = ReturnType<typeof createMcpActivities>;

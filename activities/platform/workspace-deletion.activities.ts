@@ -73,5 +73,3 @@ export function createWorkspaceDeletionActivities(deps: ActivityDeps) {
     },
   };
 }
-
-export type WorkspaceDeletionActivities = ReturnType<typeof createWorkspaceDeletionActivities>;

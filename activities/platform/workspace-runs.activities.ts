@@ -82,5 +82,3 @@ export function createWorkspaceRunActivities(deps: ActivityDeps) {
     },
   };
 }
-
-export type WorkspaceRunActivities = ReturnType<typeof createWorkspaceRunActivities>;

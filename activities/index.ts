@@ -1,18 +1,18 @@
-import type { ActivityDeps } from './activity-deps';
-import { createAgentRuntimeActivities } from './agent-runtime.activities';
-import { createAgentToolCallActivities } from './agent-tool-call.activities';
-import { createCaseSlotActivities } from './case-slot.activities';
-import { createEvalRunActivities } from './eval-run.activities';
-import { createFlowActivities } from './flow.activities';
-import { createMaintenanceActivities } from './maintenance.activities';
-import { createMcpActivities } from './mcp.activities';
-import { createMcpHealthActivities } from './mcp-health.activities';
-import { createPlatformActivities } from './platform.activities';
-import { createWorkspaceDeletionActivities } from './workspace-deletion.activities';
-import { createWorkspaceRunActivities } from './workspace-runs.activities';
+import type { ActivityDeps } from './platform/activity-deps';
+import { createAgentRuntimeActivities } from './agent/agent-runtime.activities';
+import { createAgentToolCallActivities } from './agent/agent-tool-call.activities';
+import { createCaseSlotActivities } from './eval/case-slot.activities';
+import { createEvalRunActivities } from './eval/eval-run.activities';
+import { createFlowActivities } from './flow/flow.activities';
+import { createMaintenanceActivities } from './platform/maintenance.activities';
+import { createMcpActivities } from './mcp/mcp.activities';
+import { createMcpHealthActivities } from './mcp/mcp-health.activities';
+import { createPlatformActivities } from './platform/platform.activities';
+import { createWorkspaceDeletionActivities } from './platform/workspace-deletion.activities';
+import { createWorkspaceRunActivities } from './platform/workspace-runs.activities';
 
 /** Every activity the worker registers, each group built from the same dependencies. */
-export function createActivities(deps: ActivityDeps): object {
+export function createActivities(deps: ActivityDeps) {
   return {
     ...createPlatformActivities(),
     ...createMcpActivities(deps),
@@ -27,3 +27,6 @@ export function createActivities(deps: ActivityDeps): object {
     ...createMaintenanceActivities(deps),
   };
 }
+
+/** Every registered activity with its signature: the one type workflows proxy. */
+export type Activities = ReturnType<typeof createActivities>;

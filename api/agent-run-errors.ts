@@ -1,7 +1,7 @@
 import { findPublishedVersion } from '../db/agent.repository';
 import type { Db } from '../db/database';
 import type { Agent } from '../db/tables/agent.table';
-import { agentRunnability, type AgentNotRunnableReason } from '../domain/agent-runnability';
+import { agentRunnability, type AgentNotRunnableReason } from '../domain/agent/agent-runnability';
 import { HttpError, type HttpErrorCode } from './http-error';
 
 const NOT_RUNNABLE_CODE: Readonly<Record<AgentNotRunnableReason, HttpErrorCode>> = {

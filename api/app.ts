@@ -5,7 +5,7 @@ import { builderPages } from './builder-pages';
 import type { AppDeps } from './app-deps';
 import { errorHandler } from './error-handler';
 import { servesOnlyLoopback } from '../lib/loopback-host';
-import { evalSetFileJsonSchema } from '../domain/eval-set-file.schema';
+import { evalSetFileJsonSchema } from '../domain/eval/eval-set-file.schema';
 import { HttpError } from './http-error';
 import { httpMetrics } from './http-metrics';
 import { bulkBodies, jsonBodies } from './jsonl-body';

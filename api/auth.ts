@@ -2,9 +2,10 @@ import type { NextFunction, Request, Response } from 'express';
 import { isUuid } from '../db/column-values';
 import type { Db } from '../db/database';
 import { findServiceTokenByHash } from '../db/service-token.repository';
-import { findApiTokenByHash, findRole, touchTokenLastUsed } from '../db/tenancy.repository';
+import { findApiTokenByHash, touchTokenLastUsed } from '../db/api-token.repository';
+import { findRole } from '../db/member.repository';
 import type { ApiToken, ServiceToken } from '../db/tables/tenancy.table';
-import { roleAllows, type Permission } from '../domain/permissions';
+import { roleAllows, type Permission } from '../domain/tenancy/permissions';
 import { SERVICE_TOKEN_PREFIX, hashToken } from '../lib/api-tokens';
 import { HttpError } from './http-error';
 

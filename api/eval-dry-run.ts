@@ -4,7 +4,7 @@ import { workspacePrices } from '../db/model-price.repository';
 import { resolveWorkspaceJudge } from '../db/judge-resolution';
 import { tallyJudgedCases } from '../db/run-cases.repository';
 import type { EvalSet } from '../db/tables/eval-set.table';
-import { estimateJudgeWork, estimatedJudgeUsd } from '../domain/judge-estimate';
+import { estimateJudgeWork, estimatedJudgeUsd } from '../domain/scoring/judge-estimate';
 import type { AppDeps } from './app-deps';
 import { requireAgent } from './lookups';
 
@@ -25,7 +25,7 @@ export const dryRunJson = z.object({
 
 /**
  * What a run of `set` would do, read from Postgres only (nothing is stored, no workflow starts): its cases, its judge
- * calls and, at the judge model's price, their estimated cost (see domain/judge-estimate.ts).
+ * calls and, at the judge model's price, their estimated cost (see domain/scoring/judge-estimate.ts).
  */
 export async function dryRunOf(
   deps: AppDeps,

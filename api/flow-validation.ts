@@ -3,7 +3,7 @@ import type { Db } from '../db/database';
 import type { McpCallToolNode } from '../db/tables/flow.table';
 import { findServerTools } from '../db/mcp-tool.repository';
 import { boundedObject } from '../domain/bounded-schemas';
-import { RESERVED_NAMES, referenceProblem } from '../domain/flow-expression';
+import { RESERVED_NAMES, referenceProblem } from '../domain/flow/flow-expression';
 import { invalidField } from './field-errors';
 import { requireMcpServer } from './lookups';
 

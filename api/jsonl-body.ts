@@ -1,10 +1,10 @@
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { bulkScanner, type BulkScan, type BulkScanner } from '../domain/bulk-body-scan';
 import type { FieldProblem } from '../domain/field-problems';
-import { parseJsonLines } from '../domain/json-lines';
+import { parseJsonLines } from '../domain/json/json-lines';
 import { limitMessage } from '../domain/limit-checks';
 import { LIMITS } from '../domain/limits';
-import type { Permission } from '../domain/permissions';
+import type { Permission } from '../domain/tenancy/permissions';
 import { requirePermission, type AuthContext } from './auth';
 import { HttpError } from './http-error';
 

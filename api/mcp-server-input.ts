@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { McpCatalogEntry, McpServerConfig } from '../db/tables/mcp.table';
 import { withinBytes } from '../domain/bounded-schemas';
-import { headerIssues, SECRET_NAME } from '../domain/mcp-headers';
-import { secretMove } from '../domain/secret-reentry';
+import { headerIssues, SECRET_NAME } from '../domain/mcp/mcp-headers';
+import { secretMove } from '../domain/mcp/secret-reentry';
 import { invalidField } from './field-errors';
 import { secretRequired } from './secret-required';
 

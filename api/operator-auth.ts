@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Db } from '../db/database';
-import { isOperator } from '../db/tenancy.repository';
+import { isOperator } from '../db/account.repository';
 import { resolveToken } from './auth';
 import { HttpError } from './http-error';
 

@@ -1,7 +1,7 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
-import type { Permission } from '../domain/permissions';
+import type { Permission } from '../domain/tenancy/permissions';
 import { requirePermission, type AuthContext } from './auth';
 import { errorResponses, routeErrorStatuses } from './error-responses';
 import { invalidFields, problemDetail } from './field-errors';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { personalTokenExpiry, tokenLifetimeProblem, type TokenMaxDays } from '../domain/token-lifetime';
+import { personalTokenExpiry, tokenLifetimeProblem, type TokenMaxDays } from '../domain/tenancy/token-lifetime';
 import { invalidField, limitExceeded } from './field-errors';
 import type { HttpError } from './http-error';
 

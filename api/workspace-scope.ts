@@ -1,6 +1,6 @@
 import { isUuid } from '../db/column-values';
 import type { Db } from '../db/database';
-import { findRole } from '../db/tenancy.repository';
+import { findRole } from '../db/member.repository';
 import { outOfScope, type AuthContext } from './auth';
 import { HttpError } from './http-error';
 

@@ -1,4 +1,4 @@
-import type { BatchTimings } from '../domain/eval-batches';
+import type { BatchTimings } from '../domain/eval/eval-batches';
 import { progressQuery } from '../workflows/eval-run-progress';
 import { evalApi } from '../test/helpers/eval-api';
 import { seedCases } from '../test/helpers/eval-seed';

@@ -1,12 +1,8 @@
 import type { Db } from '../db/database';
-import {
-  createWorkspace,
-  ensureUser,
-  findFirstWorkspace,
-  grantOperator,
-  upsertMembership,
-} from '../db/tenancy.repository';
-import { personalTokenExpiry, type TokenMaxDays } from '../domain/token-lifetime';
+import { ensureUser, grantOperator } from '../db/account.repository';
+import { upsertMembership } from '../db/member.repository';
+import { createWorkspace, findFirstWorkspace } from '../db/workspace.repository';
+import { personalTokenExpiry, type TokenMaxDays } from '../domain/tenancy/token-lifetime';
 import { issueToken } from '../lib/api-tokens';
 
 const OWNER_EMAIL = 'owner@assay.local';

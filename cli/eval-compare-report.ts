@@ -1,7 +1,7 @@
 import { LIMITS } from '../domain/limits';
 import { ApiError, type ApiClient } from './api-client';
 import { baselineQuery, type Baseline } from './eval-gate-options';
-import { TRANSITIONS } from '../domain/run-comparison';
+import { TRANSITIONS } from '../domain/eval/run-comparison';
 import {
   CRITERIA_ORDER,
   type CaseComparisonJson,

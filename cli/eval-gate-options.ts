@@ -1,6 +1,6 @@
 import { isUuid } from '../db/column-values';
 import { LIMITS } from '../domain/limits';
-import { distinctTags, parseBaselineRef, runTagSchema, type BaselineRef } from '../domain/run-tags';
+import { distinctTags, parseBaselineRef, runTagSchema, type BaselineRef } from '../domain/eval/run-tags';
 
 /** Longest `--timeout`: a week covers the largest run on the slowest judge. */
 export const MAX_TIMEOUT_SECONDS = 7 * 24 * 3600;

@@ -1,4 +1,4 @@
-import { TRANSITIONS } from '../domain/run-comparison';
+import { TRANSITIONS } from '../domain/eval/run-comparison';
 import Table from 'cli-table3';
 import {
   CRITERIA_ORDER,

@@ -1,4 +1,4 @@
-import type { CaseComparison, Delta, RunComparison } from '../domain/run-comparison';
+import type { CaseComparison, Delta, RunComparison } from '../domain/eval/run-comparison';
 
 /** One criterion of a case result as the API returns it. */
 export interface CriterionJson {

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { fileSetSettings, type ImportedSetSettings } from '../domain/eval-set-file.reader';
+import { fileSetSettings, type ImportedSetSettings } from '../domain/eval/eval-set-file.reader';
 import { LIMITS } from '../domain/limits';
 import { ApiError, apiClientFor, type ApiClient, type ApiCommandOptions } from './api-client';
 

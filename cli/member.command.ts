@@ -1,7 +1,7 @@
 import { apiClientFor, type ApiClient, type ApiCommandOptions } from './api-client';
 import { fetchAllPages } from './api-pages';
 import { printResult, renderList, renderRecord, warnShownOnce } from './command-output';
-import { isUuid } from './program-kit';
+import { isUuid } from '../db/column-values';
 
 /** Options of the `assay member` commands. */
 export interface MemberOptions extends ApiCommandOptions {

@@ -1,4 +1,5 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
+import { isUuid } from '../db/column-values';
 import { fail } from './exit-codes';
 
 /** Wraps an action so that its failure prints the error and exits 2. */
@@ -6,11 +7,6 @@ export const run =
   <A extends unknown[]>(action: (...args: A) => Promise<void>) =>
   (...args: A): Promise<void> =>
     action(...args).catch(fail);
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** True for a UUID (any version), the form of every id the API hands out. */
-export const isUuid = (value: string): boolean => UUID.test(value);
 
 /** Parses a workspace id (a usage error otherwise). */
 export const uuid = (value: string): string => {

@@ -1,5 +1,5 @@
 import { Argument, Option, type Command, type OptionValues } from 'commander';
-import { ROLES } from '../domain/permissions';
+import { ROLES } from '../domain/tenancy/permissions';
 import { commandModules } from './command-modules';
 import { apiOptions, connectionOptions, days, refuseOptions, run, uuid } from './program-kit';
 

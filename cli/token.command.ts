@@ -1,21 +1,13 @@
 import path from 'node:path';
 import { createDb, type Db } from '../db/database';
 import { InvalidCursorError } from '../db/keyset-page';
-import {
-  createWorkspace,
-  ensureUser,
-  findFirstWorkspace,
-  findUserByEmail,
-  grantOperator,
-  isInvitedUser,
-  isOperator,
-  listUserApiTokens,
-  revokeApiToken,
-  upsertMembership,
-} from '../db/tenancy.repository';
+import { ensureUser, findUserByEmail, grantOperator, isInvitedUser, isOperator } from '../db/account.repository';
+import { listUserApiTokens, revokeApiToken } from '../db/api-token.repository';
+import { upsertMembership } from '../db/member.repository';
+import { createWorkspace, findFirstWorkspace } from '../db/workspace.repository';
 import { LIMITS } from '../domain/limits';
-import { ROLES } from '../domain/permissions';
-import { personalTokenExpiry, tokenLifetimeProblem } from '../domain/token-lifetime';
+import { ROLES } from '../domain/tenancy/permissions';
+import { personalTokenExpiry, tokenLifetimeProblem } from '../domain/tenancy/token-lifetime';
 import { issueToken } from '../lib/api-tokens';
 import { loadConfig } from '../lib/config';
 import { embeddedDatabaseUrl } from '../lib/embedded/postgres-cluster';

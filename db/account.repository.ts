@@ -44,3 +44,39 @@ export async function findWorkspaceName(db: Db, workspaceId: string): Promise<st
     .executeTakeFirst();
   return row?.name;
 }
+
+/** Finds a user by e-mail, creating it when missing. */
+export async function ensureUser(db: Db, email: string, name: string): Promise<{ id: string }> {
+  return db
+    .insertInto('users')
+    .values({ email, name })
+    .onConflict((oc) => oc.column('email').doUpdateSet({ name }))
+    .returning(['id'])
+    .executeTakeFirstOrThrow();
+}
+
+/** Finds a user by e-mail (never creating one). */
+export async function findUserByEmail(db: Db, email: string): Promise<{ id: string } | undefined> {
+  return db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+}
+
+/** Makes a user an instance operator (idempotent). */
+export async function grantOperator(db: Db, userId: string): Promise<void> {
+  await db.updateTable('users').set({ operator: true }).where('id', '=', userId).execute();
+}
+
+/** Whether the user with `email` was made by an invitation and is not an operator yet. */
+export async function isInvitedUser(db: Db, email: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select(['invited', 'operator'])
+    .where('email', '=', email)
+    .executeTakeFirst();
+  return row?.invited === true && !row.operator;
+}
+
+/** Whether a user holds the instance-level operator permission. */
+export async function isOperator(db: Db, userId: string): Promise<boolean> {
+  const row = await db.selectFrom('users').select('operator').where('id', '=', userId).executeTakeFirst();
+  return row?.operator === true;
+}

@@ -3,10 +3,10 @@ import type { Db } from './database';
 import { jsonOrNull } from './column-values';
 import { notifyEvalProgress, PROGRESS_FLUSH_MAX } from './eval-progress';
 import { keysetPage, type KeysetOrder, type Page, type PageParams } from './keyset-page';
-import type { CaseStatus } from '../domain/case-outcome';
+import type { CaseStatus } from '../domain/scoring/case-outcome';
 import type { CaseResult, JudgeUsage, StoredCriterion, StoredRepeat } from './tables/eval-run.table';
-import type { CriterionKey } from '../domain/criteria';
-import type { CaseCost } from '../domain/run-cost';
+import type { CriterionKey } from '../domain/scoring/criteria';
+import type { CaseCost } from '../domain/scoring/run-cost';
 
 /** A case result to store. */
 export interface CaseResultInput {

@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import type { Db } from './database';
 import { OLDEST_FIRST, keysetPage, type Page, type PageParams } from './keyset-page';
 import { isUuid, jsonOrNull } from './column-values';
-import type { ImportCase } from '../domain/eval-set-file.reader';
-import { DEFAULT_TRAJECTORY_MATCH } from '../domain/trajectory-modes';
+import type { ImportCase } from '../domain/eval/eval-set-file.reader';
+import { DEFAULT_TRAJECTORY_MATCH } from '../domain/trajectory/trajectory-modes';
 import type { CaseSnapshot, EvalCase } from './tables/eval-set.table';
 
 /** The stored fields of an eval case: those a builder writes, and what a promoted case keeps of its conversation. */

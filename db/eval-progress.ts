@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { Client } from 'pg';
 import { z } from 'zod';
-import type { CaseStatus } from '../domain/case-outcome';
+import type { CaseStatus } from '../domain/scoring/case-outcome';
 import { logError } from '../domain/logged-error';
 import type { Db } from './database';
 

@@ -3,8 +3,8 @@ import type { Db } from './database';
 import { NEWEST_FIRST, keysetPage, type Page, type PageParams } from './keyset-page';
 import { listResultOutcomes } from './case-result.repository';
 import { jsonOrNull } from './column-values';
-import type { CriterionKey, MinScores } from '../domain/criteria';
-import { summarizeRun, withFlakyCases, type RunSummary } from '../domain/run-summary';
+import type { CriterionKey, MinScores } from '../domain/scoring/criteria';
+import { summarizeRun, withFlakyCases, type RunSummary } from '../domain/scoring/run-summary';
 import type { EvalRun, RunAgent, RunJudge } from './tables/eval-run.table';
 
 /** What a triggered run is created with. */

@@ -1,7 +1,7 @@
 import type { Db } from './database';
 import { evalCaseColumns, insertEvalCases } from './eval-case.repository';
-import type { LocatedCase } from '../domain/eval-set-file.reader';
-import { planCaseImport, type ImportPlan, type StoredCase } from '../domain/eval-set-import';
+import type { LocatedCase } from '../domain/eval/eval-set-file.reader';
+import { planCaseImport, type ImportPlan, type StoredCase } from '../domain/eval/eval-set-import';
 import type { FieldProblem } from '../domain/field-problems';
 
 // A multi-row insert binds 8 parameters a case; Postgres takes at most 65,535 in one statement.

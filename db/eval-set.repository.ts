@@ -1,7 +1,7 @@
 import type { Db } from './database';
 import { BY_NAME, keysetPage, type Page, type PageParams } from './keyset-page';
 import { isUuid } from './column-values';
-import type { MinScores } from '../domain/criteria';
+import type { MinScores } from '../domain/scoring/criteria';
 import type { EvalSet } from './tables/eval-set.table';
 
 /** The stored fields of an eval set; `min_scores` is always complete (defaults resolved). */

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from './database';
 import { keysetPage, type Page, type PageParams } from './keyset-page';
-import type { Provider } from '../domain/model-provider';
+import type { Provider } from '../domain/agent/model-provider';
 import type { Integration } from './tables/workspace-settings.table';
 
 /** The credential id under which a provider integration's key is kept in the vault. */

@@ -1,7 +1,12 @@
 import type { Db } from './database';
 import { workspacePrices } from './model-price.repository';
 import { findJudgeModel } from './workspace-settings.repository';
-import { DEFAULT_JUDGE_MODELS, providerForModel, resolveJudge, type ResolvedJudge } from '../domain/model-provider';
+import {
+  DEFAULT_JUDGE_MODELS,
+  providerForModel,
+  resolveJudge,
+  type ResolvedJudge,
+} from '../domain/agent/model-provider';
 
 /**
  * Resolves a workspace's judge for an agent model (`resolveJudge`) with the workspace's judge model setting and its

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { defaultConfigSchema, type ConfigSchema, type McpTransport } from '../domain/mcp-catalog-entry';
+import { defaultConfigSchema, type ConfigSchema, type McpTransport } from '../domain/mcp/mcp-catalog-entry';
 import type { Db } from './database';
 import { keysetPage, type KeysetOrder, type Page, type PageParams } from './keyset-page';
 import type { McpCatalogEntry } from './tables/mcp.table';

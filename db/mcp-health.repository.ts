@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { LIMITS } from '../domain/limits';
-import { nextHealthState, type McpHealthState } from '../domain/mcp-health';
+import { nextHealthState, type McpHealthState } from '../domain/mcp/mcp-health';
 import type { Db } from './database';
 import type { McpHealthCheck } from './tables/mcp.table';
 

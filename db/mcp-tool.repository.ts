@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { diffTools, type ToolChanges } from '../domain/tool-changes';
-import type { ToolParameter } from '../domain/tool-parameters';
+import { diffTools, type ToolChanges } from '../domain/mcp/tool-changes';
+import type { ToolParameter } from '../domain/mcp/tool-parameters';
 import type { Db } from './database';
 import { BY_NAME, keysetPage, type Page, type PageParams } from './keyset-page';
 import type { McpTool } from './tables/mcp.table';

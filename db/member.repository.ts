@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { membershipRefusal, type MembershipRefusal } from '../domain/membership-rules';
-import { roleAllows } from '../domain/permissions';
+import { membershipRefusal, type MembershipRefusal } from '../domain/tenancy/membership-rules';
+import { roleAllows } from '../domain/tenancy/permissions';
 import type { Db } from './database';
 import { keysetPage, type KeysetOrder, type Page, type PageParams } from './keyset-page';
 
@@ -140,4 +140,26 @@ export async function changeMembership(
       .execute();
     return { outcome: 'done', member: { ...member, role: change.newRole } };
   });
+}
+
+/** Gives a user a role in a workspace (replacing any earlier role). */
+export async function upsertMembership(db: Db, workspaceId: string, userId: string, role: string): Promise<void> {
+  await db
+    .insertInto('memberships')
+    .values({ workspace_id: workspaceId, user_id: userId, role })
+    .onConflict((oc) => oc.columns(['workspace_id', 'user_id']).doUpdateSet({ role }))
+    .execute();
+}
+
+/** The user's role in a workspace, or undefined when not a member or the workspace is deleted. */
+export async function findRole(db: Db, workspaceId: string, userId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('memberships')
+    .innerJoin('workspaces', 'workspaces.id', 'memberships.workspace_id')
+    .select('memberships.role')
+    .where('memberships.workspace_id', '=', workspaceId)
+    .where('memberships.user_id', '=', userId)
+    .where('workspaces.deleted_at', 'is', null)
+    .executeTakeFirst();
+  return row?.role;
 }

@@ -1,5 +1,5 @@
 import type { Db } from './database';
-import { lookUpPrice, priceKeysOf, type ModelPrice, type PriceOf } from '../domain/model-prices';
+import { lookUpPrice, priceKeysOf, type ModelPrice, type PriceOf } from '../domain/scoring/model-prices';
 import type { ModelPriceRow } from './tables/model-price.table';
 
 /** A workspace's price override as stored, with numbers. */

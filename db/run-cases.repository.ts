@@ -3,7 +3,7 @@ import type { Db } from './database';
 import { OLDEST_FIRST, keysetPage, type Page, type PageParams } from './keyset-page';
 import type { EvalRun } from './tables/eval-run.table';
 import type { EvalCase } from './tables/eval-set.table';
-import type { JudgedCaseTally } from '../domain/judge-estimate';
+import type { JudgedCaseTally } from '../domain/scoring/judge-estimate';
 
 /**
  * The cases a run scores: those of its set that existed when the run was created; for a retry (`retryOf`), only

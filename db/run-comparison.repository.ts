@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from './database';
-import type { BaselineRef } from '../domain/run-tags';
-import type { ComparedResult } from '../domain/run-comparison';
+import type { BaselineRef } from '../domain/eval/run-tags';
+import type { ComparedResult } from '../domain/eval/run-comparison';
 import { LIMITS } from '../domain/limits';
 import type { EvalRun } from './tables/eval-run.table';
 

@@ -8,8 +8,8 @@ import { countRunCases, runCaseScope } from './run-cases.repository';
 import type { AgentRun } from './tables/agent-run.table';
 import type { EvalRunTable } from './tables/eval-run.table';
 import type { FlowRun } from './tables/flow.table';
-import type { Settlement } from '../domain/run-settlement';
-import { withNotScored, type RunSummary } from '../domain/run-summary';
+import type { Settlement } from '../domain/eval/run-settlement';
+import { withNotScored, type RunSummary } from '../domain/scoring/run-summary';
 
 /**
  * The row writes that end a run (`queued → running → completed | failed | cancelled`), one per kind. Call them through

@@ -110,3 +110,19 @@ export async function markWorkspaceDeleted(db: Db, workspaceId: string): Promise
 export async function unmarkWorkspaceDeleted(db: Db, workspaceId: string): Promise<void> {
   await db.updateTable('workspaces').set({ deleted_at: null }).where('id', '=', workspaceId).execute();
 }
+
+/** Creates a workspace. */
+export async function createWorkspace(db: Db, name: string): Promise<{ id: string; name: string }> {
+  return db.insertInto('workspaces').values({ name }).returning(['id', 'name']).executeTakeFirstOrThrow();
+}
+
+/** The first workspace not deleted, used by `assay start` to find its default workspace again. */
+export async function findFirstWorkspace(db: Db): Promise<{ id: string; name: string } | undefined> {
+  return db
+    .selectFrom('workspaces')
+    .select(['id', 'name'])
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at')
+    .limit(1)
+    .executeTakeFirst();
+}

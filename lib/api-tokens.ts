@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Db } from '../db/database';
-import { insertApiToken } from '../db/tenancy.repository';
+import { insertApiToken } from '../db/api-token.repository';
 
 /** How a personal token starts. */
 export const PERSONAL_TOKEN_PREFIX = 'assay_';

@@ -7,7 +7,7 @@ import { ensureMaintenanceSchedules } from './maintenance-schedules';
 import { startWorkerMetricsServer } from './metrics-server';
 import { installTemporalRuntime } from './temporal-runtime';
 import { createActivities } from '../activities';
-import { createActivityDeps, type WorkerConnections } from '../activities/activity-deps';
+import { createActivityDeps, type WorkerConnections } from '../activities/platform/activity-deps';
 
 /** What the activities need from the outside world. */
 export type WorkerDeps = WorkerConnections;

@@ -6,15 +6,15 @@ import {
   proxyActivities,
   workflowInfo,
 } from '@temporalio/workflow';
-import { RUN_FAILURE } from '../domain/run-failures';
-import type { AgentRunRequest, AgentRunResult, AgentRuntimeActivities } from '../activities/agent-runtime.activities';
-import type { AgentToolCallActivities } from '../activities/agent-tool-call.activities';
-import type { AgentStopReason } from '../domain/agent-messages';
+import { RUN_FAILURE } from '../domain/eval/run-failures';
+import type { AgentRunRequest, AgentRunResult } from '../activities/agent/agent-runtime.activities';
+import type { AgentStopReason } from '../domain/agent/agent-messages';
 import { AGENT_TOOL_CALL_ACTIVITY, BOOKKEEPING_ACTIVITY, MODEL_STEP_ACTIVITY } from './activity-options';
+import type { Activities } from '../activities';
 
-const setup = proxyActivities<AgentRuntimeActivities>(BOOKKEEPING_ACTIVITY);
-const modelSteps = proxyActivities<AgentRuntimeActivities>(MODEL_STEP_ACTIVITY);
-const toolCalls = proxyActivities<AgentToolCallActivities>(AGENT_TOOL_CALL_ACTIVITY);
+const setup = proxyActivities<Activities>(BOOKKEEPING_ACTIVITY);
+const modelSteps = proxyActivities<Activities>(MODEL_STEP_ACTIVITY);
+const toolCalls = proxyActivities<Activities>(AGENT_TOOL_CALL_ACTIVITY);
 
 function failureOf(error: unknown): ApplicationFailure {
   const cause = error instanceof ActivityFailure ? error.cause : error;

@@ -1,4 +1,4 @@
-import { EVAL_BATCH_MAX } from '../domain/eval-batches';
+import { EVAL_BATCH_MAX } from '../domain/eval/eval-batches';
 
 /** Case ids listed per page: a page is read while the previous one is still being scored. */
 export const CASE_PAGE = 1_000;

@@ -5,13 +5,14 @@ import {
   proxyActivities,
   proxyLocalActivities,
 } from '@temporalio/workflow';
-import type { CaseSlotActivities, CaseSlotHolder } from '../activities/case-slot.activities';
-import { CASE_SLOT_RENEW_MS } from '../domain/case-slots';
+import type { CaseSlotHolder } from '../activities/eval/case-slot.activities';
+import { CASE_SLOT_RENEW_MS } from '../domain/eval/case-slots';
 import { CASE_SLOT_QUICK_ACTIVITY, CASE_SLOT_RENEW_ACTIVITY, CASE_SLOT_WAIT_ACTIVITY } from './activity-options';
+import type { Activities } from '../activities';
 
-const quick = proxyLocalActivities<CaseSlotActivities>(CASE_SLOT_QUICK_ACTIVITY);
-const { acquireCaseSlot } = proxyActivities<CaseSlotActivities>(CASE_SLOT_WAIT_ACTIVITY);
-const { renewCaseSlot } = proxyActivities<CaseSlotActivities>(CASE_SLOT_RENEW_ACTIVITY);
+const quick = proxyLocalActivities<Activities>(CASE_SLOT_QUICK_ACTIVITY);
+const { acquireCaseSlot } = proxyActivities<Activities>(CASE_SLOT_WAIT_ACTIVITY);
+const { renewCaseSlot } = proxyActivities<Activities>(CASE_SLOT_RENEW_ACTIVITY);
 
 /** What a scoring activity answers when every slot of its workspace is held. */
 export interface WaitingForSlot {

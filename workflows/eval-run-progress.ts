@@ -1,5 +1,5 @@
 import { defineQuery } from '@temporalio/workflow';
-import type { BatchTimings, CaseBatchOutcome } from '../domain/eval-batches';
+import type { BatchTimings, CaseBatchOutcome } from '../domain/eval/eval-batches';
 
 /** What the eval-run workflow reports to operators (the `progress` query); users read the HTTP API and the relay. */
 export interface EvalRunProgress {

@@ -11,8 +11,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { SearchAttributePair } from '@temporalio/common';
-import type { EvalRunActivities } from '../activities/eval-run.activities';
-import type { CaseBatchOutcome } from '../domain/eval-batches';
+import type { CaseBatchOutcome } from '../domain/eval/eval-batches';
 import { BOOKKEEPING_ACTIVITY, SCORING_ACTIVITY } from './activity-options';
 import { agentRunWorkflow } from './agent-run.workflow';
 import { runWindow } from './batch-window';
@@ -22,9 +21,10 @@ import { laneWidths } from './batch-window';
 import { progressDetails, progressQuery, startingProgress, type EvalRunProgress } from './eval-run-progress';
 import { failureMessage, isRunFatal } from './run-failure-checks';
 import { AgentIdKey, EvalRunStatusKey, workflowIds, WorkspaceIdKey } from './temporal-names';
+import type { Activities } from '../activities';
 
-const bookkeeping = proxyActivities<EvalRunActivities>(BOOKKEEPING_ACTIVITY);
-const scoring = proxyActivities<EvalRunActivities>(SCORING_ACTIVITY);
+const bookkeeping = proxyActivities<Activities>(BOOKKEEPING_ACTIVITY);
+const scoring = proxyActivities<Activities>(SCORING_ACTIVITY);
 
 /** Input of `evalRunWorkflow`; everything but `runId` and `concurrency` is carried across continue-as-new only. */
 export interface EvalRunWorkflowInput {

@@ -1,9 +1,10 @@
 import { ActivityFailure, CancellationScope, proxyActivities, TimeoutFailure } from '@temporalio/workflow';
 import { TimeoutType } from '@temporalio/common';
-import type { FlowActivities, FlowNodeOutcome, FlowRunRef } from '../activities/flow.activities';
+import type { FlowNodeOutcome, FlowRunRef } from '../activities/flow/flow.activities';
 import { FLOW_BOOKKEEPING_ACTIVITY, flowNodeActivity } from './activity-options';
+import type { Activities } from '../activities';
 
-const { startFlowRun, completeFlowRun } = proxyActivities<FlowActivities>(FLOW_BOOKKEEPING_ACTIVITY);
+const { startFlowRun, completeFlowRun } = proxyActivities<Activities>(FLOW_BOOKKEEPING_ACTIVITY);
 
 // Before the worker reported its node timeout (histories started then), a node had three minutes.
 const DEFAULT_NODE_TIMEOUT_MS = 180_000;
@@ -26,7 +27,7 @@ export async function flowRunWorkflow(input: FlowRunRef): Promise<{ status: stri
   let current: string | undefined;
   try {
     const { nodeIds, nodeTimeoutMs = DEFAULT_NODE_TIMEOUT_MS } = await startFlowRun(input);
-    const { runFlowNode } = proxyActivities<FlowActivities>(flowNodeActivity(nodeTimeoutMs));
+    const { runFlowNode } = proxyActivities<Activities>(flowNodeActivity(nodeTimeoutMs));
     for (const nodeId of nodeIds) {
       current = nodeId;
       let outcome: FlowNodeOutcome;

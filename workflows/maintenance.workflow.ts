@@ -1,5 +1,5 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { MaintenanceActivities } from '../activities/maintenance.activities';
+import type { MaintenanceActivities } from '../activities/platform/maintenance.activities';
 import { MAINTENANCE_ACTIVITY } from './activity-options';
 
 const { sweepRuns, purgeAuditTrail } = proxyActivities<MaintenanceActivities>(MAINTENANCE_ACTIVITY);

@@ -1,11 +1,12 @@
 import { patched, proxyActivities } from '@temporalio/workflow';
-import type { McpActivities, McpServerRef } from '../activities/mcp.activities';
-import type { McpHealthActivities, McpHealthCheckResult } from '../activities/mcp-health.activities';
+import type { McpServerRef } from '../activities/mcp/mcp.activities';
+import type { McpHealthCheckResult } from '../activities/mcp/mcp-health.activities';
 import { BOOKKEEPING_ACTIVITY, MCP_TEST_ACTIVITY } from './activity-options';
+import type { Activities } from '../activities';
 
-const { testMcpServer } = proxyActivities<McpActivities>(MCP_TEST_ACTIVITY);
-const { checkMcpServerHealth } = proxyActivities<McpHealthActivities>(MCP_TEST_ACTIVITY);
-const { recordMcpHealthCheck } = proxyActivities<McpHealthActivities>(BOOKKEEPING_ACTIVITY);
+const { testMcpServer } = proxyActivities<Activities>(MCP_TEST_ACTIVITY);
+const { checkMcpServerHealth } = proxyActivities<Activities>(MCP_TEST_ACTIVITY);
+const { recordMcpHealthCheck } = proxyActivities<Activities>(BOOKKEEPING_ACTIVITY);
 
 /**
  * One scheduled health check (schedule `mcp-health:<server id>`): the connection test in one of its workspace's slots

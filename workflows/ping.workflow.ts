@@ -1,8 +1,8 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { PlatformActivities } from '../activities/platform.activities';
 import { PING_ACTIVITY } from './activity-options';
+import type { Activities } from '../activities';
 
-const { ping } = proxyActivities<PlatformActivities>(PING_ACTIVITY);
+const { ping } = proxyActivities<Activities>(PING_ACTIVITY);
 
 export interface PingInput {
   message: string;

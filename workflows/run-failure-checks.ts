@@ -1,5 +1,5 @@
 import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure } from '@temporalio/workflow';
-import { RUN_FATAL_FAILURES } from '../domain/run-failures';
+import { RUN_FATAL_FAILURES } from '../domain/eval/run-failures';
 
 /** The message of an activity's or child's failure, for the run or a case error. */
 export function failureMessage(error: unknown): string {

@@ -1,6 +1,6 @@
 import { defineSearchAttributeKey } from '@temporalio/common';
-import { mcpHealthScheduleId } from '../domain/mcp-health';
-import { evalRunWorkflowId, flowRunWorkflowId } from '../domain/run-workflow-ids';
+import { mcpHealthScheduleId } from '../domain/mcp/mcp-health';
+import { evalRunWorkflowId, flowRunWorkflowId } from '../domain/eval/run-workflow-ids';
 
 /** Search attributes Assay sets on its workflows, so runs can be found in the Temporal Web UI. */
 export const WorkspaceIdKey = defineSearchAttributeKey('WorkspaceId', 'KEYWORD');

@@ -1,11 +1,11 @@
 import { continueAsNew, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
-import type { PurgeProgress, WorkspaceDeletionActivities } from '../activities/workspace-deletion.activities';
-import type { WorkspaceRunActivities } from '../activities/workspace-runs.activities';
+import type { PurgeProgress } from '../activities/platform/workspace-deletion.activities';
 import { WORKSPACE_PURGE_ACTIVITY, WORKSPACE_STOP_ACTIVITY } from './activity-options';
+import type { Activities } from '../activities';
 
 const { deleteWorkspaceSchedules, deleteWorkspaceSecrets, deleteWorkspaceRows } =
-  proxyActivities<WorkspaceDeletionActivities>(WORKSPACE_PURGE_ACTIVITY);
-const { stopWorkspaceRuns } = proxyActivities<WorkspaceRunActivities>(WORKSPACE_STOP_ACTIVITY);
+  proxyActivities<Activities>(WORKSPACE_PURGE_ACTIVITY);
+const { stopWorkspaceRuns } = proxyActivities<Activities>(WORKSPACE_STOP_ACTIVITY);
 
 /** The workflow's input: the workspace, and what earlier executions (before continue-as-new) removed. */
 export interface WorkspaceDeletionInput {

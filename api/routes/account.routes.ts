@@ -6,7 +6,7 @@ import {
   insertApiTokenWithinLimit,
   listUserApiTokens,
   revokeApiToken,
-} from '../../db/tenancy.repository';
+} from '../../db/api-token.repository';
 import { LIMITS } from '../../domain/limits';
 import { generateToken } from '../../lib/api-tokens';
 import { requireUser, type AuthContext } from '../auth';

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { deleteAgentMcpLink, pageAgentMcpLinks, upsertAgentMcpLink } from '../../db/agent-mcp-link.repository';
-import type { AgentMcpServer } from '../../db/tables/mcp.table';
 import { notFound } from '../http-error';
 import { requireAgent, requireMcpServer } from '../lookups';
 import { route, type RouteSpec } from '../route';
 import { linkedPage, pageQuery } from '../paging';
+import { linkJson, toLinkJson } from '../json/agent-link.json';
 
 // sandbox_real_calls: live eval runs call this server for real (for read-only servers); left out, it keeps its value.
 const linkBody = z.object({
@@ -12,22 +12,6 @@ const linkBody = z.object({
   enabled: z.boolean().default(true),
   sandbox_real_calls: z.boolean().optional(),
 });
-const linkJson = z.object({
-  agent_id: z.string(),
-  mcp_server_id: z.string(),
-  enabled: z.boolean(),
-  sandbox_real_calls: z.boolean(),
-});
-
-/** The API shape of an agent–server link. */
-export function toLinkJson(row: AgentMcpServer): z.infer<typeof linkJson> {
-  return {
-    agent_id: row.agent_id,
-    mcp_server_id: row.mcp_server_id,
-    enabled: row.enabled,
-    sandbox_real_calls: row.sandbox_real_calls,
-  };
-}
 
 /** Agent ↔ MCP server links: link (or update enabled), list, unlink; agent and server share the workspace. */
 export const agentLinkRoutes: RouteSpec[] = [

@@ -2,16 +2,16 @@ import { z } from 'zod';
 import { findPublishedVersion } from '../../db/agent.repository';
 import { findConversation } from '../../db/conversation.repository';
 import { findIntegration } from '../../db/integration.repository';
-import { agentRunnability } from '../../domain/agent-runnability';
+import { agentRunnability } from '../../domain/agent/agent-runnability';
 import { boundedObject } from '../../domain/bounded-schemas';
-import { providerNotConnectedMessage } from '../../domain/run-failures';
+import { providerNotConnectedMessage } from '../../domain/eval/run-failures';
 import { agentNotRunnable } from '../agent-run-errors';
-import { nonBlank } from '../../domain/eval-fields';
+import { nonBlank } from '../../domain/eval/eval-fields';
 import { HttpError } from '../http-error';
 import { requireAgent } from '../lookups';
 import { route, type RouteSpec } from '../route';
 import { runAgent } from '../workflow-starts';
-import { conversationJson, toConversationJson } from './conversations.routes';
+import { conversationJson, toConversationJson } from '../json/conversation.json';
 
 const runBody = z
   .object({

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { deleteAgent, insertAgent, listAgents, publishAgent, updateAgent } from '../../db/agent.repository';
 import { isUniqueViolation } from '../../db/pg-errors';
-import type { Agent } from '../../db/tables/agent.table';
-import { agentSettingsBody } from '../../domain/agent-settings';
+import { agentSettingsBody } from '../../domain/agent/agent-settings';
 import { boundedString } from '../../domain/bounded-schemas';
 import { HttpError } from '../http-error';
 import { requireAgent } from '../lookups';
 import { dataPage, dataPageJson, pageQuery } from '../paging';
 import { route, type RouteSpec } from '../route';
+import { agentJson, toAgentJson } from '../json/agent.json';
 
 const agentName = z
   .string()
@@ -15,38 +15,15 @@ const agentName = z
   .min(1)
   .max(120)
   .regex(/^[^/\s][^/]*$/, 'must not contain a slash');
+
 const createAgentBody = z.object({
   name: agentName,
   model: z.string().trim().min(1).max(200),
   instructions: boundedString('textChars'),
   settings: agentSettingsBody.optional(),
 });
+
 const updateAgentBody = createAgentBody.partial();
-
-const agentJson = z.object({
-  id: z.string(),
-  name: z.string(),
-  model: z.string(),
-  instructions: z.string(),
-  settings: z.record(z.string(), z.unknown()),
-  published_version: z.number().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
-
-/** The API shape of an agent. */
-export function toAgentJson(row: Agent): z.infer<typeof agentJson> {
-  return {
-    id: row.id,
-    name: row.name,
-    model: row.model,
-    instructions: row.instructions,
-    settings: row.settings as Record<string, unknown>,
-    published_version: row.published_version,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-  };
-}
 
 const nameTaken = (name: string): HttpError =>
   new HttpError(409, 'conflict', `an agent named ${name} already exists`, { field: 'name' });

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { listAuditEvents } from '../../db/audit.repository';
-import type { AuditEvent } from '../../db/tables/audit-event.table';
 import { dataPage, dataPageJson, pageQuery } from '../paging';
 import { route, type RouteSpec } from '../route';
+import { auditEventJson, toAuditEventJson } from '../json/audit-event.json';
 
 const text = (description: string): z.ZodOptional<z.ZodString> =>
   z.string().min(1).max(300).optional().meta({ description });
+
 const time = (description: string): z.ZodOptional<z.ZodPipe<z.ZodISODateTime, z.ZodTransform<Date, string>>> =>
   z.iso
     .datetime({ offset: true })
@@ -23,35 +24,6 @@ const auditQuery = pageQuery
     until: time('Only entries before this time (ISO 8601 with an offset).'),
   })
   .refine((q) => !q.since || !q.until || q.since < q.until, { path: ['until'], message: 'must be after since' });
-
-const auditEventJson = z.object({
-  id: z.string(),
-  at: z.string(),
-  actor_type: z.enum(['user', 'service_token']),
-  actor_id: z.string(),
-  action: z.string(),
-  resource_type: z.string().nullable(),
-  resource_id: z.string().nullable(),
-  outcome: z.enum(['success', 'denied', 'failed']),
-  status: z.number().int(),
-  request_id: z.string(),
-});
-
-/** The API shape of an audit entry. */
-function toAuditEventJson(row: AuditEvent): z.infer<typeof auditEventJson> {
-  return {
-    id: row.id,
-    at: row.at.toISOString(),
-    actor_type: row.actor_type,
-    actor_id: row.actor_id,
-    action: row.action,
-    resource_type: row.resource_type,
-    resource_id: row.resource_id,
-    outcome: row.outcome,
-    status: row.status,
-    request_id: row.request_id,
-  };
-}
 
 /** The audit trail of the current workspace: who changed what, newest first. */
 export const auditRoutes: RouteSpec[] = [

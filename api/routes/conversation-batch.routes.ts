@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import { insertConversationBatch } from '../../db/conversation.repository';
 import { findCasesByIdOrName } from '../../db/eval-case.repository';
-import { batchField, batchTooLarge, resolveBatchCases } from '../../domain/conversation-batch';
+import { batchField, batchTooLarge, resolveBatchCases } from '../../domain/eval/conversation-batch';
 import { LIMITS } from '../../domain/limits';
 import { requireEvalSet } from '../eval-lookups';
 import { invalidFields } from '../field-errors';
@@ -10,7 +10,7 @@ import { HttpError } from '../http-error';
 import { readBulkBody } from '../jsonl-body';
 import { requireAgent } from '../lookups';
 import { parseOr422, route, type RouteSpec } from '../route';
-import { conversationImportBody, importedConversation } from './conversations.routes';
+import { conversationImportBody, importedConversation } from '../conversation-input';
 
 /** One item of a batch: a conversation as `POST /runs/import` takes it, and the case (id or name) it answers. */
 const batchItem = conversationImportBody.extend({ case: z.string().trim().min(1).max(200) });

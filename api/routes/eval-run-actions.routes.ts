@@ -4,7 +4,7 @@ import { countRunCases, runCaseScope } from '../../db/run-cases.repository';
 import { FINAL_EVAL_RUN_STATUSES, type EvalRun } from '../../db/tables/eval-run.table';
 import { requireRunnableAgent } from '../agent-run-errors';
 import { requireAgentEvalRun, requireAgentEvalSet } from '../eval-lookups';
-import { evalRunJson, toEvalRunJson } from '../eval-run.json';
+import { evalRunJson, toEvalRunJson } from '../json/eval-run.json';
 import { HttpError } from '../http-error';
 import { requireAgent } from '../lookups';
 import { route, type RouteSpec } from '../route';

@@ -2,7 +2,7 @@ import { listRunCases, runCaseScope } from '../../db/run-cases.repository';
 import { requireAgentEvalRun } from '../eval-lookups';
 import { route, type RouteSpec } from '../route';
 import { dataPage, dataPageJson, pageQuery } from '../paging';
-import { evalCaseJson, toEvalCaseJson } from './eval-cases.routes';
+import { evalCaseJson, toEvalCaseJson } from '../json/eval-case.json';
 
 /** The cases an eval run scores (its set's cases as of the trigger), so a client can show each one before its result. */
 export const evalRunCaseRoutes: RouteSpec[] = [

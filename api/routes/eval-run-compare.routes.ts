@@ -5,14 +5,14 @@ import { findEvalRun } from '../../db/eval-run.repository';
 import { sortedPage, type SortKey } from '../../db/keyset-page';
 import { findKeywordBaseline, listComparedResults } from '../../db/run-comparison.repository';
 import { FINAL_EVAL_RUN_STATUSES, type EvalRun } from '../../db/tables/eval-run.table';
-import { caseOrderKey, compareOrderKeys, compareRuns, type CaseComparison } from '../../domain/run-comparison';
-import { parseBaselineRef, type BaselineRef } from '../../domain/run-tags';
+import { caseOrderKey, compareOrderKeys, compareRuns, type CaseComparison } from '../../domain/eval/run-comparison';
+import { parseBaselineRef, type BaselineRef } from '../../domain/eval/run-tags';
 import { requireAgentEvalRun } from '../eval-lookups';
 import { invalidField } from '../field-errors';
 import { HttpError } from '../http-error';
 import { dataPage, pageQuery } from '../paging';
 import { route, type RouteSpec } from '../route';
-import { runComparisonJson } from '../run-comparison.json';
+import { runComparisonJson } from '../json/run-comparison.json';
 
 const compareQuery = pageQuery.extend({
   baseline: z.string().min(1).max(200).meta({

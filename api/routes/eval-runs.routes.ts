@@ -8,8 +8,8 @@ import { countRunCases, runCaseScope } from '../../db/run-cases.repository';
 import type { EvalSet } from '../../db/tables/eval-set.table';
 import { boundedRecord } from '../../domain/bounded-schemas';
 import { LIMITS } from '../../domain/limits';
-import { minScoresOverrideSchema, resolveMinScores } from '../../domain/criteria';
-import { distinctTags, runTagSchema, runTagsSchema } from '../../domain/run-tags';
+import { minScoresOverrideSchema, resolveMinScores } from '../../domain/scoring/criteria';
+import { distinctTags, runTagSchema, runTagsSchema } from '../../domain/eval/run-tags';
 import type { AppDeps } from '../app-deps';
 import { requireRunnableAgent } from '../agent-run-errors';
 import { requireAgentEvalRun, requireAgentEvalSet } from '../eval-lookups';
@@ -18,7 +18,7 @@ import { invalidField } from '../field-errors';
 import { dataPage, dataPageJson, pageQuery } from '../paging';
 import { dryRunJson, dryRunOf } from '../eval-dry-run';
 import { route, StatusReply, type RouteSpec } from '../route';
-import { caseResultJson, evalRunJson, toCaseResultJson, toEvalRunJson } from '../eval-run.json';
+import { caseResultJson, evalRunJson, toCaseResultJson, toEvalRunJson } from '../json/eval-run.json';
 import { startEvalRun } from '../workflow-starts';
 
 const triggerBody = z

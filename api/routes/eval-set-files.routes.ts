@@ -1,9 +1,9 @@
 import type { Request } from 'express';
 import { z } from 'zod';
 import { allEvalCases, importEvalCases } from '../../db/eval-set-file.repository';
-import { resolveMinScores } from '../../domain/criteria';
-import { readEvalSetJson, readEvalSetJsonLines, type ImportRead } from '../../domain/eval-set-file.reader';
-import { evalSetFileSchema, toEvalSetFile } from '../../domain/eval-set-file.schema';
+import { resolveMinScores } from '../../domain/scoring/criteria';
+import { readEvalSetJson, readEvalSetJsonLines, type ImportRead } from '../../domain/eval/eval-set-file.reader';
+import { evalSetFileSchema, toEvalSetFile } from '../../domain/eval/eval-set-file.schema';
 import { limitMessage } from '../../domain/limit-checks';
 import { LIMITS } from '../../domain/limits';
 import { requireAgentEvalSet } from '../eval-lookups';

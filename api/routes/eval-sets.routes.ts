@@ -1,50 +1,22 @@
 import { z } from 'zod';
 import { deleteEvalSet, insertEvalSet, listEvalSets, updateEvalSet } from '../../db/eval-set.repository';
 import { isUniqueViolation } from '../../db/pg-errors';
-import type { EvalSet } from '../../db/tables/eval-set.table';
-import { resolveMinScores } from '../../domain/criteria';
-import { evalName, evalSetFields } from '../../domain/eval-fields';
+import { resolveMinScores } from '../../domain/scoring/criteria';
+import { evalName, evalSetFields } from '../../domain/eval/eval-fields';
 import { HttpError } from '../http-error';
 import { requireAgentEvalSet } from '../eval-lookups';
 import { requireAgent } from '../lookups';
 import { route, type RouteSpec } from '../route';
 import { dataPage, dataPageJson, pageQuery } from '../paging';
+import { evalSetJson, toEvalSetJson } from '../json/eval-set.json';
 
 const createSetBody = z.object({ name: evalName, ...evalSetFields }).strict();
+
 const updateSetBody = z.object({ name: evalName.optional(), ...evalSetFields }).strict();
-
-const minScoresJson = z.object({
-  tool_trajectory_avg_score: z.number(),
-  final_response_match: z.number(),
-  rubric_based: z.number(),
-});
-const evalSetJson = z.object({
-  id: z.string(),
-  agent_id: z.string(),
-  name: z.string(),
-  description: z.string(),
-  min_scores: minScoresJson,
-  judge_samples: z.number(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
-
-/** The API shape of an eval set; `min_scores` is complete (the spec's defaults fill what was not given). */
-export function toEvalSetJson(row: EvalSet): z.infer<typeof evalSetJson> {
-  return {
-    id: row.id,
-    agent_id: row.agent_id,
-    name: row.name,
-    description: row.description,
-    min_scores: resolveMinScores(row.min_scores),
-    judge_samples: row.judge_samples,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-  };
-}
 
 const nameTaken = (name: string): HttpError =>
   new HttpError(409, 'conflict', `an eval set named ${name} already exists for this agent`, { field: 'name' });
+
 const orNameTaken =
   (name: string) =>
   (error: unknown): never => {

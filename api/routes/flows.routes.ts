@@ -1,36 +1,18 @@
 import { z } from 'zod';
 import { deleteFlow, insertFlow, listFlows } from '../../db/flow.repository';
 import { isUniqueViolation } from '../../db/pg-errors';
-import type { Flow } from '../../db/tables/flow.table';
 import { boundedArray } from '../../domain/bounded-schemas';
 import { flowNodeBody, validateFlowNodes } from '../flow-validation';
 import { HttpError } from '../http-error';
 import { requireFlow } from '../lookups';
 import { route, type RouteSpec } from '../route';
 import { linkedPage, pageQuery } from '../paging';
+import { flowJson, toFlowJson } from '../json/flow.json';
 
 const createFlowBody = z.object({
   name: z.string().trim().min(1).max(120),
   nodes: boundedArray(flowNodeBody, 'flowNodes').min(1),
 });
-const flowJson = z.object({
-  id: z.string(),
-  name: z.string(),
-  nodes: z.array(flowNodeBody),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
-
-/** The API shape of a flow. */
-export function toFlowJson(row: Flow): z.infer<typeof flowJson> {
-  return {
-    id: row.id,
-    name: row.name,
-    nodes: row.nodes,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-  };
-}
 
 /** Flows of `mcp.call_tool` nodes: create (validated against stored tool descriptors), list, get, delete. */
 export const flowRoutes: RouteSpec[] = [

@@ -7,14 +7,14 @@ import {
   tryLockIntegration,
   saveIntegration,
 } from '../../db/integration.repository';
-import type { Integration } from '../../db/tables/workspace-settings.table';
-import { PROVIDERS, type Provider } from '../../domain/model-provider';
-import { baseUrlMoves } from '../../domain/secret-reentry';
+import { PROVIDERS, type Provider } from '../../domain/agent/model-provider';
+import { baseUrlMoves } from '../../domain/mcp/secret-reentry';
 import { changeInProgress, notFound } from '../http-error';
 import { invalidField } from '../field-errors';
 import { secretRequired } from '../secret-required';
 import { route, type RouteSpec } from '../route';
 import { dataPage, dataPageJson, pageQuery } from '../paging';
+import { integrationJson, toIntegrationJson } from '../json/integration.json';
 
 const putBody = z
   .object({
@@ -26,29 +26,6 @@ const putBody = z
       .nullish(),
   })
   .strict();
-
-const integrationJson = z.object({
-  provider: z.string(),
-  connected: z.boolean(),
-  base_url: z.string().nullable(),
-  key_hint: z.string(),
-  credential_id: z.string(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
-
-/** The API shape of an integration: a masked hint of the key, never the key. */
-export function toIntegrationJson(row: Integration): z.infer<typeof integrationJson> {
-  return {
-    provider: row.provider,
-    connected: true,
-    base_url: row.base_url,
-    key_hint: row.key_hint,
-    credential_id: row.credential_id,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-  };
-}
 
 // Only the last four characters, and only of a key long enough that they say little about it.
 function keyHint(apiKey: string): string {

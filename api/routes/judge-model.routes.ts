@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { findJudgeModel, saveJudgeModel } from '../../db/workspace-settings.repository';
-import { providerForModel } from '../../domain/model-provider';
+import { providerForModel } from '../../domain/agent/model-provider';
 import { invalidField } from '../field-errors';
 import { route, type RouteSpec } from '../route';
 

@@ -1,34 +1,23 @@
 import { z } from 'zod';
 import { pageServerTools } from '../../db/mcp-tool.repository';
-import type { McpTool } from '../../db/tables/mcp.table';
 import { ensureHealthSchedule } from '../health-schedules';
 import { requireMcpServer } from '../lookups';
 import { route, type RouteContext, type RouteSpec } from '../route';
 import { linkedPage, pageQuery } from '../paging';
 import { runMcpAction, type McpActionResults } from '../workflow-starts';
+import { toolJson, toToolJson } from '../json/mcp-tool.json';
 
-const parameterJson = z.object({ name: z.string(), type: z.string(), description: z.string(), required: z.boolean() });
-const toolJson = z.object({
-  name: z.string(),
-  description: z.string(),
-  parameters: z.array(parameterJson),
-  input_schema: z.unknown(),
-});
 const testJson = z.union([
   z.object({ status: z.literal('connected'), latency_ms: z.number().int() }),
   z.object({ status: z.literal('error'), message: z.string() }),
 ]);
+
 const syncJson = z.object({
   status: z.literal('connected'),
   tools_count: z.number().int(),
   synced_at: z.string(),
   changes: z.object({ added: z.array(z.string()), removed: z.array(z.string()), changed: z.array(z.string()) }),
 });
-
-/** The API shape of a tool descriptor: the spec's fields plus the raw input schema kept beside them. */
-export function toToolJson(row: McpTool): z.infer<typeof toolJson> {
-  return { name: row.name, description: row.description, parameters: row.parameters, input_schema: row.input_schema };
-}
 
 // The api only waits; the worker dials the server. A connected server has its health checks scheduled (servers
 // registered before the schedules existed get theirs here).

@@ -1,31 +1,15 @@
 import { z } from 'zod';
 import { listHealthChecks } from '../../db/mcp-health.repository';
-import type { McpHealthCheck } from '../../db/tables/mcp.table';
 import { requireMcpServer } from '../lookups';
 import { route, type RouteSpec } from '../route';
+import { checkJson, toHealthCheckJson } from '../json/mcp-health-check.json';
 
-const checkJson = z.object({
-  status: z.enum(['connected', 'error']),
-  latency_ms: z.number().int().nullable(),
-  message: z.string().nullable(),
-  checked_at: z.string(),
-});
 const healthJson = z.object({
   status: z.string(),
   consecutive_failures: z.number().int(),
   health_check_interval_seconds: z.number().int(),
   checks: z.array(checkJson).describe('the last checks, newest first (at most 50: limit mcpHealthChecksKept)'),
 });
-
-/** The API shape of one scheduled health check. */
-export function toHealthCheckJson(row: McpHealthCheck): z.infer<typeof checkJson> {
-  return {
-    status: row.status,
-    latency_ms: row.latency_ms,
-    message: row.message,
-    checked_at: row.checked_at.toISOString(),
-  };
-}
 
 /** MCP server health: the status, the streak of failed scheduled checks and the last checks (Postgres only). */
 export const mcpServerHealthRoutes: RouteSpec[] = [

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { listMcpServers } from '../../db/mcp-server.repository';
-import type { McpServer } from '../../db/tables/mcp.table';
 import { LIMITS } from '../../domain/limits';
-import { MCP_TRANSPORTS, SLUG } from '../../domain/mcp-catalog-entry';
+import { MCP_TRANSPORTS, SLUG } from '../../domain/mcp/mcp-catalog-entry';
 import { changeMcpServer, registerMcpServer, removeMcpServer } from '../mcp-server.service';
 import { requireMcpServer } from '../lookups';
 import { serverConfigBody, serverSecretsBody } from '../mcp-server-input';
 import { route, type RouteSpec } from '../route';
 import { linkedPage, pageQuery } from '../paging';
+import { serverJson, toMcpServerJson } from '../json/mcp-server.json';
 
 const healthInterval = z
   .number()
@@ -16,6 +16,7 @@ const healthInterval = z
   .max(LIMITS.healthCheckIntervalMaxSeconds)
   .optional()
   .describe('seconds between scheduled health checks (default 300)');
+
 const createServerBody = z.object({
   catalog_id: z.string().uuid().optional(),
   name: z.string().regex(SLUG, 'must be a slug (lower-case letters, digits, inner hyphens; at most 64)'),
@@ -24,49 +25,14 @@ const createServerBody = z.object({
   health_check_interval_seconds: healthInterval,
   ...serverSecretsBody,
 });
+
 const updateServerBody = z.object({
   config: serverConfigBody.optional(),
   health_check_interval_seconds: healthInterval,
   ...serverSecretsBody,
 });
 
-const serverJson = z.object({
-  id: z.string(),
-  name: z.string(),
-  status: z.string(),
-  credential_id: z.string(),
-  transport: z.string(),
-  catalog_id: z.string().nullable(),
-  config: z.object({ url: z.string().optional(), headers: z.record(z.string(), z.string()).optional() }),
-  secret_names: z.array(z.string()),
-  last_test: z.record(z.string(), z.unknown()).nullable(),
-  last_error: z.string().nullable(),
-  synced_at: z.string().nullable(),
-  health_check_interval_seconds: z.number().int(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
 const createdJson = serverJson.pick({ id: true, name: true, status: true, credential_id: true, transport: true });
-
-/** The API shape of a server: config holds `$SECRET` references only; secret values never leave the vault. */
-export function toMcpServerJson(row: McpServer): z.infer<typeof serverJson> {
-  return {
-    id: row.id,
-    name: row.name,
-    status: row.status,
-    credential_id: row.credential_id,
-    transport: row.transport,
-    catalog_id: row.catalog_id,
-    config: row.config,
-    secret_names: row.secret_names,
-    last_test: row.last_test,
-    last_error: row.last_error,
-    synced_at: row.synced_at?.toISOString() ?? null,
-    health_check_interval_seconds: row.health_check_interval_seconds,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-  };
-}
 
 /** MCP servers: register (secret into the vault), list, get, update or rotate, delete. */
 export const mcpServerRoutes: RouteSpec[] = [

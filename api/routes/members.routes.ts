@@ -8,27 +8,22 @@ import {
   type Member,
   type MembershipCaller,
 } from '../../db/member.repository';
-import { hasUnscopedToken } from '../../db/tenancy.repository';
-import { ROLES } from '../../domain/permissions';
-import { personalTokenExpiry } from '../../domain/token-lifetime';
+import { hasUnscopedToken } from '../../db/api-token.repository';
+import { ROLES } from '../../domain/tenancy/permissions';
+import { personalTokenExpiry } from '../../domain/tenancy/token-lifetime';
 import { issueToken } from '../../lib/api-tokens';
 import type { AuthContext } from '../auth';
 import type { AppDeps } from '../app-deps';
 import { HttpError, notFound } from '../http-error';
 import { dataPage, dataPageJson, pageQuery } from '../paging';
 import { route, type RouteSpec } from '../route';
+import { memberJson, toMemberJson } from '../json/member.json';
 
 /** How long an invitation's token (scoped to the inviting workspace) stays valid, within TOKEN_MAX_DAYS. */
 const INVITE_DAYS = 7;
 
 const role = z.enum(ROLES);
-const memberJson = z.object({
-  user_id: z.string(),
-  email: z.string(),
-  name: z.string(),
-  role: z.string(),
-  created_at: z.string(),
-});
+
 const addedJson = memberJson.extend({
   invite_token: z
     .string()
@@ -40,21 +35,12 @@ const addedJson = memberJson.extend({
     }),
 });
 
-/** The API shape of a member. */
-function toMemberJson(row: Member): z.infer<typeof memberJson> {
-  return {
-    user_id: row.user_id,
-    email: row.email,
-    name: row.name,
-    role: row.role,
-    created_at: row.created_at.toISOString(),
-  };
-}
-
 const ownerOnly = (): HttpError =>
   new HttpError(403, 'forbidden', 'only an owner may grant or take away the owner role', { permission: 'owner' });
+
 const noLongerManager = (): HttpError =>
   new HttpError(403, 'forbidden', 'missing permission members:manage', { permission: 'members:manage' });
+
 const lastOwner = (): HttpError =>
   new HttpError(409, 'last_owner', 'the last owner of a workspace can be neither removed nor demoted');
 

@@ -4,15 +4,15 @@ import {
   insertServiceTokenWithinLimit,
   listServiceTokens,
   revokeServiceToken,
-  type ServiceTokenListing,
 } from '../../db/service-token.repository';
 import { LIMITS } from '../../domain/limits';
-import type { ROLES } from '../../domain/permissions';
+import type { ROLES } from '../../domain/tenancy/permissions';
 import { SERVICE_TOKEN_PREFIX, generateToken } from '../../lib/api-tokens';
 import { notFound } from '../http-error';
 import { dataPage, dataPageJson, pageQuery } from '../paging';
 import { route, type RouteSpec } from '../route';
-import { expiryOf, isoOrNull, tokenBody, tokenSummaryJson, tooManyTokens } from '../token-input';
+import { expiryOf, tokenBody, tokenSummaryJson, tooManyTokens } from '../token-input';
+import { serviceTokenJson, toServiceTokenJson } from '../json/service-token.json';
 
 const SERVICE_ROLES = ['admin', 'builder', 'viewer'] as const satisfies ReadonlyArray<(typeof ROLES)[number]>;
 
@@ -27,28 +27,7 @@ const createBody = tokenBody
   })
   .strict();
 
-const serviceTokenJson = z.object({
-  ...tokenSummaryJson,
-  role: z.string(),
-  created_by: z.string().nullable(),
-  last_used_at: z.string().nullable(),
-  revoked_at: z.string().nullable(),
-});
 const createdJson = z.object({ ...tokenSummaryJson, role: z.string(), token: z.string() });
-
-function toServiceTokenJson(row: ServiceTokenListing): z.infer<typeof serviceTokenJson> {
-  return {
-    id: row.id,
-    name: row.name,
-    role: row.role,
-    prefix: row.prefix,
-    created_by: row.created_by,
-    created_at: row.created_at.toISOString(),
-    expires_at: isoOrNull(row.expires_at),
-    last_used_at: isoOrNull(row.last_used_at),
-    revoked_at: isoOrNull(row.revoked_at),
-  };
-}
 
 /** The current workspace's service tokens: tokens for CI that act only in this workspace, with a role of their own. */
 export const serviceTokenRoutes: RouteSpec[] = [

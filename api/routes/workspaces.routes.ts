@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Page, PageParams } from '../../db/keyset-page';
-import { isOperator } from '../../db/tenancy.repository';
+import { isOperator } from '../../db/account.repository';
 import {
   createOwnedWorkspace,
   findWorkspace,
@@ -16,15 +16,11 @@ import { HttpError } from '../http-error';
 import { dataPage, dataPageJson, pageQuery } from '../paging';
 import { route, type RouteSpec } from '../route';
 import { startWorkspaceDeletion } from '../workflow-starts';
+import { workspaceJson, toWorkspaceJson } from '../json/workspace.json';
 
 const workspaceName = z.string().trim().min(1).max(120);
-const workspaceBody = z.object({ name: workspaceName }).strict();
-const workspaceJson = z.object({ id: z.string(), name: z.string(), role: z.string(), created_at: z.string() });
 
-/** The API shape of a workspace, with the caller's role in it. */
-function toWorkspaceJson(row: MyWorkspace): z.infer<typeof workspaceJson> {
-  return { id: row.id, name: row.name, role: row.role, created_at: row.created_at.toISOString() };
-}
+const workspaceBody = z.object({ name: workspaceName }).strict();
 
 // A person creates a workspace when the instance lets anyone (up to workspacesPerUser owned), or when they are an
 // operator (unbounded); a service token never.

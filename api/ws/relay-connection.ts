@@ -2,7 +2,7 @@ import WebSocket from 'ws';
 import { isUuid } from '../../db/column-values';
 import { findEvalRunById } from '../../db/eval-run.repository';
 import type { Db } from '../../db/database';
-import { roleAllows } from '../../domain/permissions';
+import { roleAllows } from '../../domain/tenancy/permissions';
 import { logError, type Logger } from '../../lib/logger';
 import { roleIn, type AuthContext } from '../auth';
 import { clientMessage, type ServerMessage } from './relay-messages';
@@ -28,6 +28,45 @@ export const SLOW_CONSUMER_CLOSE = 1013;
 
 type Subscription = ReturnType<typeof createRunSubscription>;
 
+type ClientMessage = NonNullable<ReturnType<typeof clientMessage.safeParse>['data']>;
+
+function parseClientMessage(data: WebSocket.RawData, isBinary: boolean): ClientMessage | undefined {
+  if (isBinary) return undefined;
+  try {
+    const parsed = clientMessage.safeParse(JSON.parse(data.toString()));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// A large snapshot briefly exceeds the limit even for a fast reader, so only a backlog that does not drain in time
+// counts: `onSlow` is called for it, and the caller closes that socket rather than buffer without bound.
+function backpressuredSender(
+  socket: WebSocket,
+  limits: ConnectionLimits,
+  isOpen: () => boolean,
+  onSlow: () => void,
+): { send(message: ServerMessage): void; stop(): void } {
+  let drainTimer: NodeJS.Timeout | undefined;
+  const backlogged = (): boolean => socket.bufferedAmount > limits.maxBufferedBytes;
+  const watchBacklog = (): void => {
+    if (drainTimer || !backlogged()) return;
+    drainTimer = setTimeout(() => {
+      drainTimer = undefined;
+      if (isOpen() && backlogged()) onSlow();
+    }, limits.drainTimeoutMs);
+  };
+  return {
+    send(message) {
+      if (!isOpen() || socket.readyState !== WebSocket.OPEN) return;
+      socket.send(JSON.stringify(message));
+      watchBacklog();
+    },
+    stop: () => clearTimeout(drainTimer),
+  };
+}
+
 /** Serves one authenticated socket: subscribe/unsubscribe messages, snapshots, and back-pressure. */
 export function serveRelayConnection(
   socket: WebSocket,
@@ -46,17 +85,15 @@ export function serveRelayConnection(
   const workspaceOf = new Map<string, string>();
   const subscribeRate = createTokenBucket(deps.limits.subscribeBurst, deps.limits.subscribesPerSecond);
   let open = true;
-  let drainTimer: NodeJS.Timeout | undefined;
 
   const dispose = (): void => {
     open = false;
-    clearTimeout(drainTimer);
+    sender.stop();
     for (const [runId, subscription] of subscriptions) deps.feed.remove(runId, subscription);
     subscriptions.clear();
     workspaceOf.clear();
   };
 
-  const backlogged = (): boolean => socket.bufferedAmount > deps.limits.maxBufferedBytes;
   const shed = (): void => {
     deps.logger.warn(
       { user_id: auth.userId, token_id: auth.tokenId, buffered: socket.bufferedAmount },
@@ -65,20 +102,8 @@ export function serveRelayConnection(
     dispose();
     socket.close(SLOW_CONSUMER_CLOSE, 'slow consumer: messages were not read fast enough');
   };
-  // A large snapshot briefly exceeds the limit even for a fast reader, so only a backlog that does not drain in time
-  // counts: that socket is closed rather than buffered without bound.
-  const watchBacklog = (): void => {
-    if (drainTimer || !backlogged()) return;
-    drainTimer = setTimeout(() => {
-      drainTimer = undefined;
-      if (open && backlogged()) shed();
-    }, deps.limits.drainTimeoutMs);
-  };
-  const send = (message: ServerMessage): void => {
-    if (!open || socket.readyState !== WebSocket.OPEN) return;
-    socket.send(JSON.stringify(message));
-    watchBacklog();
-  };
+  const sender = backpressuredSender(socket, deps.limits, () => open, shed);
+  const send = sender.send;
   const refuse = (code: string, message: string, runId?: string): void =>
     send({ type: 'error', code, message, ...(runId ? { run_id: runId } : {}) });
 
@@ -131,24 +156,7 @@ export function serveRelayConnection(
     subscription.start(snapshot);
   };
 
-  socket.on('message', (data, isBinary) => {
-    if (!open) return;
-    let parsed: ReturnType<typeof clientMessage.safeParse> | undefined;
-    try {
-      parsed = isBinary ? undefined : clientMessage.safeParse(JSON.parse(data.toString()));
-    } catch {
-      parsed = undefined;
-    }
-    if (!parsed?.success) {
-      refuse('bad_request', 'expected {"type":"subscribe"|"unsubscribe","run_id":"<eval run id>"}');
-      return;
-    }
-    const { type, run_id: runId } = parsed.data;
-    if (type === 'unsubscribe') {
-      unsubscribe(runId);
-      send({ type: 'unsubscribed', run_id: runId });
-      return;
-    }
+  const subscribe = (runId: string): void => {
     if (!subscribeRate.take()) {
       const { subscribeBurst, subscribesPerSecond } = deps.limits;
       refuse(
@@ -176,6 +184,18 @@ export function serveRelayConnection(
       deps.logger.error({ run_id: runId, ...logError(error) }, 'eval relay subscribe failed');
       refuse('internal', 'the run could not be read; try again', runId);
     });
+  };
+
+  socket.on('message', (data, isBinary) => {
+    if (!open) return;
+    const message = parseClientMessage(data, isBinary);
+    if (!message) {
+      refuse('bad_request', 'expected {"type":"subscribe"|"unsubscribe","run_id":"<eval run id>"}');
+      return;
+    }
+    if (message.type === 'subscribe') return subscribe(message.run_id);
+    unsubscribe(message.run_id);
+    send({ type: 'unsubscribed', run_id: message.run_id });
   });
   socket.on('close', dispose);
   return { dispose, recheckAccess };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { caseResultJson, evalRunJson } from '../eval-run.json';
+import type { caseResultJson, evalRunJson } from '../json/eval-run.json';
 
 /** What a client may send: follow a run, or stop following it. */
 export const clientMessage = z.discriminatedUnion('type', [

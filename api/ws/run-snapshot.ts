@@ -2,7 +2,7 @@ import { listCaseResults, listCaseResultsFor } from '../../db/case-result.reposi
 import type { Db } from '../../db/database';
 import { findEvalRunById } from '../../db/eval-run.repository';
 import { LIMITS } from '../../domain/limits';
-import { toCaseResultJson, toEvalRunJson } from '../eval-run.json';
+import { toCaseResultJson, toEvalRunJson } from '../json/eval-run.json';
 import type { CaseResultJson, EvalRunJson } from './relay-messages';
 
 /**

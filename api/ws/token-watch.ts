@@ -1,6 +1,6 @@
 import type { WebSocket } from 'ws';
 import type { Db } from '../../db/database';
-import { findActiveTokenIds } from '../../db/tenancy.repository';
+import { findActiveTokenIds } from '../../db/api-token.repository';
 import { logError, type Logger } from '../../lib/logger';
 
 /** Close code for a socket whose token was revoked or expired (found by the periodic re-check or at a subscribe). */

@@ -1,8 +1,8 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { AgentMessage, AgentTokenUsage, RequestedToolCall } from '../../domain/agent-messages';
-import type { AgentToolDef } from '../../domain/agent-tools';
-import type { Provider } from '../../domain/model-provider';
-import type { GuardrailEvent } from '../../domain/safety';
+import type { AgentMessage, AgentTokenUsage, RequestedToolCall } from '../../domain/agent/agent-messages';
+import type { AgentToolDef } from '../../domain/agent/agent-tools';
+import type { Provider } from '../../domain/agent/model-provider';
+import type { GuardrailEvent } from '../../domain/scoring/safety';
 import type { RecordedToolCall } from './conversation.table';
 import type { Json } from './json-column';
 

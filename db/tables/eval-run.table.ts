@@ -1,10 +1,10 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { Json, NullableJson } from './json-column';
-import type { CaseStatus } from '../../domain/case-outcome';
-import type { CriterionKey, MinScores } from '../../domain/criteria';
-import type { Provider } from '../../domain/model-provider';
-import type { CaseCost } from '../../domain/run-cost';
-import type { RunSummary } from '../../domain/run-summary';
+import type { CaseStatus } from '../../domain/scoring/case-outcome';
+import type { CriterionKey, MinScores } from '../../domain/scoring/criteria';
+import type { Provider } from '../../domain/agent/model-provider';
+import type { CaseCost } from '../../domain/scoring/run-cost';
+import type { RunSummary } from '../../domain/scoring/run-summary';
 
 /** Eval run statuses; queued → running → completed, or failed with an error, or cancelled from outside. */
 export type EvalRunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';

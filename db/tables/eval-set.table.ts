@@ -1,9 +1,9 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { Json, NullableJson } from './json-column';
-import type { MinScores } from '../../domain/criteria';
-import type { ExpectedCall } from '../../domain/expected-call';
-import type { ToolCall } from '../../domain/trajectory';
-import type { TrajectoryMatch } from '../../domain/trajectory-modes';
+import type { MinScores } from '../../domain/scoring/criteria';
+import type { ExpectedCall } from '../../domain/trajectory/expected-call';
+import type { ToolCall } from '../../domain/trajectory/tool-call';
+import type { TrajectoryMatch } from '../../domain/trajectory/trajectory-modes';
 
 /** A collection of eval cases for one agent, with its default minimum scores and judge sample count. */
 export interface EvalSetTable {

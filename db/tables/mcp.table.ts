@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { ToolParameter } from '../../domain/tool-parameters';
+import type { ToolParameter } from '../../domain/mcp/tool-parameters';
 import type { Json, NullableJson } from './json-column';
 type CreatedAt = ColumnType<Date, never, never>;
 

@@ -1,5 +1,5 @@
 import type { ColumnType, Selectable } from 'kysely';
-import type { Provider } from '../../domain/model-provider';
+import type { Provider } from '../../domain/agent/model-provider';
 
 /** Per-workspace settings; `judge_model` null means no fixed judge model. */
 export interface WorkspaceSettingsTable {

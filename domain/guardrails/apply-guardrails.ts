@@ -1,4 +1,4 @@
-import type { GuardrailEvent } from '../safety';
+import type { GuardrailEvent } from '../scoring/safety';
 import { guardrailName, guardrailStages, type Guardrail, type GuardrailStage } from './guardrail-config';
 import { findPii } from './pii-detectors';
 import { findBlockedTerms, findInjectionPhrases, findPatterns } from './text-detectors';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../../db/database';
 import { upsertGlobalCatalogEntries, type CatalogEntryInput } from '../../db/mcp-catalog.repository';
-import { operatorCatalogFileSchema } from '../../domain/mcp-catalog-entry';
+import { operatorCatalogFileSchema } from '../../domain/mcp/mcp-catalog-entry';
 import type { Config } from '../config';
 
 /** The curated catalog shipped with Assay. */

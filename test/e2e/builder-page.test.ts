@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { revokeApiToken } from '../../db/tenancy.repository';
+import { revokeApiToken } from '../../db/api-token.repository';
 import { issueToken } from '../../lib/api-tokens';
 import { LIMITS } from '../../domain/limits';
 import { waitFor } from '../../lib/embedded/process-utils';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import { grantOperator } from '../../db/tenancy.repository';
+import { grantOperator } from '../../db/account.repository';
 import { evalApi, judgeReplies } from '../helpers/eval-api';
 import { judgedSuite } from '../helpers/judged-suite';
 import { createTenant, type Tenant } from '../helpers/tenants';

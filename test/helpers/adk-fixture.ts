@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ImportCase } from '../../domain/eval-set-file.reader';
+import type { ImportCase } from '../../domain/eval/eval-set-file.reader';
 
 /** Path of the ADK eval set written for the tests: three one-turn cases, then the multi-turn `multi_turn`. */
 export const ADK_FIXTURE = path.join(__dirname, '..', 'fixtures', 'adk', 'support.evalset.json');

@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import type { Db } from '../../db/database';
-import { createWorkspace, ensureUser, upsertMembership } from '../../db/tenancy.repository';
+import { ensureUser } from '../../db/account.repository';
+import { upsertMembership } from '../../db/member.repository';
+import { createWorkspace } from '../../db/workspace.repository';
 import { issueToken } from '../../lib/api-tokens';
 
 /** A workspace with one member of `role` and a token for them. */

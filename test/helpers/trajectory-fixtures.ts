@@ -1,7 +1,7 @@
-import type { ArgsMatch } from '../../domain/arg-matchers';
-import type { ExpectedCall } from '../../domain/expected-call';
-import type { ToolCall } from '../../domain/trajectory';
-import type { TrajectoryMatch } from '../../domain/trajectory-modes';
+import type { ArgsMatch } from '../../domain/trajectory/arg-matchers';
+import type { ExpectedCall } from '../../domain/trajectory/expected-call';
+import type { ToolCall } from '../../domain/trajectory/tool-call';
+import type { TrajectoryMatch } from '../../domain/trajectory/trajectory-modes';
 
 // The README's worked example ("Trajectory match modes and argument matchers"): the same expected and actual calls
 // scored by each mode. The agent searched, sent the receipt too early, then booked, and checked the weather.

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { API_ROUTES } from '../../api/app';
-import { upsertMembership } from '../../db/tenancy.repository';
+import { upsertMembership } from '../../db/member.repository';
 import { auditRowCount, auditRowsOf, expectedOutcome, filledPath, freshRequestId } from '../helpers/audit-rows';
 import { harness } from '../helpers/harness';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import request from 'supertest';
-import { findApiTokenByHash, revokeApiToken, upsertMembership } from '../../db/tenancy.repository';
+import { findApiTokenByHash, revokeApiToken } from '../../db/api-token.repository';
+import { upsertMembership } from '../../db/member.repository';
 import { hashToken } from '../../lib/api-tokens';
 import { harness } from '../helpers/harness';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { upsertMembership } from '../../db/tenancy.repository';
+import { upsertMembership } from '../../db/member.repository';
 import { LIMITS } from '../../domain/limits';
 import { evalApi } from '../helpers/eval-api';
 import { harness } from '../helpers/harness';

@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import type { Db } from '../../db/database';
-import { createWorkspace } from '../../db/tenancy.repository';
+import { createWorkspace } from '../../db/workspace.repository';
 import { postgresBinDir } from '../../lib/embedded/postgres-cluster';
 import { deriveKey } from '../../lib/master-key';
 import type { CredentialRef, CredentialVault } from '../../lib/vault/credential-vault';

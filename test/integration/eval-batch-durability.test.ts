@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { waitFor } from '../../lib/embedded/process-utils';
-import { EVAL_BATCH_MAX } from '../../domain/eval-batches';
+import { EVAL_BATCH_MAX } from '../../domain/eval/eval-batches';
 import { promoteCases } from '../helpers/promoted-cases';
 import { evalApi, judgeAsk, judgeReplies } from '../helpers/eval-api';
 import { harness, type Harness } from '../helpers/harness';

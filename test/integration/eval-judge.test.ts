@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import request from 'supertest';
-import { lookUpPrice } from '../../domain/model-prices';
-import { defaultJudgeModel, type Provider } from '../../domain/model-provider';
+import { lookUpPrice } from '../../domain/scoring/model-prices';
+import { defaultJudgeModel, type Provider } from '../../domain/agent/model-provider';
 import { evalApi, judgeAsk, judgeReplies } from '../helpers/eval-api';
 import { harness } from '../helpers/harness';
 import { assertLogsClean } from '../helpers/logs';

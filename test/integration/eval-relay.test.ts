@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { createApp } from '../../api/app';
 import { RELAY_APPLICATION_NAME } from '../../db/eval-progress';
 import { createDb, type Db } from '../../db/database';
-import { upsertMembership } from '../../db/tenancy.repository';
+import { upsertMembership } from '../../db/member.repository';
 import { evalApi, judgeReplies } from '../helpers/eval-api';
 import { harness } from '../helpers/harness';
 import { judgeGate, type JudgeGate } from '../helpers/judge-gate';

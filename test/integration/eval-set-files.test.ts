@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import Ajv2020 from 'ajv/dist/2020';
 import request from 'supertest';
-import { upsertMembership } from '../../db/tenancy.repository';
+import { upsertMembership } from '../../db/member.repository';
 import { LIMITS } from '../../domain/limits';
 import { ADK_FIXTURE_CASES, adkFixture } from '../helpers/adk-fixture';
 import { evalApi } from '../helpers/eval-api';

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { ScheduleNotFoundError } from '@temporalio/client';
 import request from 'supertest';
-import { ensureUser, upsertMembership } from '../../db/tenancy.repository';
+import { ensureUser } from '../../db/account.repository';
+import { upsertMembership } from '../../db/member.repository';
 import { issueToken } from '../../lib/api-tokens';
 import { waitFor } from '../../lib/embedded/process-utils';
 import { workflowIds } from '../../workflows/temporal-names';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { LIMITS } from '../../domain/limits';
-import { BUILT_IN_PRICES } from '../../domain/model-prices';
+import { BUILT_IN_PRICES } from '../../domain/scoring/model-prices';
 import { evalApi, judgeReplies } from '../helpers/eval-api';
 import { harness } from '../helpers/harness';
 import { keyOf, pageWalker } from '../helpers/page-walker';

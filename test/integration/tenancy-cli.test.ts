@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { listen } from '../../cli/http-server';
-import { grantOperator } from '../../db/tenancy.repository';
+import { grantOperator } from '../../db/account.repository';
 import { runAssay, type CliResult } from '../helpers/assay-cli';
 import { harness } from '../helpers/harness';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';

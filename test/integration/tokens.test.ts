@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import { createWorkspace } from '../../db/tenancy.repository';
+import { createWorkspace } from '../../db/workspace.repository';
 import { LIMITS } from '../../domain/limits';
 import { generateToken, hashToken } from '../../lib/api-tokens';
 import { harness } from '../helpers/harness';

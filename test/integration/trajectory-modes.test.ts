@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { TRAJECTORY_MATCH_MODES } from '../../domain/trajectory-modes';
+import { TRAJECTORY_MATCH_MODES } from '../../domain/trajectory/trajectory-modes';
 import { evalApi, judgeReplies } from '../helpers/eval-api';
 import { harness } from '../helpers/harness';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';

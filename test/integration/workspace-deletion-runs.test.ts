@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import { createActivityDeps } from '../../activities/activity-deps';
-import { createJudgeConnections } from '../../activities/judge-connections';
+import { createActivityDeps } from '../../activities/platform/activity-deps';
+import { createJudgeConnections } from '../../activities/judge/judge-connections.service';
 import type { RunJudge } from '../../db/tables/eval-run.table';
 import { markWorkspaceDeleted } from '../../db/workspace.repository';
 import { waitFor } from '../../lib/embedded/process-utils';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import { ensureUser, grantOperator, upsertMembership } from '../../db/tenancy.repository';
+import { ensureUser, grantOperator } from '../../db/account.repository';
+import { upsertMembership } from '../../db/member.repository';
 import { LIMITS } from '../../domain/limits';
 import { issueToken } from '../../lib/api-tokens';
 import { purgeSteps } from '../../db/workspace-purge.repository';

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import { ensureUser, revokeApiToken, upsertMembership } from '../../db/tenancy.repository';
+import { ensureUser } from '../../db/account.repository';
+import { revokeApiToken } from '../../db/api-token.repository';
+import { upsertMembership } from '../../db/member.repository';
 import { issueToken } from '../../lib/api-tokens';
 import { harness } from '../helpers/harness';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';

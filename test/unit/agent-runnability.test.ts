@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { agentRunnability } from '../../domain/agent-runnability';
-import { AGENT_NOT_PUBLISHED } from '../../domain/run-failures';
+import { agentRunnability } from '../../domain/agent/agent-runnability';
+import { AGENT_NOT_PUBLISHED } from '../../domain/eval/run-failures';
 
 const version = (model: string, settings: unknown = {}) => ({ version: 3, model, settings });
 

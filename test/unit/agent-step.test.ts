@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { MAX_TOOL_CALLS_PER_STEP, recordModelReply, toolCallBudget } from '../../activities/agent-step';
+import { MAX_TOOL_CALLS_PER_STEP, recordModelReply, toolCallBudget } from '../../activities/agent/agent-step';
 import type { AgentRun } from '../../db/tables/agent-run.table';
-import { runtimeSettings } from '../../domain/agent-settings';
+import { runtimeSettings } from '../../domain/agent/agent-settings';
 import { LIMITS } from '../../domain/limits';
 
 const run = (): AgentRun => ({

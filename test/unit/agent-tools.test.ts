@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { builtinToolDef, parseToolArguments, toolParameters, uniqueToolName } from '../../domain/agent-tools';
-import { findReplay } from '../../domain/tool-replay';
+import { builtinToolDef, parseToolArguments, toolParameters, uniqueToolName } from '../../domain/agent/agent-tools';
+import { findReplay } from '../../domain/trajectory/tool-replay';
 
 describe('agent tools', () => {
   it('names MCP tools <server>__<tool>, sanitised, unique and at most 64 characters', () => {

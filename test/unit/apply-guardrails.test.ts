@@ -4,7 +4,7 @@ import {
   DEFAULT_SAFE_REPLY,
   agentSettingsSchema,
   runtimeSettings,
-} from '../../domain/agent-settings';
+} from '../../domain/agent/agent-settings';
 import { applyGuardrails } from '../../domain/guardrails/apply-guardrails';
 import { guardrailsSchema, type Guardrail } from '../../domain/guardrails/guardrail-config';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { argsMatch, valueMatches } from '../../domain/arg-matchers';
-import { callMatches } from '../../domain/call-matching';
-import { evalCaseBody } from '../../domain/eval-fields';
+import { argsMatch, valueMatches } from '../../domain/trajectory/arg-matchers';
+import { callMatches } from '../../domain/trajectory/call-matching';
+import { evalCaseBody } from '../../domain/eval/eval-fields';
 import { LIMITS } from '../../domain/limits';
 import { SEARCH, SEARCH_ARGS_CASES } from '../helpers/trajectory-fixtures';
 

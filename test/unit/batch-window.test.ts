@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { EVAL_BATCH_MAX } from '../../domain/eval-batches';
+import { EVAL_BATCH_MAX } from '../../domain/eval/eval-batches';
 import { batchSize, LANE_WIDTH, laneWidths } from '../../workflows/batch-window';
 
 describe('the eval-run window', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { notApplicable, scored } from '../../domain/criteria';
-import { decideCaseOutcome } from '../../domain/case-outcome';
-import { scoreSafety } from '../../domain/safety';
+import { notApplicable, scored } from '../../domain/scoring/criteria';
+import { decideCaseOutcome } from '../../domain/scoring/case-outcome';
+import { scoreSafety } from '../../domain/scoring/safety';
 
 const safe = scoreSafety([]);
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { aggregateRepeats, flipRate, isFlaky } from '../../domain/case-repeats';
-import type { CaseOutcome } from '../../domain/case-outcome';
-import { scored } from '../../domain/criteria';
-import { summarizeRun, withFlakyCases } from '../../domain/run-summary';
+import { aggregateRepeats, flipRate, isFlaky } from '../../domain/scoring/case-repeats';
+import type { CaseOutcome } from '../../domain/scoring/case-outcome';
+import { scored } from '../../domain/scoring/criteria';
+import { summarizeRun, withFlakyCases } from '../../domain/scoring/run-summary';
 
 const pass = (score = 1): CaseOutcome => ({
   status: 'passed',

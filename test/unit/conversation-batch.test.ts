@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { batchField, batchTooLarge, resolveBatchCases } from '../../domain/conversation-batch';
-import { parseJsonLines } from '../../domain/json-lines';
+import { batchField, batchTooLarge, resolveBatchCases } from '../../domain/eval/conversation-batch';
+import { parseJsonLines } from '../../domain/json/json-lines';
 import { LIMITS } from '../../domain/limits';
 
 const CASES = [

@@ -6,7 +6,7 @@ import {
   notApplicable,
   resolveMinScores,
   scored,
-} from '../../domain/criteria';
+} from '../../domain/scoring/criteria';
 
 describe('criteria', () => {
   describe('resolveMinScores', () => {

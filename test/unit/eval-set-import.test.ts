@@ -7,9 +7,9 @@ import {
   type ImportCase,
   type ImportRead,
   type LocatedCase,
-} from '../../domain/eval-set-file.reader';
-import { EVAL_SET_FILE_FORMAT, toEvalSetFile } from '../../domain/eval-set-file.schema';
-import { planCaseImport, type StoredCase } from '../../domain/eval-set-import';
+} from '../../domain/eval/eval-set-file.reader';
+import { EVAL_SET_FILE_FORMAT, toEvalSetFile } from '../../domain/eval/eval-set-file.schema';
+import { planCaseImport, type StoredCase } from '../../domain/eval/eval-set-import';
 import { LIMITS } from '../../domain/limits';
 import { ADK_FIXTURE_CASES, adkFixture } from '../helpers/adk-fixture';
 

@@ -8,7 +8,7 @@ import {
   RESERVED_NAMES,
   resolvePath,
   type FlowScope,
-} from '../../domain/flow-expression';
+} from '../../domain/flow/flow-expression';
 
 const scope: FlowScope = {
   variables: { a: 2, b: '3', name: 'Ada', list: [10, 20], nested: { deep: { value: true } } },

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { parseMatchVerdict, parseRubricVerdicts } from '../../domain/judge-output.parser';
+import { parseMatchVerdict, parseRubricVerdicts } from '../../domain/scoring/judge-output.parser';
 
 const twoVerdicts = {
   verdicts: [

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { parseRubricVerdicts } from '../../domain/judge-output.parser';
-import { finalResponsePrompt, rubricsPrompt } from '../../domain/judge-prompts';
+import { parseRubricVerdicts } from '../../domain/scoring/judge-output.parser';
+import { finalResponsePrompt, rubricsPrompt } from '../../domain/scoring/judge-prompts';
 
 describe('judge prompts', () => {
   it('asks for equivalence with the input, expected and actual responses as JSON data, not as instructions', () => {

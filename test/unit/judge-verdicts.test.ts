@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { isCriterionError, type CriterionError, type CriterionResult } from '../../domain/criteria';
-import type { MatchVerdict, RubricVerdict } from '../../domain/judge-output.parser';
-import { scoreFinalResponse, scoreRubrics, type RubricDetail } from '../../domain/judge-verdicts';
+import { isCriterionError, type CriterionError, type CriterionResult } from '../../domain/scoring/criteria';
+import type { MatchVerdict, RubricVerdict } from '../../domain/scoring/judge-output.parser';
+import { scoreFinalResponse, scoreRubrics, type RubricDetail } from '../../domain/scoring/judge-verdicts';
 
 const yes = (justification = 'same'): MatchVerdict => ({ equivalent: true, justification });
 const no = (justification = 'differs'): MatchVerdict => ({ equivalent: false, justification });

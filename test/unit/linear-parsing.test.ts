@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { expressionsIn, referenceProblem } from '../../domain/flow-expression';
-import { parseMatchVerdict } from '../../domain/judge-output.parser';
+import { expressionsIn, referenceProblem } from '../../domain/flow/flow-expression';
+import { parseMatchVerdict } from '../../domain/scoring/judge-output.parser';
 import { costInPlainScans } from '../helpers/relative-cost';
 
 const MB = 1 << 20;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { headerIssues, looksLikeCredential, referencedSecrets, resolveHeaders } from '../../domain/mcp-headers';
+import { headerIssues, looksLikeCredential, referencedSecrets, resolveHeaders } from '../../domain/mcp/mcp-headers';
 
 describe('MCP server header policy', () => {
   const declared = ['STRIPE_API_KEY', 'TENANT'];

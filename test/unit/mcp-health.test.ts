@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { nextHealthState } from '../../domain/mcp-health';
+import { nextHealthState } from '../../domain/mcp/mcp-health';
 
 describe('MCP health state', () => {
   const connected = { status: 'connected', failures: 0, restoreStatus: null };

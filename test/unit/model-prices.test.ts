@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { BUILT_IN_PRICES, isPricier, lookUpPrice, priceKeysOf } from '../../domain/model-prices';
+import { BUILT_IN_PRICES, isPricier, lookUpPrice, priceKeysOf } from '../../domain/scoring/model-prices';
 import {
   DEFAULT_JUDGE_MODELS,
   PROVIDERS,
   defaultJudgeModel,
   providerForModel,
   resolveJudge,
-} from '../../domain/model-provider';
+} from '../../domain/agent/model-provider';
 
 const priceOf = (model: string) => lookUpPrice(model);
 

@@ -5,7 +5,7 @@ import {
   PROVIDERS,
   providerForModel,
   resolveJudge,
-} from '../../domain/model-provider';
+} from '../../domain/agent/model-provider';
 
 describe('model provider', () => {
   describe('providerForModel', () => {

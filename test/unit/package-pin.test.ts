@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readCatalogFile, BUILTIN_CATALOG_FILE } from '../../lib/mcp/catalog-seed';
-import { operatorCatalogEntrySchema } from '../../domain/mcp-catalog-entry';
-import { unpinnedCommandProblem } from '../../domain/package-pin';
+import { operatorCatalogEntrySchema } from '../../domain/mcp/mcp-catalog-entry';
+import { unpinnedCommandProblem } from '../../domain/mcp/package-pin';
 
 const stdioEntry = (command: string[]) => ({
   name: 'some-server',

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { PERMISSIONS, ROLES, roleAllows, type Permission } from '../../domain/permissions';
+import { PERMISSIONS, ROLES, roleAllows, type Permission } from '../../domain/tenancy/permissions';
 
 const allowed = (role: string): Permission[] => PERMISSIONS.filter((p) => roleAllows(role, p));
 

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
-import type { CaseStatus } from '../../domain/case-outcome';
+import type { CaseStatus } from '../../domain/scoring/case-outcome';
 import {
   caseOrderKey,
   compareOrderKeys,
   compareRuns,
   transitionOf,
   type ComparedResult,
-} from '../../domain/run-comparison';
-import { distinctTags, parseBaselineRef, runTagsSchema } from '../../domain/run-tags';
+} from '../../domain/eval/run-comparison';
+import { distinctTags, parseBaselineRef, runTagsSchema } from '../../domain/eval/run-tags';
 
 const id = (n: number): string => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const result = (n: number, status: CaseStatus, scores: Record<string, number | null> = {}): ComparedResult => ({

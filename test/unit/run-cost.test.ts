@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { estimateJudgeWork, estimatedJudgeUsd } from '../../domain/judge-estimate';
-import { caseCost, summarizeCost, usdOf } from '../../domain/run-cost';
+import { estimateJudgeWork, estimatedJudgeUsd } from '../../domain/scoring/judge-estimate';
+import { caseCost, summarizeCost, usdOf } from '../../domain/scoring/run-cost';
 
 const judgePrice = { input_per_mtok: 0.4, output_per_mtok: 1.6 };
 const agentPrice = { input_per_mtok: 2.5, output_per_mtok: 10 };

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { settlementFor, type WorkflowState } from '../../domain/run-settlement';
+import { settlementFor, type WorkflowState } from '../../domain/eval/run-settlement';
 
 const GRACE = 60_000;
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { notApplicable, scored } from '../../domain/criteria';
-import { summarizeRun, withNotScored } from '../../domain/run-summary';
-import { scoreSafety } from '../../domain/safety';
+import { notApplicable, scored } from '../../domain/scoring/criteria';
+import { summarizeRun, withNotScored } from '../../domain/scoring/run-summary';
+import { scoreSafety } from '../../domain/scoring/safety';
 
 const safe = scoreSafety([]);
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { scoreSafety } from '../../domain/safety';
+import { scoreSafety } from '../../domain/scoring/safety';
 
 describe('safety', () => {
   it('scores 1.0 and passes when no guardrail fired', () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { baseUrlMoves, secretMove } from '../../domain/secret-reentry';
+import { baseUrlMoves, secretMove } from '../../domain/mcp/secret-reentry';
 
 describe('which changes move stored secrets', () => {
   const auth = { Authorization: 'Bearer $API_KEY' };

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { personalTokenExpiry, tokenLifetimeProblem } from '../../domain/token-lifetime';
+import { personalTokenExpiry, tokenLifetimeProblem } from '../../domain/tenancy/token-lifetime';
 
 const NOW = Date.UTC(2026, 0, 1);
 const DAY = 86_400_000;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { diffTools, stableJson } from '../../domain/tool-changes';
-import { coerceArgument, flattenParameters } from '../../domain/tool-parameters';
+import { diffTools, stableJson } from '../../domain/mcp/tool-changes';
+import { coerceArgument, flattenParameters } from '../../domain/mcp/tool-parameters';
 
 describe('tool parameters', () => {
   it('flattens an input schema into name, type, description and required, in schema order', () => {

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { LIMITS } from '../../domain/limits';
-import { jsonEqual } from '../../domain/json-equal';
-import { scoreTrajectory, type ToolCall, type TrajectoryDetail } from '../../domain/trajectory';
+import { jsonEqual } from '../../domain/json/json-equal';
+import { scoreTrajectory, type TrajectoryDetail } from '../../domain/trajectory/trajectory';
+import { type ToolCall } from '../../domain/trajectory/tool-call';
 import { peakHeapGrowth } from '../helpers/heap-growth';
 
 const call = (tool_name: string, tool_args: Record<string, unknown> = {}): ToolCall => ({ tool_name, tool_args });

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import type { ExpectedCall } from '../../domain/expected-call';
-import { scoreTrajectory, type ToolCall, type TrajectoryDetail } from '../../domain/trajectory';
-import { TRAJECTORY_MATCH_MODES, type TrajectoryMatch } from '../../domain/trajectory-modes';
+import type { ExpectedCall } from '../../domain/trajectory/expected-call';
+import { scoreTrajectory, type TrajectoryDetail } from '../../domain/trajectory/trajectory';
+import { type ToolCall } from '../../domain/trajectory/tool-call';
+import { TRAJECTORY_MATCH_MODES, type TrajectoryMatch } from '../../domain/trajectory/trajectory-modes';
 import { ACTUAL, BOOK, BY_MODE, EXPECTED, RECEIPT, SEARCH, WEATHER } from '../helpers/trajectory-fixtures';
 
 const score = (mode: TrajectoryMatch, expected: readonly ExpectedCall[], actual: readonly ToolCall[]) =>

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { scoreTrajectory, type ToolCall, type TrajectoryDetail } from '../../domain/trajectory';
+import { scoreTrajectory, type TrajectoryDetail } from '../../domain/trajectory/trajectory';
+import { type ToolCall } from '../../domain/trajectory/tool-call';
 
 const sum = (server?: string, a = 1): ToolCall => ({
   tool_name: 'get-sum',

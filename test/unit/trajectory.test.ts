@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { jsonEqual } from '../../domain/json-equal';
-import { scoreTrajectory, type ToolCall, type TrajectoryDetail } from '../../domain/trajectory';
+import { jsonEqual } from '../../domain/json/json-equal';
+import { scoreTrajectory, type TrajectoryDetail } from '../../domain/trajectory/trajectory';
+import { type ToolCall } from '../../domain/trajectory/tool-call';
 
 const call = (tool_name: string, tool_args: Record<string, unknown> = {}): ToolCall => ({ tool_name, tool_args });
 

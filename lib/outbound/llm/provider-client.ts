@@ -6,10 +6,10 @@ import OpenAI, {
   type ClientOptions,
 } from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import type { AgentMessage, RequestedToolCall } from '../../../domain/agent-messages';
-import type { JudgeMessage } from '../../../domain/judge-prompts';
+import type { AgentMessage, RequestedToolCall } from '../../../domain/agent/agent-messages';
+import type { JudgeMessage } from '../../../domain/scoring/judge-prompts';
 import { limitMessage } from '../../../domain/limit-checks';
-import type { Provider } from '../../../domain/model-provider';
+import type { Provider } from '../../../domain/agent/model-provider';
 import type { FetchLike } from '../egress/capped-body';
 import { EgressBlockedError, findEgressError } from '../egress/egress-errors';
 import type { EgressGuard } from '../egress/egress-guard';

@@ -3,8 +3,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ToolDescriptorInput } from '../../../db/mcp-tool.repository';
 import { jsonBytes, limitMessage } from '../../../domain/limit-checks';
 import { LIMITS } from '../../../domain/limits';
-import { stableJson } from '../../../domain/tool-changes';
-import { flattenParameters } from '../../../domain/tool-parameters';
+import { stableJson } from '../../../domain/mcp/tool-changes';
+import { flattenParameters } from '../../../domain/mcp/tool-parameters';
 
 /** tools/list pages followed at most; a server needing more is refused rather than half-synced. */
 export const MAX_TOOL_PAGES = 20;

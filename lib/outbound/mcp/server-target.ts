@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import type { Db } from '../../../db/database';
 import { findMcpServer } from '../../../db/mcp-server.repository';
 import type { McpServer } from '../../../db/tables/mcp.table';
-import { resolveHeaders } from '../../../domain/mcp-headers';
-import { unpinnedCommandProblem } from '../../../domain/package-pin';
+import { resolveHeaders } from '../../../domain/mcp/mcp-headers';
+import { unpinnedCommandProblem } from '../../../domain/mcp/package-pin';
 import type { CredentialVault } from '../../vault/credential-vault';
 import type { McpTarget } from './mcp-session';
 

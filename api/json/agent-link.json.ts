@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import type { AgentMcpServer } from '../../db/tables/mcp.table';
+
+export const linkJson = z.object({
+  agent_id: z.string(),
+  mcp_server_id: z.string(),
+  enabled: z.boolean(),
+  sandbox_real_calls: z.boolean(),
+});
+
+/** The API shape of an agent–server link. */
+export function toLinkJson(row: AgentMcpServer): z.infer<typeof linkJson> {
+  return {
+    agent_id: row.agent_id,
+    mcp_server_id: row.mcp_server_id,
+    enabled: row.enabled,
+    sandbox_real_calls: row.sandbox_real_calls,
+  };
+}

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import type { Conversation } from '../../db/tables/conversation.table';
+
+/** The API shape of a conversation, as every `/runs` endpoint answers it. */
+export const conversationJson = z.object({
+  id: z.string(),
+  agent_id: z.string(),
+  source: z.string(),
+  session_input: z.record(z.string(), z.unknown()),
+  messages: z.array(
+    z.object({
+      role: z.string(),
+      content: z.string(),
+      tool_calls: z.array(z.object({ id: z.string(), name: z.string(), arguments: z.string() })).optional(),
+      tool_call_id: z.string().optional(),
+    }),
+  ),
+  // Runs of the agent runtime also say per call whether it failed and whether it was simulated or replayed (sandbox).
+  tool_calls: z.array(
+    z.object({
+      tool_name: z.string().describe('an MCP tool: its name as GET /api/v1/mcp-servers/{id}/tools lists it'),
+      tool_args: z.record(z.string(), z.unknown()),
+      server: z.string().optional().describe('an MCP tool call: the name of its server'),
+      result: z.unknown().optional(),
+      error: z.string().optional(),
+      simulated: z.boolean().optional(),
+      replayed: z.boolean().optional(),
+      call_key: z.string().optional(),
+    }),
+  ),
+  final_response: z.string(),
+  guardrail_events: z.array(
+    z.object({ guardrail: z.string(), stage: z.string().nullish(), detail: z.unknown().optional() }),
+  ),
+  model: z.string().nullable(),
+  token_usage: z.record(z.string(), z.number()).nullable(),
+  latency_ms: z.number().nullable(),
+  agent_version: z.number().nullable(),
+  stop_reason: z.string().nullable(),
+  created_at: z.string(),
+});
+
+/** The API shape of a conversation (the spec's run of an agent). */
+export function toConversationJson(row: Conversation): z.infer<typeof conversationJson> {
+  return {
+    id: row.id,
+    agent_id: row.agent_id,
+    source: row.source,
+    session_input: row.session_input,
+    messages: row.messages,
+    tool_calls: row.tool_calls,
+    final_response: row.final_response,
+    guardrail_events: row.guardrail_events,
+    model: row.model,
+    token_usage: row.token_usage,
+    latency_ms: row.latency_ms,
+    agent_version: row.agent_version,
+    stop_reason: row.stop_reason,
+    created_at: row.created_at.toISOString(),
+  };
+}

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import type { EvalCase } from '../../db/tables/eval-set.table';
+import { ARGS_MATCH_MODES } from '../../domain/trajectory/arg-matchers';
+import { TRAJECTORY_MATCH_MODES } from '../../domain/trajectory/trajectory-modes';
+
+export const toolCallJson = z.object({
+  tool_name: z.string(),
+  tool_args: z.record(z.string(), z.unknown()),
+  server: z.string().optional().describe('MCP tool: the server it belongs to; when given, a call must come from it'),
+});
+
+export const evalCaseJson = z.object({
+  id: z.string(),
+  eval_set_id: z.string(),
+  name: z.string(),
+  session_input: z.record(z.string(), z.unknown()),
+  expected_trajectory: z.array(toolCallJson.extend({ args_match: z.enum(ARGS_MATCH_MODES).optional() })).nullable(),
+  trajectory_match: z.enum(TRAJECTORY_MATCH_MODES),
+  expected_final_response: z.string().nullable(),
+  rubrics: z.array(z.string()).nullable(),
+  source_run_id: z.string().nullable(),
+  snapshot: z
+    .object({
+      tool_calls: z.array(toolCallJson.extend({ result: z.unknown().optional() })),
+      final_response: z.string(),
+    })
+    .nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+/** The API shape of an eval case; a promoted case references its conversation in `source_run_id`. */
+export function toEvalCaseJson(row: EvalCase): z.infer<typeof evalCaseJson> {
+  return {
+    id: row.id,
+    eval_set_id: row.eval_set_id,
+    name: row.name,
+    session_input: row.session_input,
+    expected_trajectory: row.expected_trajectory,
+    trajectory_match: row.trajectory_match,
+    expected_final_response: row.expected_final_response,
+    rubrics: row.rubrics,
+    source_run_id: row.source_run_id,
+    snapshot: row.snapshot,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import type { EvalSet } from '../../db/tables/eval-set.table';
+import { resolveMinScores } from '../../domain/scoring/criteria';
+
+export const minScoresJson = z.object({
+  tool_trajectory_avg_score: z.number(),
+  final_response_match: z.number(),
+  rubric_based: z.number(),
+});
+
+export const evalSetJson = z.object({
+  id: z.string(),
+  agent_id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  min_scores: minScoresJson,
+  judge_samples: z.number(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+/** The API shape of an eval set; `min_scores` is complete (the spec's defaults fill what was not given). */
+export function toEvalSetJson(row: EvalSet): z.infer<typeof evalSetJson> {
+  return {
+    id: row.id,
+    agent_id: row.agent_id,
+    name: row.name,
+    description: row.description,
+    min_scores: resolveMinScores(row.min_scores),
+    judge_samples: row.judge_samples,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}

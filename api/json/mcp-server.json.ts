@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import type { McpServer } from '../../db/tables/mcp.table';
+
+export const serverJson = z.object({
+  id: z.string(),
+  name: z.string(),
+  status: z.string(),
+  credential_id: z.string(),
+  transport: z.string(),
+  catalog_id: z.string().nullable(),
+  config: z.object({ url: z.string().optional(), headers: z.record(z.string(), z.string()).optional() }),
+  secret_names: z.array(z.string()),
+  last_test: z.record(z.string(), z.unknown()).nullable(),
+  last_error: z.string().nullable(),
+  synced_at: z.string().nullable(),
+  health_check_interval_seconds: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+/** The API shape of a server: config holds `$SECRET` references only; secret values never leave the vault. */
+export function toMcpServerJson(row: McpServer): z.infer<typeof serverJson> {
+  return {
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    credential_id: row.credential_id,
+    transport: row.transport,
+    catalog_id: row.catalog_id,
+    config: row.config,
+    secret_names: row.secret_names,
+    last_test: row.last_test,
+    last_error: row.last_error,
+    synced_at: row.synced_at?.toISOString() ?? null,
+    health_check_interval_seconds: row.health_check_interval_seconds,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}

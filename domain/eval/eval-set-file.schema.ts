@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { evalCaseBody, evalName, evalSetFields } from './eval-fields';
+import { LIMITS } from '../limits';
+import type { MinScores } from '../scoring/criteria';
+import { DEFAULT_TRAJECTORY_MATCH } from '../trajectory/trajectory-modes';
+
+/** The `format` tag of an Assay eval set file. */
+export const EVAL_SET_FILE_FORMAT = 'assay.eval-set/v1';
+
+/** One case of an eval set file: every field of an eval case a builder writes (no ids, no timestamps). */
+export const evalSetFileCase = evalCaseBody;
+
+/** An Assay eval set file: the set's settings and its cases, as `GET …/export` writes and `…/cases/import` reads. */
+export const evalSetFileSchema = z
+  .object({
+    $schema: z.string().max(2_000).optional(),
+    format: z.literal(EVAL_SET_FILE_FORMAT),
+    name: evalName,
+    ...evalSetFields,
+    cases: z.array(evalSetFileCase).max(LIMITS.casesPerEvalSet),
+  })
+  .strict()
+  .meta({ title: 'Assay eval set file', description: 'An eval set with its cases; see the README, "Eval set files"' });
+
+/** A parsed eval set file. */
+export type EvalSetFile = z.infer<typeof evalSetFileSchema>;
+
+/** The fields of one case as a file holds them. */
+export type EvalSetFileCase = z.infer<typeof evalSetFileCase>;
+
+/** The JSON Schema (draft 2020-12) of an eval set file, served at `/schemas/eval-set.json`. */
+export function evalSetFileJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(evalSetFileSchema, { target: 'draft-2020-12', io: 'input' });
+}
+
+/** The file of a set and its cases, cases in name order (ids and timestamps are left out). */
+export function toEvalSetFile(
+  set: { name: string; description: string; min_scores: MinScores; judge_samples: number },
+  cases: ReadonlyArray<EvalSetFileCase>,
+): EvalSetFile {
+  return {
+    format: EVAL_SET_FILE_FORMAT,
+    name: set.name,
+    description: set.description,
+    min_scores: set.min_scores,
+    judge_samples: set.judge_samples,
+    cases: [...cases]
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      .map((c) => ({
+        name: c.name,
+        session_input: c.session_input,
+        expected_trajectory: c.expected_trajectory ?? null,
+        trajectory_match: c.trajectory_match ?? DEFAULT_TRAJECTORY_MATCH,
+        expected_final_response: c.expected_final_response ?? null,
+        rubrics: c.rubrics ?? null,
+      })),
+  };
+}

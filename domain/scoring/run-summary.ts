@@ -1,0 +1,91 @@
+import { CRITERION_KEYS, type CriterionKey, type CriterionResult } from './criteria';
+import type { CaseStatus } from './case-outcome';
+import { isFlaky } from './case-repeats';
+import { LIMITS } from '../limits';
+import { summarizeCost, type CaseCost, type RunCost } from './run-cost';
+
+/** The part of a case outcome the run summary reads (a stored case result row maps onto it). */
+export interface SummarizableCase {
+  status: CaseStatus;
+  criteria: ReadonlyArray<Pick<CriterionResult, 'criterion' | 'score' | 'applicable'>>;
+  /** Judge samples the verdict cache answered and those it did not (absent: none). */
+  judge_cache?: { hits: number; misses: number };
+  /** Runs of several repeats: the case and its flip rate (null when it was not repeated). */
+  case_id?: string;
+  name?: string;
+  flip_rate?: number | null;
+  cost?: CaseCost | null;
+}
+
+/** A case that passed in some repeats and not in others. */
+export interface FlakyCase {
+  case_id: string;
+  name: string;
+  flip_rate: number;
+}
+
+/**
+ * The run summary: pass rate over all cases, average score per criterion where it applied (every criterion key is
+ * listed; null where it never applied), and counts.
+ */
+export interface RunSummary {
+  pass_rate: number;
+  avg_score: Record<CriterionKey, number | null>;
+  counts: { total: number; passed: number; failed: number; error: number };
+  /** Judge samples of the run's cases the verdict cache answered (no call made) and those it did not. */
+  judge_cache: { hits: number; misses: number };
+  /** What the run cost in USD, judge and agent apart (see `summarizeCost`); absent on summaries stored before it. */
+  cost?: RunCost;
+  /** A cancelled run only: how many of its cases got no result before it stopped. */
+  not_scored?: number;
+  /** Runs of several repeats only: the flaky cases (at most `flakyCasesListed`, most flaky first) and their count. */
+  flaky?: FlakyCase[];
+  flaky_count?: number;
+}
+
+/**
+ * Summarises a run: `pass_rate` = passed ÷ all cases (0 for an empty run); `avg_score` averages each criterion
+ * over the entries where it applied, so not-applicable and unscored (errored) criteria are left out; every
+ * criterion key is listed, null when the criterion never applied. `judge_cache` sums the cases' cache hits and
+ * misses, `cost` their costs. Nothing is rounded.
+ */
+export function summarizeRun(cases: readonly SummarizableCase[]): RunSummary {
+  const counts = { total: cases.length, passed: 0, failed: 0, error: 0 };
+  const sums = new Map<CriterionKey, { total: number; count: number }>();
+  const judge_cache = { hits: 0, misses: 0 };
+  for (const outcome of cases) {
+    counts[outcome.status]++;
+    judge_cache.hits += outcome.judge_cache?.hits ?? 0;
+    judge_cache.misses += outcome.judge_cache?.misses ?? 0;
+    for (const result of outcome.criteria) {
+      if (!result.applicable) continue;
+      const sum = sums.get(result.criterion) ?? { total: 0, count: 0 };
+      sums.set(result.criterion, { total: sum.total + result.score, count: sum.count + 1 });
+    }
+  }
+  const avg_score = Object.fromEntries(
+    CRITERION_KEYS.map((criterion) => {
+      const sum = sums.get(criterion);
+      return [criterion, sum ? sum.total / sum.count : null];
+    }),
+  ) as Record<CriterionKey, number | null>;
+  const pass_rate = counts.total === 0 ? 0 : counts.passed / counts.total;
+  return { pass_rate, avg_score, counts, judge_cache, cost: summarizeCost(cases.map((outcome) => outcome.cost)) };
+}
+
+/** A cancelled run's summary: `not_scored` counts the run's cases that have no result (never below zero). */
+export function withNotScored(summary: RunSummary, runCases: number): RunSummary {
+  return { ...summary, not_scored: Math.max(0, runCases - summary.counts.total) };
+}
+
+/**
+ * A run of several repeats: the summary with its flaky cases, most flaky first (then by name), at most
+ * `LIMITS.flakyCasesListed` of them, and `flaky_count` counting them all.
+ */
+export function withFlakyCases(summary: RunSummary, cases: readonly SummarizableCase[]): RunSummary {
+  const flaky = cases
+    .filter((outcome) => isFlaky(outcome.flip_rate))
+    .map((outcome) => ({ case_id: outcome.case_id ?? '', name: outcome.name ?? '', flip_rate: outcome.flip_rate ?? 0 }))
+    .sort((a, b) => b.flip_rate - a.flip_rate || a.name.localeCompare(b.name) || a.case_id.localeCompare(b.case_id));
+  return { ...summary, flaky: flaky.slice(0, LIMITS.flakyCasesListed), flaky_count: flaky.length };
+}

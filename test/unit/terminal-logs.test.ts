@@ -6,7 +6,7 @@ import { createLogger, terminalDestination } from '../../lib/logger';
 
 const ROOT = path.resolve(__dirname, '../..');
 // A process that logs through the default destination, as every assay process does.
-const LOG_ONE = `require('../../lib/logger').createLogger('info').info({ token: 'tok-hidden-1234' }, 'hello from assay')`;
+const LOG_ONE = `require('./lib/logger').createLogger('info').info({ token: 'tok-hidden-1234' }, 'hello from assay')`;
 
 function collect(stream: PassThrough): () => string {
   let text = '';

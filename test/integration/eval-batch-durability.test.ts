@@ -4,17 +4,16 @@ import { waitFor } from '../../lib/embedded/process-utils';
 import { EVAL_BATCH_MAX } from '../../domain/eval/eval-batches';
 import { promoteCases } from '../helpers/promoted-cases';
 import { evalApi, judgeAsk, judgeReplies } from '../helpers/eval-api';
-import { harness, type Harness } from '../helpers/harness';
-import { createTestPlatform, type TestPlatform } from '../helpers/platform';
-import { startScriptedLlm, type ScriptedLlm } from '../helpers/scripted-llm';
+import type { TestPlatform } from '../helpers/platform';
+import type { ScriptedLlm } from '../helpers/scripted-llm';
 import { createTenant } from '../helpers/tenants';
-import { workerPool, type WorkerPool } from '../helpers/worker-process';
+import type { WorkerPool } from '../helpers/worker-process';
+import { startWorkerRig, stopWorkerRig } from '../helpers/worker-rig';
 
 // One page, one batch: every case of the run is scored by the batch the kill interrupts.
 const CASES = EVAL_BATCH_MAX;
 
 describe('eval batch durability', () => {
-  let h: Harness;
   let platform: TestPlatform;
   let llm: ScriptedLlm;
   let workers: WorkerPool;
@@ -36,17 +35,13 @@ describe('eval batch durability', () => {
   };
 
   before(async () => {
-    h = await harness();
-    platform = await createTestPlatform(h, { env: { EGRESS_ALLOWLIST: '127.0.0.1' } });
-    workers = workerPool(h, platform.config.TEMPORAL_TASK_QUEUE);
-    // Slow enough that the batch is killed with some results flushed and most cases still to score.
-    llm = await startScriptedLlm(judgeReplies({ delayMs: 400 }));
+    ({ platform, workers, llm } = await startWorkerRig({
+      platform: { env: { EGRESS_ALLOWLIST: '127.0.0.1' } },
+      // Slow enough that the batch is killed with some results flushed and most cases still to score.
+      llm: judgeReplies({ delayMs: 400 }),
+    }));
   });
-  after(async () => {
-    await workers?.stopAll();
-    await llm?.close();
-    await platform?.close();
-  });
+  after(() => stopWorkerRig({ workers, llm, platform }));
 
   it('finishes a batch whose worker is killed mid-batch: one result per case, flushed cases not judged again', async function () {
     this.timeout(300_000);

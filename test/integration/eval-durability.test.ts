@@ -2,16 +2,15 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { waitFor } from '../../lib/embedded/process-utils';
 import { evalApi, judgeReplies } from '../helpers/eval-api';
-import { harness, type Harness } from '../helpers/harness';
-import { createTestPlatform, type TestPlatform } from '../helpers/platform';
-import { startScriptedLlm, type ScriptedLlm } from '../helpers/scripted-llm';
+import type { TestPlatform } from '../helpers/platform';
+import type { ScriptedLlm } from '../helpers/scripted-llm';
 import { createTenant } from '../helpers/tenants';
-import { workerPool, type WorkerPool } from '../helpers/worker-process';
+import type { WorkerPool } from '../helpers/worker-process';
+import { startWorkerRig, stopWorkerRig } from '../helpers/worker-rig';
 
 const CASES = 200;
 
 describe('eval run durability', () => {
-  let h: Harness;
   let platform: TestPlatform;
   let llm: ScriptedLlm;
   let workers: WorkerPool;
@@ -24,16 +23,12 @@ describe('eval run durability', () => {
   };
 
   before(async () => {
-    h = await harness();
-    platform = await createTestPlatform(h, { env: { EGRESS_ALLOWLIST: '127.0.0.1' } });
-    workers = workerPool(h, platform.config.TEMPORAL_TASK_QUEUE);
-    llm = await startScriptedLlm(judgeReplies({ delayMs: 150 }));
+    ({ platform, workers, llm } = await startWorkerRig({
+      platform: { env: { EGRESS_ALLOWLIST: '127.0.0.1' } },
+      llm: judgeReplies({ delayMs: 150 }),
+    }));
   });
-  after(async () => {
-    await workers?.stopAll();
-    await llm?.close();
-    await platform?.close();
-  });
+  after(() => stopWorkerRig({ workers, llm, platform }));
 
   it('completes a 200-case run with exactly one result per case after its worker is killed mid-run', async function () {
     this.timeout(300_000);

@@ -3,12 +3,12 @@ import { hostname } from 'node:os';
 import { sql } from 'kysely';
 import { evalApi, judgeReplies } from '../helpers/eval-api';
 import { seedCases } from '../helpers/eval-seed';
-import { harness, type Harness } from '../helpers/harness';
-import { createTestPlatform, type TestPlatform } from '../helpers/platform';
+import type { TestPlatform } from '../helpers/platform';
 import { tallyRun } from '../helpers/run-tally';
-import { startScriptedLlm, type ScriptedLlm } from '../helpers/scripted-llm';
+import type { ScriptedLlm } from '../helpers/scripted-llm';
 import { createTenant } from '../helpers/tenants';
-import { workerPool, type WorkerPool } from '../helpers/worker-process';
+import type { WorkerPool } from '../helpers/worker-process';
+import { startWorkerRig, stopWorkerRig } from '../helpers/worker-rig';
 
 const CASES = 1000;
 // Enough cases in flight that several batches run at once (whatever the batch size), so both workers' pollers get
@@ -18,31 +18,24 @@ const CONCURRENCY = 64;
 const JUDGE_DELAY_MS = 100;
 
 describe('eval run scale-out', () => {
-  let h: Harness;
   let platform: TestPlatform;
   let llm: ScriptedLlm;
   let workers: WorkerPool;
 
   before(async () => {
-    h = await harness();
-    // No in-process worker: the two `assay worker` processes are the only pollers of the task queue. OpenBao holds
-    // the judge's key, as in production (api, workers and vault all separate).
-    platform = await createTestPlatform(h, {
-      vault: 'openbao',
-      env: { EGRESS_ALLOWLIST: '127.0.0.1', EVAL_CONCURRENCY: String(CONCURRENCY) },
-    });
-    workers = workerPool(h, platform.config.TEMPORAL_TASK_QUEUE, {
-      WORKSPACE_EVAL_CONCURRENCY: String(CONCURRENCY),
-      VAULT_ADDR: h.openbao.address,
-      VAULT_TOKEN: h.openbao.token,
-    });
-    llm = await startScriptedLlm(judgeReplies({ delayMs: JUDGE_DELAY_MS }));
+    ({ platform, workers, llm } = await startWorkerRig({
+      // No in-process worker: the two `assay worker` processes are the only pollers of the task queue. OpenBao holds
+      // the judge's key, as in production (api, workers and vault all separate).
+      platform: { vault: 'openbao', env: { EGRESS_ALLOWLIST: '127.0.0.1', EVAL_CONCURRENCY: String(CONCURRENCY) } },
+      workerEnv: (h) => ({
+        WORKSPACE_EVAL_CONCURRENCY: String(CONCURRENCY),
+        VAULT_ADDR: h.openbao.address,
+        VAULT_TOKEN: h.openbao.token,
+      }),
+      llm: judgeReplies({ delayMs: JUDGE_DELAY_MS }),
+    }));
   });
-  after(async () => {
-    await workers?.stopAll();
-    await llm?.close();
-    await platform?.close();
-  });
+  after(() => stopWorkerRig({ workers, llm, platform }));
 
   it('shares a 1,000-case run between two worker processes, exactly one result per case, each scoring a quarter or more', async function () {
     this.timeout(300_000);

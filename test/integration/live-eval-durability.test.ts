@@ -3,16 +3,15 @@ import { sql } from 'kysely';
 import { waitFor } from '../../lib/embedded/process-utils';
 import { publishedAgent, toolMessages, userMessage } from '../helpers/agent-api';
 import { evalApi } from '../helpers/eval-api';
-import { harness, type Harness } from '../helpers/harness';
-import { createTestPlatform, type TestPlatform } from '../helpers/platform';
-import { startScriptedLlm, type ScriptedLlm } from '../helpers/scripted-llm';
+import type { TestPlatform } from '../helpers/platform';
+import type { ScriptedLlm } from '../helpers/scripted-llm';
 import { createTenant } from '../helpers/tenants';
-import { workerPool, type WorkerPool } from '../helpers/worker-process';
+import type { WorkerPool } from '../helpers/worker-process';
+import { startWorkerRig, stopWorkerRig } from '../helpers/worker-rig';
 
 const CASES = 40;
 
 describe('live eval run durability', () => {
-  let h: Harness;
   let platform: TestPlatform;
   let llm: ScriptedLlm;
   let workers: WorkerPool;
@@ -21,22 +20,18 @@ describe('live eval run durability', () => {
     Number((await query.execute(platform.runtime.db)).rows[0].n);
 
   before(async () => {
-    h = await harness();
-    // Four cases at a time, each two 300 ms model steps: the run lasts long enough to kill its worker halfway.
-    platform = await createTestPlatform(h, { env: { EGRESS_ALLOWLIST: '127.0.0.1', EVAL_CONCURRENCY: '4' } });
-    workers = workerPool(h, platform.config.TEMPORAL_TASK_QUEUE);
-    llm = await startScriptedLlm((req) => {
-      const contact = userMessage(req.messages).replace('contact ', '');
-      if (toolMessages(req.messages) === 0)
-        return { toolCalls: [{ name: 'crm_update_contact', arguments: { contact_id: contact } }], delayMs: 300 };
-      return { content: `updated ${contact}`, delayMs: 300 };
-    });
+    ({ platform, workers, llm } = await startWorkerRig({
+      // Four cases at a time, each two 300 ms model steps: the run lasts long enough to kill its worker halfway.
+      platform: { env: { EGRESS_ALLOWLIST: '127.0.0.1', EVAL_CONCURRENCY: '4' } },
+      llm: (req) => {
+        const contact = userMessage(req.messages).replace('contact ', '');
+        if (toolMessages(req.messages) === 0)
+          return { toolCalls: [{ name: 'crm_update_contact', arguments: { contact_id: contact } }], delayMs: 300 };
+        return { content: `updated ${contact}`, delayMs: 300 };
+      },
+    }));
   });
-  after(async () => {
-    await workers?.stopAll();
-    await llm?.close();
-    await platform?.close();
-  });
+  after(() => stopWorkerRig({ workers, llm, platform }));
 
   it('scores every case exactly once, each from one sandbox conversation, after its worker is killed mid-run', async function () {
     this.timeout(300_000);

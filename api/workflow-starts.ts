@@ -4,7 +4,7 @@ import { TimeoutFailure, type Workflow } from '@temporalio/common';
 import { markWorkspaceDeleted, unmarkWorkspaceDeleted } from '../db/workspace.repository';
 import type { EvalRun } from '../db/tables/eval-run.table';
 import type { FlowRun } from '../db/tables/flow.table';
-import { CANCELLED } from '../domain/eval/run-settlement';
+import { CANCELLED } from '../domain/eval/run-end';
 import { logError } from '../lib/logger';
 import { endEvalRun, endFlowRun } from '../lib/run-ends';
 import type { agentRunWorkflow } from '../workflows/agent-run.workflow';

@@ -36,7 +36,7 @@ async function measure(
   const connectionsBefore = llm.connections();
   const started = Date.now();
   const run = await api.trigger(name, set.id);
-  const done = await api.settle(name, run.id, 3_600_000);
+  const done = await api.waitForEnd(name, run.id, 3_600_000);
   const wallMs = Date.now() - started;
   if (done.status !== 'completed') throw new Error(`run ${run.id} ${done.status}: ${done.error}`);
   const stored = await sql<{ cases: string; results: string }>`

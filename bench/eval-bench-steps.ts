@@ -63,7 +63,7 @@ export async function seedBenchSet(
 export async function runToEnd(platform: TestPlatform, seeded: Seeded): Promise<Finished> {
   const api = evalApi(platform.app, seeded.tenant);
   const run = await api.trigger(seeded.agent, seeded.set);
-  const done = await api.settle(seeded.agent, run.id, 3_600_000);
+  const done = await api.waitForEnd(seeded.agent, run.id, 3_600_000);
   if (done.status !== 'completed') throw new Error(`run ${run.id} ${done.status}: ${done.error}`);
   // Trigger to completed by the run's own timestamps (one clock, Postgres's), not by when the poll noticed.
   const wallMs = Date.parse(done.completed_at) - Date.parse(run.created_at);

@@ -8,7 +8,7 @@ import { countRunCases, runCaseScope } from './run-cases.repository';
 import type { AgentRun } from './tables/agent-run.table';
 import type { EvalRunTable } from './tables/eval-run.table';
 import type { FlowRun } from './tables/flow.table';
-import type { Settlement } from '../domain/eval/run-settlement';
+import type { ImposedEnd } from '../domain/eval/run-end';
 import { withNotScored, type RunSummary } from '../domain/scoring/run-summary';
 
 /**
@@ -19,17 +19,17 @@ import { withNotScored, type RunSummary } from '../domain/scoring/run-summary';
 
 /** How an eval run ends: completed with its summary, failed by its workflow, or stopped from outside. */
 export type EvalRunEnd =
-  { status: 'completed'; summary: RunSummary } | { status: 'failed'; error: string } | { stopped: Settlement };
+  { status: 'completed'; summary: RunSummary } | { status: 'failed'; error: string } | { stopped: ImposedEnd };
 
 /** How a flow run ends: as its workflow decided, or stopped from outside. */
 export type FlowRunEnd =
-  { status: 'completed' | 'failed' | 'cancelled'; error: string | null } | { stopped: Settlement };
+  { status: 'completed' | 'failed' | 'cancelled'; error: string | null } | { stopped: ImposedEnd };
 
 /** How an agent run ends: completed with its conversation (recorded once), failed by its workflow, or stopped. */
 export type AgentRunEnd =
   | { status: 'completed'; conversation: (run: AgentRun) => ConversationInput }
   | { status: 'failed'; error: string }
-  | { stopped: Settlement };
+  | { stopped: ImposedEnd };
 
 const UNFINISHED = ['queued', 'running'];
 

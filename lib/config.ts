@@ -38,7 +38,7 @@ const envSchema = z.object({
     .regex(/^\d+(b|kb|mb)$/i, 'must look like 1mb or 512kb')
     .default('1mb'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  // How long one flow node (handshake and tool call) may run before the run fails; how often a worker settles runs
+  // How long one flow node (handshake and tool call) may run before the run fails; how often the sweep ends runs
   // whose workflow closed without writing their row (terminated, timed out).
   FLOW_NODE_TIMEOUT_SECONDS: integer(1, 3600).default(180),
   RUN_SWEEP_SECONDS: integer(1, 3600).default(30),

@@ -6,7 +6,7 @@ import type { AgentMessage, AgentStopReason } from '../../domain/agent/agent-mes
 import { runtimeSettings, type AgentRuntimeSettings } from '../../domain/agent/agent-settings';
 import { applyGuardrails, type GuardrailOutcome } from '../../domain/guardrails/apply-guardrails';
 import { RUN_FAILURE } from '../../domain/eval/run-failures';
-import { CANCELLED } from '../../domain/eval/run-settlement';
+import { CANCELLED } from '../../domain/eval/run-end';
 import { createProviderClient, type ToolChatReply } from '../../lib/outbound/llm/provider-client';
 import { endAgentRun } from '../../lib/run-ends';
 import { connectAgentProvider, loadRunnableAgent, resolveRunnableAgent } from './agent-model';

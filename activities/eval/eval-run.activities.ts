@@ -6,7 +6,7 @@ import type { CaseStatus } from '../../domain/scoring/case-outcome';
 import type { CaseBatchOutcome } from '../../domain/eval/eval-batches';
 import { RUN_FAILURE } from '../../domain/eval/run-failures';
 import { endEvalRun } from '../../lib/run-ends';
-import { CANCELLED } from '../../domain/eval/run-settlement';
+import { CANCELLED } from '../../domain/eval/run-end';
 import type { RunSummary } from '../../domain/scoring/run-summary';
 import { judgedAgentModel, pinLiveRunAgent } from '../agent/agent-model';
 import { NO_FREE_SLOT, recordBatchErrors, scoreCaseBatch, type CaseBatchInput } from './case-batch';

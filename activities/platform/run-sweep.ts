@@ -6,7 +6,7 @@ import {
   type RunKind,
   type UnfinishedRun,
 } from '../../db/unfinished-run.repository';
-import { settlementFor, type Settlement } from '../../domain/eval/run-settlement';
+import { endForWorkflowState, type ImposedEnd } from '../../domain/eval/run-end';
 import type { Logger } from '../../lib/logger';
 import { endAgentRun, endEvalRun, endFlowRun } from '../../lib/run-ends';
 import { workflowState } from '../../lib/temporal/workflow-state';
@@ -19,7 +19,7 @@ const MISSING_WORKFLOW_GRACE_MS = 5 * 60_000;
 
 const KINDS: Record<
   RunKind,
-  { workflowId(run: UnfinishedRun): string; end(db: Db, id: string, stopped: Settlement): Promise<boolean> }
+  { workflowId(run: UnfinishedRun): string; end(db: Db, id: string, stopped: ImposedEnd): Promise<boolean> }
 > = {
   eval: { workflowId: (run) => evalRunWorkflowId(run.id), end: (db, id, s) => endEvalRun(db, id, { stopped: s }) },
   flow: {
@@ -56,11 +56,11 @@ export async function sweepUnfinishedRuns(deps: RunSweepDeps): Promise<number> {
       for (const run of runs) {
         deps.beat?.();
         const state = await workflowState(deps.client, KINDS[kind].workflowId(run));
-        const settlement = settlementFor(state, Date.now() - run.created_at.getTime(), MISSING_WORKFLOW_GRACE_MS);
-        if (!settlement || !(await KINDS[kind].end(deps.db, run.id, settlement))) continue;
+        const imposed = endForWorkflowState(state, Date.now() - run.created_at.getTime(), MISSING_WORKFLOW_GRACE_MS);
+        if (!imposed || !(await KINDS[kind].end(deps.db, run.id, imposed))) continue;
         ended++;
         deps.logger.info(
-          { run_kind: kind, run_id: run.id, workflow: state, status: settlement.status },
+          { run_kind: kind, run_id: run.id, workflow: state, status: imposed.status },
           'run ended by the sweep',
         );
       }

@@ -1,5 +1,5 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import type { WorkflowState } from '../../domain/eval/run-settlement';
+import type { WorkflowState } from '../../domain/eval/run-end';
 
 /** A workflow's status by id (its latest run), or `NOT_FOUND` when Temporal has no such workflow. */
 export async function workflowState(client: Client, workflowId: string): Promise<WorkflowState> {

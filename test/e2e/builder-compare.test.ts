@@ -86,7 +86,7 @@ describe('builder run page: compare with a baseline, in headless Chromium', () =
     set = await api.evalSet('concierge', { name: 'regression watch' });
     cases = await promoteCases(api, 'concierge', set.id, CASES);
     failing = new Set([1, 2, 3]);
-    baseline = await api.settle('concierge', (await api.trigger('concierge', set.id, { tags: ['nightly'] })).id);
+    baseline = await api.waitForEnd('concierge', (await api.trigger('concierge', set.id, { tags: ['nightly'] })).id);
 
     await api.send('delete', `/api/ai-agents/${rig.agent.id}/eval-sets/${set.id}/cases/${cases[4].id}`, 204);
     const added = await api.importRun('concierge', { session_input: { message: ADDED }, final_response: 'answer' });
@@ -94,7 +94,7 @@ describe('builder run page: compare with a baseline, in headless Chromium', () =
     failing = new Set([3, 5, 6, 7]);
     // The judge now fails other cases: judged afresh, not answered by the baseline's cached verdicts.
     const candidate = { tags: ['candidate'], no_cache: true };
-    current = await api.settle('concierge', (await api.trigger('concierge', set.id, candidate)).id);
+    current = await api.waitForEnd('concierge', (await api.trigger('concierge', set.id, candidate)).id);
     assert.equal(baseline.status, 'completed');
     assert.equal(current.status, 'completed');
   });
@@ -232,7 +232,7 @@ describe('builder run page: compare with a baseline, in headless Chromium', () =
       await watching.page.close();
     } finally {
       hold.release(Infinity);
-      await rig.api.settle('concierge', live.id);
+      await rig.api.waitForEnd('concierge', live.id);
     }
   });
 });

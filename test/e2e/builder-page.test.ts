@@ -119,7 +119,7 @@ describe('builder eval page in headless Chromium', () => {
     await page.screenshot({ path: path.join(ARTIFACTS, 'builder-run-live.png') });
 
     await page.waitForFunction(RUN_COMPLETED, undefined, { timeout: 60_000 });
-    const run = await api.settle('concierge', queued.id);
+    const run = await api.waitForEnd('concierge', queued.id);
     const results = await api.results('concierge', queued.id);
     assert.equal(navigations, 0, 'the page was never reloaded');
 
@@ -213,7 +213,7 @@ describe('builder eval page in headless Chromium', () => {
       gate.release(Infinity);
       await page.close();
       await watching.close();
-      await api.settle('concierge', queued.id, 60_000);
+      await api.waitForEnd('concierge', queued.id, 60_000);
     }
   });
 

@@ -43,7 +43,7 @@ describe('a second team, brought in over HTTP, evaluates in its own workspace an
     const conversation = await api.importRun('support', ORDER);
     await api.promote('support', conversation.id, set.id, 'order status');
     const queued = await api.trigger('support', 'smoke');
-    return { agent, run: await api.settle('support', queued.id) };
+    return { agent, run: await api.waitForEnd('support', queued.id) };
   };
 
   before(async () => {

@@ -93,7 +93,7 @@ export function evalApi(app: Express, tenant: Tenant) {
       return (await send('get', `/api/ai-agents/${agent}/eval-runs/${runId}/results`, 200)).data;
     },
     /** Polls the run until it is completed, failed or cancelled, failing the test at the deadline. */
-    async settle(agent: string, runId: string, timeoutMs = 60_000): Promise<any> {
+    async waitForEnd(agent: string, runId: string, timeoutMs = 60_000): Promise<any> {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const run = (await send('get', `/api/ai-agents/${agent}/eval-runs/${runId}`, 200)).data;

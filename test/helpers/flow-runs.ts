@@ -1,7 +1,7 @@
 import type request from 'supertest';
 
 /** Polls a flow run through `get` until it is completed, failed or cancelled, answering the last response at the deadline. */
-export async function settleFlowRun(
+export async function waitForFlowRunEnd(
   get: (path: string) => Promise<request.Response>,
   runId: string,
   timeoutMs = 30_000,

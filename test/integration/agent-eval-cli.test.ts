@@ -55,8 +55,8 @@ describe('assay agent:eval (the CI gate)', function () {
     });
     return run;
   };
-  const settleCancelled = async (runId: string): Promise<any> => {
-    const run = await api.settle('cli-bot', runId);
+  const waitForCancelledEnd = async (runId: string): Promise<any> => {
+    const run = await api.waitForEnd('cli-bot', runId);
     assert.equal(run.status, 'cancelled');
     const results = await api.results('cli-bot', runId);
     assert.equal(new Set(results.map((r) => r.case_id)).size, results.length, 'no case scored twice');
@@ -287,7 +287,7 @@ describe('assay agent:eval (the CI gate)', function () {
     );
     const runs = await runsOf('slow');
     assert.equal(runs.length, before + 1);
-    await settleCancelled(runs[0].id);
+    await waitForCancelledEnd(runs[0].id);
   });
 
   it('cancels the run on Ctrl-C and exits 2, the cases already scored kept and none scored twice', async () => {
@@ -300,7 +300,7 @@ describe('assay agent:eval (the CI gate)', function () {
     assert.equal(result.code, 2, result.stdout + result.stderr);
     assert.match(result.stderr, /SIGINT: cancelling the run \(Ctrl-C again to exit now\)/);
     assert.match(result.stderr, /was interrupted; it ended cancelled: 1 cases scored, 3 not scored/);
-    const { results } = await settleCancelled(run.id);
+    const { results } = await waitForCancelledEnd(run.id);
     assert.equal(results.length, 1);
   });
 });

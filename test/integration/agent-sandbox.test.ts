@@ -49,7 +49,7 @@ describe('agent runtime: the sandbox of live evaluation', () => {
     effects: { contacts: number; messages: number };
   }> => {
     const requestsBefore = proxy.requests();
-    const run = await api.settle('sandboxed', (await api.trigger('sandboxed', 'replays', { mode: 'live' })).id);
+    const run = await api.waitForEnd('sandboxed', (await api.trigger('sandboxed', 'replays', { mode: 'live' })).id);
     assert.equal(run.status, 'completed', run.error);
     const [result] = await api.results('sandboxed', run.id);
     const conversation = (await api.send('get', `/api/ai-agents/sandboxed/runs/${result.conversation_id}`, 200)).data;

@@ -69,7 +69,7 @@ describe('live eval runs pin the agent version at preflight', function () {
     const beforeRelease = requestsSince(from).length;
     gate.release(Infinity);
 
-    const run = await api.settle('pinned', started.id);
+    const run = await api.waitForEnd('pinned', started.id);
     assert.equal(run.status, 'completed', run.error);
     assert.deepEqual(run.agent, { version: 1, model: FIRST.model, provider: 'openai' });
     const asked = requestsSince(from);
@@ -95,7 +95,7 @@ describe('live eval runs pin the agent version at preflight', function () {
   it('pins the version published when the next live run starts', async () => {
     gate.release(Infinity);
     const from = llm.requests.length;
-    const run = await api.settle('pinned', (await api.trigger('pinned', 'cases', { mode: 'live' })).id);
+    const run = await api.waitForEnd('pinned', (await api.trigger('pinned', 'cases', { mode: 'live' })).id);
     assert.equal(run.status, 'completed', run.error);
     assert.deepEqual(run.agent, { version: 2, model: SECOND.model, provider: 'openai' });
     const lastRun = requestsSince(from);

@@ -85,7 +85,7 @@ describe('POST /runs/import/batch: a set of conversations produced elsewhere', f
     assert.equal(stored.data.tool_calls[0].tool_name, 'issue_credit');
 
     const queued = await api.trigger('batch-bot', 'ci', { run_selection: 'explicit', conversations });
-    const run = await api.settle('batch-bot', queued.id);
+    const run = await api.waitForEnd('batch-bot', queued.id);
     assert.equal(run.status, 'completed', run.error);
     const results = await api.results('batch-bot', run.id);
     const byCase = Object.fromEntries(results.map((r) => [r.case_id, r]));

@@ -29,7 +29,7 @@ describe('adaptive judge concurrency on 429', () => {
     const cases = await promoteCases(api, 'throttled', set.id, CASES);
 
     const run = await api.trigger('throttled', set.id);
-    const done = await api.settle('throttled', run.id, 240_000);
+    const done = await api.waitForEnd('throttled', run.id, 240_000);
     assert.equal(done.status, 'completed', done.error);
     const failing = cases.filter((c) => failsOnPurpose(c.message)).length;
     assert.deepEqual(done.summary.counts, { total: CASES, passed: CASES - failing, failed: failing, error: 0 });

@@ -61,7 +61,7 @@ describe('eval batch durability', () => {
     const callsAtKill = judgeCallsPerMessage();
 
     const second = await workers.spawn();
-    const done = await api.settle('bulk', run.id, 240_000);
+    const done = await api.waitForEnd('bulk', run.id, 240_000);
     assert.equal(done.status, 'completed', done.error);
     assert.deepEqual(done.summary.counts, { total: CASES, passed: CASES, failed: 0, error: 0 });
     assert.equal(done.scored_cases, CASES);

@@ -98,7 +98,7 @@ describe('eval cases scored in batches', () => {
     const asked = () => llm.requests.filter((r) => judgeAsk(r).user_input === REJECTED).length;
     const before = asked();
 
-    const run = await api.settle('picky', (await api.trigger('picky', 'twenty')).id, 90_000);
+    const run = await api.waitForEnd('picky', (await api.trigger('picky', 'twenty')).id, 90_000);
     assert.equal(run.status, 'completed', run.error);
     assert.deepEqual(run.summary.counts, { total: 20, passed: 19, failed: 0, error: 1 });
     const errors = (await api.results('picky', run.id)).filter((r) => r.status === 'error');

@@ -117,7 +117,7 @@ describe('eval cost: prices, per-case and run cost, dry runs', () => {
     assert.equal(Number(rows.rows[0].n), 0);
     assert.equal(llm.requests.length, before);
 
-    const run = await api.settle('priced', (await api.trigger('priced', 'costed', { judge_samples: SAMPLES })).id);
+    const run = await api.waitForEnd('priced', (await api.trigger('priced', 'costed', { judge_samples: SAMPLES })).id);
     assert.equal(run.status, 'completed', run.error);
     assert.equal(judgeCallsOfThisTest().length, dry.data.judge_calls);
   });
@@ -141,7 +141,7 @@ describe('eval cost: prices, per-case and run cost, dry runs', () => {
 
   it('leaves the judge cost null and names the model when the judge has no price', async () => {
     await api.send('put', '/api/workspaces/current/eval-judge-model', 200, { judge_model: 'gpt-unpriced-judge' });
-    const run = await api.settle('priced', (await api.trigger('priced', 'costed')).id);
+    const run = await api.waitForEnd('priced', (await api.trigger('priced', 'costed')).id);
     assert.equal(run.status, 'completed', run.error);
     assert.equal(run.judge.model, 'gpt-unpriced-judge');
     assert.deepEqual(run.summary.cost, {

@@ -59,7 +59,7 @@ describe('eval run durability', () => {
     assert.ok(atKill < CASES, `the run had already finished (${atKill} results) when its worker was killed`);
 
     await workers.spawn();
-    const done = await api.settle('bulk', run.id, 240_000);
+    const done = await api.waitForEnd('bulk', run.id, 240_000);
     assert.equal(done.status, 'completed', done.error);
     assert.ok((await resultCount(run.id)) > atKill);
 

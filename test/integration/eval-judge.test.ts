@@ -40,7 +40,7 @@ describe('judge resolution and provider integrations', () => {
     const conversation = await api.importRun(agentName, { session_input: { message }, final_response: 'An answer.' });
     await api.evalSet(agentName, { name: 'judge check' });
     await api.promote(agentName, conversation.id, 'judge check');
-    const run = await api.settle(agentName, (await api.trigger(agentName, 'judge check')).id);
+    const run = await api.waitForEnd(agentName, (await api.trigger(agentName, 'judge check')).id);
     return { run, asked: llm.requests.filter((req) => judgeAsk(req).user_input === message) };
   }
 

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { recordCaseResult } from '../../db/case-result.repository';
 import { recordEvalRunEnd } from '../../db/run-end.repository';
 import { upsertMembership } from '../../db/member.repository';
-import { CANCELLED } from '../../domain/eval/run-settlement';
+import { CANCELLED } from '../../domain/eval/run-end';
 import { evalApi } from '../helpers/eval-api';
 import { harness } from '../helpers/harness';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';

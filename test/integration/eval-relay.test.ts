@@ -98,7 +98,7 @@ describe('eval progress over WebSocket', () => {
     return client;
   };
   const settled = async (runId: string): Promise<{ run: any; results: any[] }> => ({
-    run: await api.settle('support', runId),
+    run: await api.waitForEnd('support', runId),
     results: await api.results('support', runId),
   });
 
@@ -189,7 +189,7 @@ describe('eval progress over WebSocket', () => {
     const refusal = await client.waitFor((m) => m.type === 'error' && m.run_id === run.id && m.code !== 'not_found');
     assert.equal(refusal.code, 'forbidden');
     assert.ok(!client.messages.some((m) => m.type === 'snapshot'));
-    await api.settle('support', run.id);
+    await api.waitForEnd('support', run.id);
   });
 
   it('sends a snapshot, then every case once in commit order, then the summary — also to clients that join half-way', async () => {
@@ -303,7 +303,7 @@ describe('eval progress over WebSocket', () => {
       [[first.id, 'before the run']],
     );
     assert.equal(listed[0].expected_final_response, 'answer 1');
-    await api.settle('support', run.id);
+    await api.waitForEnd('support', run.id);
     const stranger = evalApi(platform.app, await createTenant(platform.runtime.db, 'owner'));
     await stranger.agent('support', 'gpt-4o');
     await stranger.send('get', `/api/ai-agents/support/eval-runs/${run.id}/cases`, 404);
@@ -318,7 +318,8 @@ describe('eval progress over WebSocket', () => {
     );
     try {
       const runs: any[] = [];
-      for (let i = 0; i < 3; i++) runs.push(await api.settle('support', (await api.trigger('support', 'progress')).id));
+      for (let i = 0; i < 3; i++)
+        runs.push(await api.waitForEnd('support', (await api.trigger('support', 'progress')).id));
       const client = await connect(capped);
       client.subscribe(runs[0].id);
       client.subscribe(runs[1].id);
@@ -371,7 +372,7 @@ describe('eval progress over WebSocket', () => {
     }
     const runs: string[] = [];
     for (let i = 0; i < 10; i++) runs.push((await api.trigger('support', big.id)).id);
-    for (const runId of runs) await api.settle('support', runId, 60_000);
+    for (const runId of runs) await api.waitForEnd('support', runId, 60_000);
     // The reader must keep up within the drain timeout even on a loaded machine (2 MB snapshots): 2 s, not less.
     const limits = { maxBufferedBytes: 256 * 1024, drainTimeoutMs: 2_000 };
     const shedding = await serveWithRelay(

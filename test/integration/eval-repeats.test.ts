@@ -50,7 +50,7 @@ describe('eval runs with repeats', () => {
   async function repeatedRun(api: ReturnType<typeof evalApi>, agent: string, body: Record<string, unknown>) {
     flakyAsks.count = 0;
     const before = suite.llm.requests.length;
-    const run = await api.settle(agent, (await api.trigger(agent, 'repeats', body)).id);
+    const run = await api.waitForEnd(agent, (await api.trigger(agent, 'repeats', body)).id);
     assert.equal(run.status, 'completed', run.error);
     const results = Object.fromEntries((await api.results(agent, run.id)).map((r) => [r.case_name, r]));
     const asked = suite.llm.requests.slice(before).map((req) => judgeAsk(req).user_input);
@@ -153,7 +153,7 @@ describe('eval runs with repeats', () => {
     });
     agentRuns.count = 0;
     const trigger = { mode: 'live', repeats: 4, min_repeat_pass: 2 };
-    const run = await api.settle('wavering', (await api.trigger('wavering', 'repeats', trigger)).id, 120_000);
+    const run = await api.waitForEnd('wavering', (await api.trigger('wavering', 'repeats', trigger)).id, 120_000);
     assert.equal(run.status, 'completed', run.error);
     const [result] = await api.results('wavering', run.id);
     assert.deepEqual(

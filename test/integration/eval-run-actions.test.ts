@@ -90,7 +90,7 @@ describe('eval run actions: cancel and retry-errors through the API', function (
     const accepted = (await action('bulk', started.id, 'cancel', 202)).data;
     assert.equal(accepted.id, started.id);
     assert.ok(['running', 'cancelled'].includes(accepted.status), accepted.status);
-    const run = await api.settle('bulk', started.id);
+    const run = await api.waitForEnd('bulk', started.id);
     assert.deepEqual([run.status, run.error], ['cancelled', 'the run was cancelled']);
     assert.ok(run.completed_at);
 
@@ -141,7 +141,7 @@ describe('eval run actions: cancel and retry-errors through the API', function (
     const set = await api.evalSet('flaky', { name: 'six', judge_samples: 1 });
     const caseIds = await seedCases(platform.runtime.db, agent, set.id, 6, true);
     for (const i of [1, 3, 4]) mumbledAt.add(`question ${i}`);
-    const first = await api.settle(
+    const first = await api.waitForEnd(
       'flaky',
       (await api.trigger('flaky', set.id, { min_scores: { rubric_based: 0.9 }, tags: ['main', 'sha:abc123'] })).id,
     );
@@ -179,7 +179,7 @@ describe('eval run actions: cancel and retry-errors through the API', function (
     const listed = await api.send('get', `/api/ai-agents/flaky/eval-runs/${queued.id}/cases`, 200);
     assert.deepEqual(listed.data.map((c: { id: string }) => c.id).sort(), errored.sort());
 
-    const retry = await api.settle('flaky', queued.id);
+    const retry = await api.waitForEnd('flaky', queued.id);
     assert.equal(retry.status, 'completed', retry.error);
     assert.equal(retry.total_cases, 3);
     assert.deepEqual(retry.summary.counts, { total: 3, passed: 3, failed: 0, error: 0 });
@@ -207,7 +207,7 @@ describe('eval run actions: cancel and retry-errors through the API', function (
     });
     mumbledAt.add('question 0');
     const conversations = { [chosenCase]: chosen.id };
-    const first = await api.settle(
+    const first = await api.waitForEnd(
       'chooser',
       (await api.trigger('chooser', set.id, { run_selection: 'explicit', conversations })).id,
     );
@@ -216,7 +216,7 @@ describe('eval run actions: cancel and retry-errors through the API', function (
     mumbledAt.clear();
     const queued = (await action('chooser', first.id, 'retry-errors', 201)).data;
     assert.deepEqual([queued.run_selection, queued.conversations], ['explicit', conversations]);
-    const retry = await api.settle('chooser', queued.id);
+    const retry = await api.waitForEnd('chooser', queued.id);
     const [result] = await api.results('chooser', retry.id);
     assert.deepEqual(
       [retry.total_cases, result.case_id, result.conversation_id, result.status],
@@ -229,7 +229,7 @@ describe('eval run actions: cancel and retry-errors through the API', function (
     await seededAgent('shared');
     await api.evalSet('shared', { name: 'one', judge_samples: 1 });
     await api.addCase('shared', 'one', { name: 'hand written', session_input: { message: 'hi' } });
-    const run = await api.settle('shared', (await api.trigger('shared', 'one')).id);
+    const run = await api.waitForEnd('shared', (await api.trigger('shared', 'one')).id);
     assert.deepEqual(run.summary.counts, { total: 1, passed: 0, failed: 0, error: 1 });
 
     const other = createTenant(platform.runtime.db, 'owner');

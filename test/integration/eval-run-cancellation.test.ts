@@ -67,7 +67,7 @@ describe('eval runs cancelled or terminated in Temporal end cancelled', function
     await client.waitFor((m) => m.type === 'case_result' && m.run_id === started.id, 60_000);
     await stop(handle(started.id));
     const end = await client.waitFor((m) => m.type === 'run_status' && m.run_id === started.id, 60_000);
-    const run = await api.settle('scored', started.id);
+    const run = await api.waitForEnd('scored', started.id);
     assert.deepEqual([run.status, run.error], ['cancelled', error]);
     assert.ok(run.completed_at);
     assert.equal((await api.results('scored', started.id)).length, 1);
@@ -161,7 +161,7 @@ describe('eval runs cancelled or terminated in Temporal end cancelled', function
       await waitFor('the agent to be asked', async () => holdRequests() > asked, 60_000);
       assert.equal(await agentRunStatus(started.id), 'running');
       await stop(handle(started.id));
-      const run = await api.settle('live', started.id);
+      const run = await api.waitForEnd('live', started.id);
       assert.equal(run.status, 'cancelled', run.error);
       await waitFor('the agent run to end', async () => (await agentRunStatus(started.id)) !== 'running', 30_000);
       assert.equal(await agentRunStatus(started.id), 'cancelled');

@@ -64,7 +64,7 @@ describe('comparing an eval run with a baseline', function () {
       conversations: { [cases.charlie]: bad.charlie, [cases.delta]: bad.delta },
     };
     baseline = await api.trigger('support', 'checkout', { ...explicitBase, tags: ['main', 'sha:base'] });
-    baseline = await api.settle('support', baseline.id);
+    baseline = await api.waitForEnd('support', baseline.id);
     assert.equal(baseline.status, 'completed', baseline.error);
 
     // Between the runs foxtrot is deleted and golf added; then alpha fails, bravo errors, delta still fails.
@@ -76,13 +76,13 @@ describe('comparing an eval run with a baseline', function () {
       conversations: { [cases.alpha]: bad.alpha, [cases.bravo]: mumble.id, [cases.delta]: bad.delta },
     };
     head = await api.trigger('support', 'checkout', { ...explicitHead, tags: ['sha:head', 'pr', 'sha:head'] });
-    head = await api.settle('support', head.id);
+    head = await api.waitForEnd('support', head.id);
     assert.equal(head.status, 'completed', head.error);
 
     await api.evalSet('support', { name: 'other' });
     const source = await api.importRun('support', conversation('other', 'answer other'));
     await api.promote('support', source.id, 'other', 'other');
-    otherRun = await api.settle('support', (await api.trigger('support', 'other', { tags: ['main'] })).id);
+    otherRun = await api.waitForEnd('support', (await api.trigger('support', 'other', { tags: ['main'] })).id);
   });
 
   after(async () => {
@@ -244,7 +244,7 @@ describe('comparing an eval run with a baseline', function () {
     } finally {
       gate.release(Infinity);
     }
-    const ended = await api.settle('support', running.id);
+    const ended = await api.waitForEnd('support', running.id);
     assert.equal(ended.status, 'completed');
     assert.equal((await compare(head.id, 'baseline=tag:main')).data.baseline_run_id, running.id);
     assert.equal((await compare(running.id, 'baseline=last-completed')).data.baseline_run_id, head.id);

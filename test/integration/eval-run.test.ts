@@ -96,7 +96,7 @@ describe('offline eval runs', () => {
     assert.equal(queued.status, 'queued');
     assert.equal(queued.mode, 'offline');
     assert.equal(queued.run_selection, 'source');
-    const run = await api.settle('support', queued.id);
+    const run = await api.waitForEnd('support', queued.id);
     assert.equal(run.status, 'completed', run.error);
     assert.deepEqual(run.judge, { provider: 'openai', model: 'gpt-4.1-mini', source: 'agent_provider_default' });
     const workflow = platform.runtime.temporal.client.workflow.getHandle(`eval-run:${run.id}`);
@@ -178,7 +178,7 @@ describe('offline eval runs', () => {
       run_selection: 'explicit',
       conversations: { [ids.handCase]: ids.refund },
     });
-    const run = await api.settle('support', queued.id);
+    const run = await api.waitForEnd('support', queued.id);
     const hand = (await api.results('support', run.id)).find((r) => r.case_id === ids.handCase);
     assert.equal(hand.conversation_id, ids.refund);
     assert.equal(hand.status, 'failed');
@@ -216,7 +216,7 @@ describe('offline eval runs', () => {
   it('applies the set defaults, then a per-run min_scores override on top of them', async () => {
     const explicit = { run_selection: 'explicit', conversations: { [ids.handCase]: ids.refund } };
     const handStatus = async (body: Record<string, unknown>): Promise<[string, unknown]> => {
-      const run = await api.settle('support', (await api.trigger('support', 'smoke', body)).id);
+      const run = await api.waitForEnd('support', (await api.trigger('support', 'smoke', body)).id);
       const hand = (await api.results('support', run.id)).find((r) => r.case_id === ids.handCase);
       return [hand.status, run.min_scores];
     };
@@ -246,7 +246,10 @@ describe('offline eval runs', () => {
     try {
       const before = llm.requests.length;
       // The same case was judged (and its verdict cached) in the first test: this one means to ask the judge.
-      const run = await api.settle('support', (await api.trigger('support', 'mumbling judge', { no_cache: true })).id);
+      const run = await api.waitForEnd(
+        'support',
+        (await api.trigger('support', 'mumbling judge', { no_cache: true })).id,
+      );
       const [result] = await api.results('support', run.id);
       assert.equal(result.case_id, promoted.id);
       assert.equal(result.status, 'error');

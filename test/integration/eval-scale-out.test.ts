@@ -49,7 +49,7 @@ describe('eval run scale-out', () => {
     const spawned = await Promise.all([workers.spawn(), workers.spawn()]);
     const identities = spawned.map((worker) => `${worker.child.pid}@${hostname()}`);
     const run = await api.trigger('shared', 'wide');
-    const done = await api.settle('shared', run.id, 240_000);
+    const done = await api.waitForEnd('shared', run.id, 240_000);
     assert.equal(done.status, 'completed', done.error);
 
     const perCase = await sql<{ case_id: string; n: string }>`

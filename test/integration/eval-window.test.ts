@@ -38,7 +38,7 @@ describe('the eval-run window across batches, pages and continue-as-new', functi
     await seedCases(platform.runtime.db, agent, set.id, CASES, true);
     const judgedBefore = llm.requests.length;
     const run = await api.trigger('bot', set.id);
-    const done = await api.settle('bot', run.id, 240_000);
+    const done = await api.waitForEnd('bot', run.id, 240_000);
     assert.equal(done.status, 'completed', done.error);
     assert.equal(done.scored_cases, CASES);
     assert.deepEqual(done.summary.counts, { total: CASES, passed: CASES, failed: 0, error: 0 });
@@ -107,7 +107,7 @@ describe('the eval-run window across batches, pages and continue-as-new', functi
     try {
       await api.connect('openai', 'sk-slow-tail', slowLlm.baseUrl);
       const run = await api.trigger('bot', set.id);
-      const done = await api.settle('bot', run.id, 240_000);
+      const done = await api.waitForEnd('bot', run.id, 240_000);
       assert.equal(done.status, 'completed', done.error);
       assert.deepEqual(done.summary.counts, { total, passed: total, failed: 0, error: 0 });
       const progress = await platform.runtime.temporal.client.workflow

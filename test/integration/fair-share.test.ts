@@ -104,7 +104,7 @@ describe('fair share of the workers', () => {
     await waitFor('A to fill its slots', async () => requests.now(`Bearer ${a.key}`) === CAP, 60_000);
 
     // A's judge calls are held open: A is saturated. B is not waiting behind it.
-    const runOfB = await b.api.settle('bot', (await b.api.trigger('bot', 'set')).id, 120_000);
+    const runOfB = await b.api.waitForEnd('bot', (await b.api.trigger('bot', 'set')).id, 120_000);
     assert.equal(runOfB.status, 'completed', runOfB.error);
     assert.deepEqual(runOfB.summary.counts, { total: b.cases, passed: b.cases, failed: 0, error: 0 });
     assert.equal((await b.api.results('bot', runOfB.id)).length, b.cases);
@@ -115,7 +115,7 @@ describe('fair share of the workers', () => {
 
     gate.release(Infinity);
     for (const run of runsOfA) {
-      const done = await a.api.settle('bot', run.id, 180_000);
+      const done = await a.api.waitForEnd('bot', run.id, 180_000);
       assert.equal(done.status, 'completed', done.error);
       assert.deepEqual(done.summary.counts, { total: a.cases, passed: a.cases, failed: 0, error: 0 });
       assert.equal((await a.api.results('bot', run.id)).length, a.cases);
@@ -148,7 +148,7 @@ describe('fair share of the workers', () => {
         : countingJudge(req),
     );
     const before = llm.requests.length;
-    const run = await d.api.settle('bot', (await d.api.trigger('bot', 'set')).id, 150_000);
+    const run = await d.api.waitForEnd('bot', (await d.api.trigger('bot', 'set')).id, 150_000);
     llm.script(countingJudge);
     const asked = llm.requests.slice(before).filter((req) => judgeAsk(req).user_input.startsWith(d.key));
     assert.equal(run.status, 'completed', run.error);

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import request from 'supertest';
 import { waitFor } from '../../lib/embedded/process-utils';
 import { workflowIds } from '../../workflows/temporal-names';
-import { settleFlowRun } from '../helpers/flow-runs';
+import { waitForFlowRunEnd } from '../helpers/flow-runs';
 import { harness } from '../helpers/harness';
 import { startPagedMcpServer, type PagedMcpServer } from '../helpers/paged-mcp-server';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
@@ -39,7 +39,7 @@ describe('flow runs: own-property node ids and parameters, and a final state for
     assert.equal(started.status, 201, started.text);
     return started.body.id;
   };
-  const settle = (runId: string) => settleFlowRun((path) => api('get', path), runId, 60_000);
+  const settle = (runId: string) => waitForFlowRunEnd((path) => api('get', path), runId, 60_000);
   const handle = (runId: string) => platform.runtime.temporal.client.workflow.getHandle(workflowIds.flowRun(runId));
   const whileWaiting = async (runId: string): Promise<void> => {
     const before = waitCalls;

@@ -149,7 +149,7 @@ describe('a hostile builder cannot hurt the platform or another workspace', () =
       run_selection: 'explicit',
       conversations: { [byHand.id]: largest.id },
     });
-    const run = await api.settle('tracer', queued.id, 90_000);
+    const run = await api.waitForEnd('tracer', queued.id, 90_000);
     assert.equal(run.status, 'completed', run.error);
     const results = new Map((await api.results('tracer', run.id)).map((r) => [r.case_id, r]));
     const whole = results.get(promoted.id).criteria.tool_trajectory_avg_score;
@@ -192,7 +192,7 @@ describe('a hostile builder cannot hurt the platform or another workspace', () =
     hostileStepsOver = true;
     assert.ok(honestRepliesDuringHostileSteps > 0, 'the honest run made progress during the hostile steps');
     honestGate.release(Infinity);
-    const run = await honest.settle('helper', honestRunId, 90_000);
+    const run = await honest.waitForEnd('helper', honestRunId, 90_000);
     assert.equal(run.status, 'completed', run.error);
     assert.deepEqual(run.summary.counts, { total: HONEST_CASES, passed: HONEST_CASES, failed: 0, error: 0 });
     assert.equal((await honest.results('helper', run.id)).length, HONEST_CASES);

@@ -44,7 +44,7 @@ describe('the judge verdict cache bounds', () => {
     await promoteCases(api, prefix, set.id, 2, prefix);
     const run = async (baseUrl: string) => {
       await api.connect('openai', 'sk-cache-bounds-key-9d2f', baseUrl);
-      const done = await api.settle(prefix, (await api.trigger(prefix, set.id)).id);
+      const done = await api.waitForEnd(prefix, (await api.trigger(prefix, set.id)).id);
       assert.equal(done.status, 'completed', done.error);
       return done.summary.judge_cache;
     };

@@ -35,7 +35,7 @@ describe('the judge verdict cache', () => {
       suite.llm.requests.slice(since).filter((req) => messages.has(judgeAsk(req).user_input));
     const run = async (body: Record<string, unknown> = {}) => {
       const before = suite.llm.requests.length;
-      const done = await api.settle(agent, (await api.trigger(agent, set.id, body)).id);
+      const done = await api.waitForEnd(agent, (await api.trigger(agent, set.id, body)).id);
       assert.equal(done.status, 'completed', done.error);
       const results = await api.results(agent, done.id);
       return { run: done, results, asked: calls(before) };

@@ -36,7 +36,7 @@ describe("a run's judge session on the worker", () => {
       const { api, run, asked } = await startRun('rotated', CASES);
       await waitFor('the first judge calls', async () => asked().length >= 8, 30_000);
       await api.connect('openai', NEW_KEY, suite.llm.baseUrl);
-      const done = await api.settle('rotated', run.id);
+      const done = await api.waitForEnd('rotated', run.id);
       assert.equal(done.status, 'completed', done.error);
       assert.deepEqual(done.summary.counts, { total: CASES, passed: CASES, failed: 0, error: 0 });
       const keys = asked().map((req) => req.authorization);
@@ -67,7 +67,7 @@ describe("a run's judge session on the worker", () => {
       await api.connect('openai', NEW_KEY, suite.llm.baseUrl);
       revoked = true;
       gate.release(Infinity);
-      const done = await api.settle('revoked-mid-run', run.id);
+      const done = await api.waitForEnd('revoked-mid-run', run.id);
       assert.equal(done.status, 'completed', done.error);
       assert.deepEqual(done.summary.counts, { total: CASES, passed: CASES, failed: 0, error: 0 });
       const refused = asked().filter((req) => req.authorization === `Bearer ${OLD_KEY}`);

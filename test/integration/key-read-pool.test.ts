@@ -39,7 +39,7 @@ describe('judge key reads and the Postgres pool', function () {
       sets.push(set.id);
     }
     const runs = await Promise.all(sets.map((set) => api.trigger('bot', set)));
-    const done = await Promise.all(runs.map((run) => api.settle('bot', run.id, 120_000)));
+    const done = await Promise.all(runs.map((run) => api.waitForEnd('bot', run.id, 120_000)));
     for (const run of done) {
       assert.equal(run.status, 'completed', run.error);
       assert.deepEqual(run.summary.counts, { total: 4, passed: 4, failed: 0, error: 0 });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { LIMITS } from '../../domain/limits';
 import { evalApi } from '../helpers/eval-api';
-import { settleFlowRun } from '../helpers/flow-runs';
+import { waitForFlowRunEnd } from '../helpers/flow-runs';
 import { harness } from '../helpers/harness';
 import { makeTools, startPagedMcpServer, type PagedMcpServer, type PagedTool } from '../helpers/paged-mcp-server';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
@@ -87,7 +87,7 @@ describe('limits where data is read back: the worker refuses oversized rows and 
       .where('id', '=', longTrajectoryCase.id)
       .execute();
 
-    const run = await api.settle('legacy', (await api.trigger('legacy', set.id)).id);
+    const run = await api.waitForEnd('legacy', (await api.trigger('legacy', set.id)).id);
     assert.equal(run.status, 'completed', JSON.stringify(run));
     const results = new Map((await api.results('legacy', run.id)).map((r) => [r.case_id, r]));
     assert.equal(results.get(honestCase.id).status, 'passed', JSON.stringify(results.get(honestCase.id)));
@@ -177,7 +177,7 @@ describe('limits where data is read back: the worker refuses oversized rows and 
     const runWith = async (text: string): Promise<request.Response> => {
       const started = await call('post', `/api/v1/flows/${flow.body.id}/runs`, { variables: { text } });
       assert.equal(started.status, 201, started.text);
-      return settleFlowRun((path) => call('get', path), started.body.id);
+      return waitForFlowRunEnd((path) => call('get', path), started.body.id);
     };
     // The stored output is the tool's content with its flags; its JSON may take exactly the limit.
     const empty = JSON.stringify({ content: [{ type: 'text', text: '' }], structured_content: null, is_error: false });
@@ -218,7 +218,7 @@ describe('limits where data is read back: the worker refuses oversized rows and 
       .set(tenant.auth)
       .send({ variables: {} });
     assert.equal(started.status, 201, started.text);
-    const run = await settleFlowRun((path) => request(platform.app).get(path).set(tenant.auth), started.body.id);
+    const run = await waitForFlowRunEnd((path) => request(platform.app).get(path).set(tenant.auth), started.body.id);
     assert.equal(run.body.status, 'failed', run.text.slice(0, 500));
     assert.equal(run.body.error, 'the flow nodes has 51 items, over the limit of 50 (limit flowNodes)');
     const statuses = new Set(run.body.nodes.map((n: { status: string }) => n.status));

@@ -60,7 +60,7 @@ describe('live eval run durability', () => {
     assert.ok(atKill < CASES, `the run had already finished (${atKill} results) when its worker was killed`);
 
     await workers.spawn();
-    const done = await api.settle('durable', run.id, 240_000);
+    const done = await api.waitForEnd('durable', run.id, 240_000);
     assert.equal(done.status, 'completed', done.error);
     assert.deepEqual(done.summary.counts, { total: CASES, passed: CASES, failed: 0, error: 0 });
 

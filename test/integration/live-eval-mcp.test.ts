@@ -61,7 +61,7 @@ describe('live eval with an MCP tool: trajectories written from the tools list',
       session_input: { message: 'sum 2 3' },
       expected_trajectory: [{ ...expected, server: 'elsewhere' }],
     });
-    const run = await api.settle('adder', (await api.trigger('adder', 'sums', { mode: 'live' })).id, 120_000);
+    const run = await api.waitForEnd('adder', (await api.trigger('adder', 'sums', { mode: 'live' })).id, 120_000);
     assert.equal(run.status, 'completed', run.error);
     const byName = Object.fromEntries((await api.results('adder', run.id)).map((r) => [r.case_name, r]));
 

@@ -54,7 +54,7 @@ describe('live eval runs', () => {
       session_input: { message: 'my cpf?' },
       expected_trajectory: [],
     });
-    const run = await api.settle('guarded', (await api.trigger('guarded', 'privacy', { mode: 'live' })).id);
+    const run = await api.waitForEnd('guarded', (await api.trigger('guarded', 'privacy', { mode: 'live' })).id);
     assert.equal(run.status, 'completed', run.error);
     assert.equal(run.mode, 'live');
     const [result] = await api.results('guarded', run.id);
@@ -87,7 +87,7 @@ describe('live eval runs', () => {
       cases.set(created.id, `c${i}`);
     }
     const crmBefore = await crmRows();
-    const run = await api.settle('bulk', (await api.trigger('bulk', 'contacts', { mode: 'live' })).id, 120_000);
+    const run = await api.waitForEnd('bulk', (await api.trigger('bulk', 'contacts', { mode: 'live' })).id, 120_000);
     assert.equal(run.status, 'completed', run.error);
     assert.deepEqual(run.summary.counts, { total: CASES, passed: CASES, failed: 0, error: 0 });
     const results = await api.results('bulk', run.id);
@@ -126,7 +126,11 @@ describe('live eval runs', () => {
       session_input: { message: 'slow' },
       expected_trajectory: [],
     });
-    const run = await api.settle('slowpoke', (await api.trigger('slowpoke', 'patience', { mode: 'live' })).id, 150_000);
+    const run = await api.waitForEnd(
+      'slowpoke',
+      (await api.trigger('slowpoke', 'patience', { mode: 'live' })).id,
+      150_000,
+    );
     assert.equal(run.status, 'completed', run.error);
     const [result] = await api.results('slowpoke', run.id);
     assert.equal(result.status, 'passed');
@@ -146,7 +150,7 @@ describe('live eval runs', () => {
     await api.evalSet('unconnected', { name: 'set' });
     await api.addCase('unconnected', 'set', { name: 'one', session_input: { message: 'hello' } });
     const before = llm.requests.length;
-    const run = await api.settle('unconnected', (await api.trigger('unconnected', 'set', { mode: 'live' })).id);
+    const run = await api.waitForEnd('unconnected', (await api.trigger('unconnected', 'set', { mode: 'live' })).id);
     assert.equal(run.status, 'failed');
     assert.match(
       run.error,

@@ -79,7 +79,7 @@ describe('MCP servers per workspace and their health checks are bounded', functi
     await seedCases(platform.runtime.db, agent, set.id, CASES, true);
     const timedRun = async (): Promise<number> => {
       const started = Date.now();
-      const run = await api.settle('steady', (await api.trigger('steady', 'pace', { no_cache: true })).id, 180_000);
+      const run = await api.waitForEnd('steady', (await api.trigger('steady', 'pace', { no_cache: true })).id, 180_000);
       assert.equal(run.status, 'completed', run.error);
       assert.equal(run.summary.counts.passed, CASES);
       return Date.now() - started;

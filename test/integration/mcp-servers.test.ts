@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import request from 'supertest';
 import { postgresBinDir } from '../../lib/embedded/postgres-cluster';
-import { settleFlowRun } from '../helpers/flow-runs';
+import { waitForFlowRunEnd } from '../helpers/flow-runs';
 import { harness, type Harness } from '../helpers/harness';
 import { assertLogsClean } from '../helpers/logs';
 import { listToolsWithSdk, startEverythingHttp, type EverythingServer } from '../helpers/mcp-peers';
@@ -43,7 +43,7 @@ describe('MCP servers: the recommended order against a real server-everything', 
   };
 
   const waitForRun = (tenant: Tenant, id: string): Promise<request.Response> =>
-    settleFlowRun((path) => call(tenant, 'get', path), id);
+    waitForFlowRunEnd((path) => call(tenant, 'get', path), id);
 
   before(async () => {
     h = await harness();

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import request from 'supertest';
-import { settleFlowRun } from '../helpers/flow-runs';
+import { waitForFlowRunEnd } from '../helpers/flow-runs';
 import { harness, type Harness } from '../helpers/harness';
 import { assertLogsClean } from '../helpers/logs';
 import { EVERYTHING_ENTRY } from '../helpers/mcp-peers';
@@ -115,7 +115,7 @@ describe('MCP servers: stdio_curated entries from the operator catalog file', ()
     });
     assert.equal(flow.status, 201, flow.text);
     const started = await api('post', `/api/v1/flows/${flow.body.id}/runs`, { variables: {} });
-    const run = await settleFlowRun((path) => api('get', path), started.body.id);
+    const run = await waitForFlowRunEnd((path) => api('get', path), started.body.id);
     assert.equal(run.body.status, 'completed', run.text);
     const env = JSON.parse(run.body.nodes[0].output.content[0].text) as Record<string, string>;
     const unexpected = Object.keys(env).filter((key) => !MINIMAL_ENV.includes(key) && key !== 'EVERYTHING_API_KEY');

@@ -63,7 +63,7 @@ describe('metrics', () => {
       await api.promote('support', (await api.importRun('support', conversation)).id, set.id);
     await api.addCase('support', 'smoke', UNSOURCED);
 
-    const run = await api.settle('support', (await api.trigger('support', 'smoke')).id);
+    const run = await api.waitForEnd('support', (await api.trigger('support', 'smoke')).id);
     assert.equal(run.status, 'completed', run.error);
     const results = await api.results('support', run.id);
     const byStatus = (status: string) => results.filter((r) => r.status === status).length;

@@ -52,9 +52,9 @@ describe('paging of every list endpoint', () => {
     smallSetId = (await api.evalSet('support', { name: 'small' })).id;
     for (let i = 0; i < MANY - 2; i++) await api.evalSet('support', { name: `extra-${i}` });
     await api.addCase('support', smallSetId, { name: 'hand-written', session_input: { message: 'hi' } });
-    for (let i = 0; i < MANY; i++) await api.settle('support', (await api.trigger('support', smallSetId)).id);
+    for (let i = 0; i < MANY; i++) await api.waitForEnd('support', (await api.trigger('support', smallSetId)).id);
     bigRunId = (await api.trigger('support', bigSetId)).id;
-    await api.settle('support', bigRunId, 120_000);
+    await api.waitForEnd('support', bigRunId, 120_000);
 
     serverIds = [];
     for (let i = 0; i < MANY; i++) {

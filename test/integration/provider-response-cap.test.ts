@@ -42,8 +42,8 @@ describe('provider answers are size-capped', () => {
     const neighbour = await judgedSet(other, 'neighbour', 'calm');
     const streamedBefore = suite.llm.streamedBytes();
     const [run, calm] = await Promise.all([
-      api.trigger('capped', set.id).then((r) => api.settle('capped', r.id, 90_000)),
-      other.trigger('neighbour', neighbour.set.id).then((r) => other.settle('neighbour', r.id, 90_000)),
+      api.trigger('capped', set.id).then((r) => api.waitForEnd('capped', r.id, 90_000)),
+      other.trigger('neighbour', neighbour.set.id).then((r) => other.waitForEnd('neighbour', r.id, 90_000)),
     ]);
 
     assert.equal(run.status, 'completed', run.error);
@@ -77,7 +77,7 @@ describe('provider answers are size-capped', () => {
       session_input: { message: 'a short one' },
       expected_trajectory: [],
     });
-    const run = await api.settle('talker', (await api.trigger('talker', 'live', { mode: 'live' })).id, 90_000);
+    const run = await api.waitForEnd('talker', (await api.trigger('talker', 'live', { mode: 'live' })).id, 90_000);
     assert.equal(run.status, 'completed', run.error);
     const results = new Map((await api.results('talker', run.id)).map((r) => [r.case_id, r]));
     assert.equal(results.get(huge.id).status, 'error');

@@ -62,7 +62,7 @@ describe('traces over OTLP/HTTP', () => {
 
   it('links the HTTP trigger, the workflow, its activities and every judge call in one trace', async () => {
     const queued = await api.trigger('support', 'traced');
-    const run = await api.settle('support', queued.id);
+    const run = await api.waitForEnd('support', queued.id);
     assert.equal(run.status, 'completed', run.error);
     assert.ok(llm.requests.length >= 2, `the judge was called ${llm.requests.length} times`);
 

@@ -56,7 +56,7 @@ describe('trajectory match modes in an eval run', () => {
   it('gives each mode its hand-computed score, and the summary their mean', async () => {
     const conversations = Object.fromEntries(Object.values(caseIds).map((id) => [id, conversationId]));
     const queued = await api.trigger('travel', 'modes', { run_selection: 'explicit', conversations });
-    const run = await api.settle('travel', queued.id);
+    const run = await api.waitForEnd('travel', queued.id);
     assert.equal(run.status, 'completed', run.error);
     const byCase = Object.fromEntries((await api.results('travel', run.id)).map((r) => [r.case_name, r]));
     for (const mode of TRAJECTORY_MATCH_MODES) {

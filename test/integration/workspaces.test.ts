@@ -201,7 +201,7 @@ describe('workspaces: create, list, rename, delete', () => {
       });
       const set = await api.evalSet('support', { name: 'smoke' });
       await api.promote('support', conversation.id, set.id, 'greeting');
-      const run = await api.settle('support', (await api.trigger('support', 'smoke')).id);
+      const run = await api.waitForEnd('support', (await api.trigger('support', 'smoke')).id);
       assert.equal(run.status, 'completed', run.error);
       await api.send('post', '/api/v1/mcp-servers', 201, {
         name: 'tracker',

@@ -1,9 +1,9 @@
 /** How a run ends when it was stopped from outside: cancelled on purpose, or failed. */
-type SettledStatus = 'cancelled' | 'failed';
+type ImposedEndStatus = 'cancelled' | 'failed';
 
 /** The final status and message a run row gets when its workflow closed without recording one. */
-export interface Settlement {
-  status: SettledStatus;
+export interface ImposedEnd {
+  status: ImposedEndStatus;
   error: string;
 }
 
@@ -22,9 +22,9 @@ export type WorkflowState =
   | 'NOT_FOUND';
 
 /** A run cancelled on purpose (Temporal UI, `temporal workflow cancel`, the API's `cancel`). */
-export const CANCELLED: Settlement = { status: 'cancelled', error: 'the run was cancelled' };
+export const CANCELLED: ImposedEnd = { status: 'cancelled', error: 'the run was cancelled' };
 
-const SETTLEMENTS: Partial<Record<WorkflowState, Settlement>> = {
+const ENDS_BY_STATE: Partial<Record<WorkflowState, ImposedEnd>> = {
   // Termination runs no workflow code, so nothing wrote the row: someone stopped the run on purpose.
   TERMINATED: { status: 'cancelled', error: 'the run was terminated in Temporal' },
   CANCELLED,
@@ -38,7 +38,7 @@ const SETTLEMENTS: Partial<Record<WorkflowState, Settlement>> = {
  * What an unfinished run row becomes given its workflow's state; undefined while the workflow may still write it.
  * A missing workflow counts only for rows older than `grace` (the api inserts the row before starting it).
  */
-export function settlementFor(state: WorkflowState, rowAgeMs: number, graceMs: number): Settlement | undefined {
+export function endForWorkflowState(state: WorkflowState, rowAgeMs: number, graceMs: number): ImposedEnd | undefined {
   if (state === 'NOT_FOUND' && rowAgeMs < graceMs) return undefined;
-  return SETTLEMENTS[state];
+  return ENDS_BY_STATE[state];
 }

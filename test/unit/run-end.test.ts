@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { settlementFor, type WorkflowState } from '../../domain/eval/run-settlement';
+import { endForWorkflowState, type WorkflowState } from '../../domain/eval/run-end';
 
 const GRACE = 60_000;
 
@@ -15,13 +15,14 @@ describe('settling a run whose workflow closed without writing it', () => {
       ['CONTINUED_AS_NEW', undefined],
       ['PAUSED', undefined],
     ];
-    for (const [state, status] of cases) assert.equal(settlementFor(state, GRACE * 2, GRACE)?.status, status, state);
-    assert.equal(settlementFor('TERMINATED', 0, GRACE)?.error, 'the run was terminated in Temporal');
+    for (const [state, status] of cases)
+      assert.equal(endForWorkflowState(state, GRACE * 2, GRACE)?.status, status, state);
+    assert.equal(endForWorkflowState('TERMINATED', 0, GRACE)?.error, 'the run was terminated in Temporal');
   });
 
   it('fails a run whose workflow is missing only once the row is older than the grace period', () => {
-    assert.equal(settlementFor('NOT_FOUND', GRACE - 1, GRACE), undefined);
-    assert.deepEqual(settlementFor('NOT_FOUND', GRACE, GRACE), {
+    assert.equal(endForWorkflowState('NOT_FOUND', GRACE - 1, GRACE), undefined);
+    assert.deepEqual(endForWorkflowState('NOT_FOUND', GRACE, GRACE), {
       status: 'failed',
       error: 'the run has no workflow in Temporal',
     });

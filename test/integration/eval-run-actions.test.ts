@@ -141,10 +141,10 @@ describe('eval run actions: cancel and retry-errors through the API', function (
     const set = await api.evalSet('flaky', { name: 'six', judge_samples: 1 });
     const caseIds = await seedCases(platform.runtime.db, agent, set.id, 6, true);
     for (const i of [1, 3, 4]) mumbledAt.add(`question ${i}`);
-    const first = await api.waitForEnd(
-      'flaky',
-      (await api.trigger('flaky', set.id, { min_scores: { rubric_based: 0.9 }, tags: ['main', 'sha:abc123'] })).id,
-    );
+    // Judged afresh (the retry inherits it): verdicts cached for the same questions by the cancelled run above, whose
+    // orphaned batches are judged once its gate opens, would otherwise pass the mumbled cases.
+    const trigger = { min_scores: { rubric_based: 0.9 }, tags: ['main', 'sha:abc123'], no_cache: true };
+    const first = await api.waitForEnd('flaky', (await api.trigger('flaky', set.id, trigger)).id);
     assert.equal(first.status, 'completed', first.error);
     assert.deepEqual(first.summary.counts, { total: 6, passed: 3, failed: 0, error: 3 });
     assert.equal(first.summary.not_scored, undefined);

@@ -15,6 +15,8 @@ export interface ConversationInput {
   messages: ConversationMessage[];
   tool_calls: RecordedToolCall[];
   final_response: string;
+  /** A conversation of many turns (the columns above then sum them up); absent or null for one turn. */
+  turns?: Conversation['turns'];
   guardrail_events: Array<{ guardrail: string; stage?: string | null; detail?: unknown }>;
   model: string | null;
   token_usage: Record<string, number> | null;
@@ -33,6 +35,7 @@ function toColumns(agent: { id: string; workspace_id: string }, input: Conversat
     messages: JSON.stringify(input.messages),
     tool_calls: JSON.stringify(input.tool_calls),
     final_response: input.final_response,
+    turns: jsonOrNull(input.turns ?? null),
     guardrail_events: JSON.stringify(input.guardrail_events),
     model: input.model,
     token_usage: jsonOrNull(input.token_usage),

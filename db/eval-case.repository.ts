@@ -21,6 +21,10 @@ export function evalCaseColumns(input: EvalCaseInput) {
     trajectory_match: input.trajectory_match ?? DEFAULT_TRAJECTORY_MATCH,
     expected_final_response: input.expected_final_response,
     rubrics: jsonOrNull(input.rubrics),
+    turns: jsonOrNull(input.turns ?? null),
+    state: jsonOrNull(input.state ?? null),
+    final_state: jsonOrNull(input.final_state ?? null),
+    conversation_scenario: jsonOrNull(input.conversation_scenario ?? null),
     source_run_id: input.source_run_id,
     snapshot: jsonOrNull(input.snapshot),
   };

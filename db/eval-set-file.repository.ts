@@ -4,7 +4,7 @@ import type { LocatedCase } from '../domain/eval/eval-set-file.reader';
 import { planCaseImport, type ImportPlan, type StoredCase } from '../domain/eval/eval-set-import';
 import type { FieldProblem } from '../domain/field-problems';
 
-// A multi-row insert binds 8 parameters a case; Postgres takes at most 65,535 in one statement.
+// A multi-row insert binds 12 parameters a case; Postgres takes at most 65,535 in one statement.
 const INSERT_CHUNK = 1_000;
 const unpromoted = { source_run_id: null, snapshot: null };
 
@@ -20,6 +20,10 @@ export async function allEvalCases(db: Db, evalSetId: string): Promise<StoredCas
       'trajectory_match',
       'expected_final_response',
       'rubrics',
+      'turns',
+      'state',
+      'final_state',
+      'conversation_scenario',
     ])
     .where('eval_set_id', '=', evalSetId)
     .orderBy('name')

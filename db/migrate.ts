@@ -22,6 +22,7 @@ import * as modelPrices from './migrations/0019-model-prices';
 import * as mcpHealth from './migrations/0020-mcp-health';
 import * as scopedTokens from './migrations/0021-scoped-tokens';
 import * as judgeCacheBytes from './migrations/0022-judge-cache-bytes';
+import * as multiTurn from './migrations/0023-multi-turn';
 
 // A static list rather than a folder scan: works the same under tsx, a bundle or a compiled build.
 const migrations: Record<string, Migration> = {
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   '0020-mcp-health': mcpHealth,
   '0021-scoped-tokens': scopedTokens,
   '0022-judge-cache-bytes': judgeCacheBytes,
+  '0023-multi-turn': multiTurn,
 };
 
 /** Brings the schema up to date; safe to call on every start. */

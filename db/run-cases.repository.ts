@@ -98,6 +98,9 @@ export async function someRunCaseNeedsJudge(db: Db, scope: RunCaseScope): Promis
       eb.or([
         eb('expected_final_response', 'is not', null),
         sql<boolean>`jsonb_array_length(coalesce(rubrics, '[]'::jsonb)) > 0`,
+        sql<boolean>`EXISTS (SELECT 1 FROM jsonb_array_elements(coalesce(turns, '[]'::jsonb)) AS t
+          WHERE coalesce(t->>'expected_response', '') ~ '\\S'
+            OR (jsonb_typeof(t->'rubrics') = 'array' AND jsonb_array_length(t->'rubrics') > 0))`,
       ]),
     )
     .limit(1)

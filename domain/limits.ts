@@ -10,6 +10,15 @@ export const LIMITS = {
   toolCallsPerExpectedTrajectory: 1_000,
   /** Messages in one conversation. */
   messagesPerConversation: 1_000,
+  /** Turns in one case (`turns`): conversations under test run to tens of turns; each turn may be judged per sample. */
+  turnsPerCase: 50,
+  /** Turns in one conversation (imported, recorded or live): as many as a case may expect. */
+  turnsPerConversation: 50,
+  /** Size of a case's session `state` or expected `final_state` as JSON, in bytes: the session's variables, as ADK's
+   * `session_input.state` and `final_session_state` hold them, not documents. */
+  sessionStateBytes: 32 * 1024,
+  /** Size of a case's `conversation_scenario` (a simulated user's starting prompt and plan) as JSON, in bytes. */
+  conversationScenarioBytes: 32 * 1024,
   /** Rubrics on one case: each is a judge call per sample. */
   rubricsPerCase: 20,
   /** Guardrail events recorded on one conversation. */

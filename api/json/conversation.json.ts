@@ -1,6 +1,17 @@
 import { z } from 'zod';
 import type { Conversation } from '../../db/tables/conversation.table';
 
+const recordedCallJson = z.object({
+  tool_name: z.string().describe('an MCP tool: its name as GET /api/v1/mcp-servers/{id}/tools lists it'),
+  tool_args: z.record(z.string(), z.unknown()),
+  server: z.string().optional().describe('an MCP tool call: the name of its server'),
+  result: z.unknown().optional(),
+  error: z.string().optional(),
+  simulated: z.boolean().optional(),
+  replayed: z.boolean().optional(),
+  call_key: z.string().optional(),
+});
+
 /** The API shape of a conversation, as every `/runs` endpoint answers it. */
 export const conversationJson = z.object({
   id: z.string(),
@@ -16,19 +27,14 @@ export const conversationJson = z.object({
     }),
   ),
   // Runs of the agent runtime also say per call whether it failed and whether it was simulated or replayed (sandbox).
-  tool_calls: z.array(
-    z.object({
-      tool_name: z.string().describe('an MCP tool: its name as GET /api/v1/mcp-servers/{id}/tools lists it'),
-      tool_args: z.record(z.string(), z.unknown()),
-      server: z.string().optional().describe('an MCP tool call: the name of its server'),
-      result: z.unknown().optional(),
-      error: z.string().optional(),
-      simulated: z.boolean().optional(),
-      replayed: z.boolean().optional(),
-      call_key: z.string().optional(),
-    }),
-  ),
+  tool_calls: z.array(recordedCallJson),
   final_response: z.string(),
+  turns: z
+    .array(z.object({ user_message: z.string(), tool_calls: z.array(recordedCallJson), final_response: z.string() }))
+    .nullable()
+    .describe(
+      'A conversation of many turns, in order (tool_calls and final_response above sum them up); null: one turn',
+    ),
   guardrail_events: z.array(
     z.object({ guardrail: z.string(), stage: z.string().nullish(), detail: z.unknown().optional() }),
   ),
@@ -50,6 +56,7 @@ export function toConversationJson(row: Conversation): z.infer<typeof conversati
     messages: row.messages,
     tool_calls: row.tool_calls,
     final_response: row.final_response,
+    turns: row.turns,
     guardrail_events: row.guardrail_events,
     model: row.model,
     token_usage: row.token_usage,

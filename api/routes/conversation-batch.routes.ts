@@ -10,10 +10,12 @@ import { HttpError } from '../http-error';
 import { readBulkBody } from '../jsonl-body';
 import { requireAgent } from '../lookups';
 import { parseOr422, route, type RouteSpec } from '../route';
-import { conversationImportBody, importedConversation } from '../conversation-input';
+import { checkConversationShape, conversationImportFields, importedConversation } from '../conversation-input';
 
 /** One item of a batch: a conversation as `POST /runs/import` takes it, and the case (id or name) it answers. */
-const batchItem = conversationImportBody.extend({ case: z.string().trim().min(1).max(200) });
+const batchItem = conversationImportFields
+  .extend({ case: z.string().trim().min(1).max(200) })
+  .superRefine(checkConversationShape);
 const batchBody = z.array(batchItem).max(LIMITS.casesPerEvalSet);
 type BatchItem = z.infer<typeof batchItem>;
 

@@ -10,7 +10,17 @@ import type { Db } from '../../db/database';
 import { findEvalSet } from '../../db/eval-set.repository';
 import type { Conversation } from '../../db/tables/conversation.table';
 import type { EvalCase } from '../../db/tables/eval-set.table';
-import { blankToNull, evalCaseBody, evalCaseFields, evalName, sessionInputSchema } from '../../domain/eval/eval-fields';
+import {
+  blankToNull,
+  caseFieldsOf,
+  caseShapeProblems,
+  evalCaseBody,
+  evalCaseFields,
+  evalName,
+  sessionInputSchema,
+} from '../../domain/eval/eval-fields';
+import { firstTurnColumns } from '../../domain/eval/case-turns';
+import { conversationTurns } from '../../domain/eval/conversation-turns';
 import { LIMITS } from '../../domain/limits';
 import { requireAgentEvalCase, requireAgentEvalSet, requireConversation } from '../eval-lookups';
 import { invalidField, limitExceeded } from '../field-errors';
@@ -21,7 +31,10 @@ import { evalCaseJson, toEvalCaseJson } from '../json/eval-case.json';
 
 const updateCaseBody = z
   .object({ name: evalName.optional(), session_input: sessionInputSchema.optional(), ...evalCaseFields })
-  .strict();
+  .strict()
+  .superRefine((body, ctx) => {
+    for (const { path, message } of caseShapeProblems(body, false)) ctx.addIssue({ code: 'custom', path, message });
+  });
 
 const promoteBody = z
   .object({
@@ -31,32 +44,73 @@ const promoteBody = z
   })
   .strict();
 
-function firstUserMessage(conversation: Conversation): string {
-  const fromMessages = conversation.messages.find(
-    (message) => message.role === 'user' && message.content.trim() !== '',
+const expectedCalls = (calls: Conversation['tool_calls']) =>
+  calls.map(({ tool_name, tool_args, server }) =>
+    server === undefined ? { tool_name, tool_args } : { tool_name, tool_args, server },
   );
-  return fromMessages?.content ?? String(conversation.session_input.message ?? '');
-}
 
-/** The case a conversation promotes to: its first user message, its calls and answer as expectations and snapshot. */
+/**
+ * The case a conversation promotes to: each of its turns' message, calls and reply as a turn's expectations (a
+ * one-turn conversation makes a one-turn case), with a snapshot of its calls and final reply.
+ */
 function caseFromConversation(
   conversation: Conversation,
   { name, trajectory_match }: z.infer<typeof promoteBody>,
 ): EvalCaseInput {
-  const message = firstUserMessage(conversation);
-  const calls = conversation.tool_calls.map(({ tool_name, tool_args, server }) =>
-    server === undefined ? { tool_name, tool_args } : { tool_name, tool_args, server },
-  );
-  return {
+  const turns = conversationTurns(conversation);
+  const message = turns[0].user_message;
+  const common = {
     name: name ?? (message.trim().slice(0, 80) || `run ${conversation.id}`),
-    session_input: { ...conversation.session_input, message },
-    expected_trajectory: calls,
     trajectory_match,
-    expected_final_response: blankToNull(conversation.final_response),
     rubrics: null,
     source_run_id: conversation.id,
     snapshot: { tool_calls: conversation.tool_calls, final_response: conversation.final_response },
   };
+  if (!conversation.turns)
+    return {
+      ...common,
+      session_input: { ...conversation.session_input, message },
+      expected_trajectory: expectedCalls(conversation.tool_calls),
+      expected_final_response: blankToNull(conversation.final_response),
+    };
+  const caseTurns = turns.map((turn) => ({
+    user_message: turn.user_message,
+    expected_trajectory: expectedCalls(turn.tool_calls),
+    expected_response: blankToNull(turn.final_response),
+  }));
+  return { ...common, ...firstTurnColumns(caseTurns, conversation.session_input), turns: caseTurns };
+}
+
+/** A case's fields after an update: the body's over the case's; a single-turn field given updates turn 0. */
+function updatedCase(current: EvalCase, body: z.infer<typeof updateCaseBody>): EvalCaseInput {
+  const { name, session_input, trajectory_match, expected_trajectory, expected_final_response, ...rest } = body;
+  const common = {
+    name: name ?? current.name,
+    trajectory_match: trajectory_match ?? current.trajectory_match,
+    rubrics: rest.rubrics === undefined ? current.rubrics : rest.rubrics,
+    state: rest.state === undefined ? current.state : rest.state,
+    final_state: rest.final_state === undefined ? current.final_state : rest.final_state,
+    conversation_scenario:
+      rest.conversation_scenario === undefined ? current.conversation_scenario : rest.conversation_scenario,
+    source_run_id: current.source_run_id,
+    snapshot: current.snapshot,
+  };
+  const sessionInput = session_input ?? current.session_input;
+  const turns = rest.turns === undefined ? current.turns : rest.turns;
+  if (!turns)
+    return {
+      ...common,
+      session_input: sessionInput,
+      expected_trajectory: expected_trajectory === undefined ? current.expected_trajectory : expected_trajectory,
+      expected_final_response:
+        expected_final_response === undefined ? current.expected_final_response : blankToNull(expected_final_response),
+      turns: null,
+    };
+  const first = { ...turns[0], user_message: session_input?.message ?? turns[0].user_message };
+  if (expected_trajectory !== undefined) first.expected_trajectory = expected_trajectory;
+  if (expected_final_response !== undefined) first.expected_response = blankToNull(expected_final_response);
+  const next = [first, ...turns.slice(1)];
+  return { ...common, ...firstTurnColumns(next, sessionInput), turns: next };
 }
 
 const caseResponse = z.object({ data: evalCaseJson });
@@ -109,16 +163,7 @@ export const evalCaseRoutes: RouteSpec[] = [
     response: caseResponse,
     handler: async ({ body, params, auth, deps }) => {
       const set = await requireAgentEvalSet(deps.db, auth.workspaceId, params);
-      const input = {
-        name: body.name,
-        session_input: body.session_input,
-        expected_trajectory: body.expected_trajectory ?? null,
-        trajectory_match: body.trajectory_match,
-        expected_final_response: blankToNull(body.expected_final_response),
-        rubrics: body.rubrics ?? null,
-        source_run_id: null,
-        snapshot: null,
-      };
+      const input = { ...caseFieldsOf(body), source_run_id: null, snapshot: null };
       return { data: toEvalCaseJson(await insertIntoSet(deps.db, set.id, input, 'set')) };
     },
   }),
@@ -156,20 +201,7 @@ export const evalCaseRoutes: RouteSpec[] = [
     response: caseResponse,
     handler: async ({ body, params, auth, deps }) => {
       const current = await requireAgentEvalCase(deps.db, auth.workspaceId, params);
-      const row = await updateEvalCase(deps.db, current.id, {
-        name: body.name ?? current.name,
-        session_input: body.session_input ?? current.session_input,
-        expected_trajectory:
-          body.expected_trajectory === undefined ? current.expected_trajectory : body.expected_trajectory,
-        trajectory_match: body.trajectory_match ?? current.trajectory_match,
-        expected_final_response:
-          body.expected_final_response === undefined
-            ? current.expected_final_response
-            : blankToNull(body.expected_final_response),
-        rubrics: body.rubrics === undefined ? current.rubrics : body.rubrics,
-        source_run_id: current.source_run_id,
-        snapshot: current.snapshot,
-      });
+      const row = await updateEvalCase(deps.db, current.id, updatedCase(current, body));
       return { data: toEvalCaseJson(row) };
     },
   }),

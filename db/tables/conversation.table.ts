@@ -1,5 +1,6 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { Json, NullableJson } from './json-column';
+import type { ConversationTurn } from '../../domain/eval/conversation-turns';
 
 /** Where a conversation came from: imported through the API, or produced by a live or sandbox agent run. */
 export type ConversationSource = 'imported' | 'live' | 'sandbox';
@@ -41,6 +42,9 @@ export interface ConversationTable {
   messages: Json<ConversationMessage[]>;
   tool_calls: Json<RecordedToolCall[]>;
   final_response: string;
+  /** The conversation's turns; null for a one-turn conversation (the columns above are then its turn). When set, the
+   * columns above sum the turns up: every call in order, the last reply, the transcript. */
+  turns: NullableJson<Array<ConversationTurn<RecordedToolCall>>>;
   guardrail_events: Json<Array<{ guardrail: string; stage?: string | null; detail?: unknown }>>;
   model: string | null;
   token_usage: NullableJson<Record<string, number>>;

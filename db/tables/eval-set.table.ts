@@ -4,6 +4,7 @@ import type { MinScores } from '../../domain/scoring/criteria';
 import type { ExpectedCall } from '../../domain/trajectory/expected-call';
 import type { ToolCall } from '../../domain/trajectory/tool-call';
 import type { TrajectoryMatch } from '../../domain/trajectory/trajectory-modes';
+import type { CaseTurn, ConversationScenario } from '../../domain/eval/case-turns';
 
 /** A collection of eval cases for one agent, with its default minimum scores and judge sample count. */
 export interface EvalSetTable {
@@ -33,7 +34,15 @@ export interface EvalCaseTable {
   expected_trajectory: NullableJson<ExpectedCall[]>;
   trajectory_match: ColumnType<TrajectoryMatch, TrajectoryMatch | undefined, TrajectoryMatch>;
   expected_final_response: string | null;
+  /** Case-level rubrics: judged against the whole conversation (a one-turn case's reply). */
   rubrics: NullableJson<string[]>;
+  /** The case's turns; null for a one-turn case, whose turn the columns above describe (they mirror turn 0 always). */
+  turns: NullableJson<CaseTurn[]>;
+  /** The session's initial state, and the state expected at the end (kept and exported; not scored). */
+  state: NullableJson<Record<string, unknown>>;
+  final_state: NullableJson<Record<string, unknown>>;
+  /** An ADK conversation scenario (a simulated user's prompt and plan), kept whole; such a case needs a user simulator. */
+  conversation_scenario: NullableJson<ConversationScenario>;
   source_run_id: string | null;
   snapshot: NullableJson<CaseSnapshot>;
   created_at: ColumnType<Date, never, never>;

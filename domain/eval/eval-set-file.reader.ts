@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ADK_FIELD_SOURCES, adkEvalSetSchema, adkSetName, caseFromAdk, isAdkEvalSet } from './adk-eval-set';
-import { blankToNull } from './eval-fields';
+import { caseFieldsOf } from './eval-fields';
+import type { CaseTurn, ConversationScenario } from './case-turns';
 import { evalSetFileCase, evalSetFileSchema } from './eval-set-file.schema';
 import { fieldPath, issuesAt, type FieldProblem } from '../field-problems';
 import { LIMITS } from '../limits';
@@ -20,7 +21,13 @@ export interface ImportCase {
   /** Absent: `lcs` (an ADK file, a case written before modes existed). */
   trajectory_match?: TrajectoryMatch;
   expected_final_response: string | null;
+  /** Case-level rubrics (the whole conversation's; a one-turn case's reply). */
   rubrics: string[] | null;
+  /** A case of turns (the fields above then mirror turn 0); absent or null: one turn. */
+  turns?: CaseTurn[] | null;
+  state?: Record<string, unknown> | null;
+  final_state?: Record<string, unknown> | null;
+  conversation_scenario?: ConversationScenario | null;
 }
 
 /** A case of the file and where it stands in it (`cases[3]`), with the field that holds its name. */
@@ -57,15 +64,10 @@ const adkField = (at: string) => (issue: Issue) => ({
 function readCase(value: unknown, describe: (issue: Issue) => FieldProblem): CaseRead {
   const parsed = evalSetFileCase.safeParse(value);
   if (!parsed.success) return { problems: parsed.error.issues.map(describe) };
-  const data = parsed.data;
   return {
     fields: {
-      name: data.name,
-      session_input: data.session_input,
-      expected_trajectory: data.expected_trajectory ?? null,
-      trajectory_match: data.trajectory_match ?? DEFAULT_TRAJECTORY_MATCH,
-      expected_final_response: blankToNull(data.expected_final_response),
-      rubrics: data.rubrics ?? null,
+      ...caseFieldsOf(parsed.data),
+      trajectory_match: parsed.data.trajectory_match ?? DEFAULT_TRAJECTORY_MATCH,
     },
   };
 }

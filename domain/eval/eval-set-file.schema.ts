@@ -33,6 +33,26 @@ export function evalSetFileJsonSchema(): Record<string, unknown> {
   return z.toJSONSchema(evalSetFileSchema, { target: 'draft-2020-12', io: 'input' });
 }
 
+// A one-turn case is written as before; a case of turns keeps its expectations in them. Absent extras stay absent.
+function fileCase(c: EvalSetFileCase): EvalSetFileCase {
+  const extras = Object.fromEntries(
+    (['state', 'final_state', 'conversation_scenario'] as const).flatMap((key) => (c[key] ? [[key, c[key]]] : [])),
+  );
+  const common = {
+    name: c.name,
+    session_input: c.session_input,
+    trajectory_match: c.trajectory_match ?? DEFAULT_TRAJECTORY_MATCH,
+  };
+  if (c.turns) return { ...common, turns: c.turns, rubrics: c.rubrics ?? null, ...extras };
+  return {
+    ...common,
+    expected_trajectory: c.expected_trajectory ?? null,
+    expected_final_response: c.expected_final_response ?? null,
+    rubrics: c.rubrics ?? null,
+    ...extras,
+  };
+}
+
 /** The file of a set and its cases, cases in name order (ids and timestamps are left out). */
 export function toEvalSetFile(
   set: { name: string; description: string; min_scores: MinScores; judge_samples: number },
@@ -44,15 +64,6 @@ export function toEvalSetFile(
     description: set.description,
     min_scores: set.min_scores,
     judge_samples: set.judge_samples,
-    cases: [...cases]
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-      .map((c) => ({
-        name: c.name,
-        session_input: c.session_input,
-        expected_trajectory: c.expected_trajectory ?? null,
-        trajectory_match: c.trajectory_match ?? DEFAULT_TRAJECTORY_MATCH,
-        expected_final_response: c.expected_final_response ?? null,
-        rubrics: c.rubrics ?? null,
-      })),
+    cases: [...cases].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map(fileCase),
   };
 }

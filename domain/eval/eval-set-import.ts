@@ -21,7 +21,10 @@ const sameCase = (a: ImportCase, b: ImportCase): boolean =>
   jsonEqual(a.expected_trajectory, b.expected_trajectory) &&
   (a.trajectory_match ?? DEFAULT_TRAJECTORY_MATCH) === (b.trajectory_match ?? DEFAULT_TRAJECTORY_MATCH) &&
   a.expected_final_response === b.expected_final_response &&
-  jsonEqual(a.rubrics, b.rubrics);
+  jsonEqual(a.rubrics, b.rubrics) &&
+  (['turns', 'state', 'final_state', 'conversation_scenario'] as const).every((key) =>
+    jsonEqual(a[key] ?? null, b[key] ?? null),
+  );
 
 /**
  * Upsert by case name: a name the set lacks is created, one it holds is updated unless every field is already equal.

@@ -39,6 +39,8 @@ export function askAdk<T>(requestText: string): Promise<T> {
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
+    // A python that dies before reading its request breaks the pipe; its exit code and stderr then say why.
+    child.stdin.on('error', () => undefined);
     child.on('close', (code) => {
       if (code !== 0) reject(new Error(`adk_oracle.py exited with ${code}: ${stderr}`));
       else resolve(JSON.parse(stdout) as T);

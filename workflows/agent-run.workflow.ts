@@ -26,27 +26,45 @@ function failureOf(error: unknown): ApplicationFailure {
   );
 }
 
+// One turn's model steps (numbered on from `step` across the run), up to the agent's step limit: how the turn ended
+// and the next step's number.
+async function runTurnSteps(
+  runId: string,
+  step: number,
+  maxSteps: number,
+  blocked: boolean,
+): Promise<{ stopReason: AgentStopReason; step: number }> {
+  if (blocked) return { stopReason: 'input_blocked', step };
+  for (const last = step + maxSteps; step < last; step++) {
+    const outcome = await modelSteps.runAgentModelStep({ runId, step });
+    if (outcome.kind === 'final') return { stopReason: 'completed', step: step + 1 };
+    // Sequential on purpose: the model may chain effects, and the step's calls are capped by the activity.
+    for (let index = 0; index < outcome.toolCalls; index++) await toolCalls.runAgentToolCall({ runId, step, index });
+  }
+  return { stopReason: 'step_limit', step };
+}
+
 /**
- * Runs an agent version on one message (production: the published one; a live eval case: the one its run pinned):
- * one activity per model step and one per tool call, up to the agent's step limit, then records the conversation.
- * The workflow id keys the run, so a retried activity resumes it.
+ * Runs an agent version on one message (production: the published one; a live eval case: the one its run pinned, on
+ * each of the case's turns in order, the session carried from turn to turn): one activity per model step and one per
+ * tool call, up to the agent's step limit per turn, then records the conversation. A turn that ends at the step limit
+ * ends the run. The workflow id keys the run, so a retried activity resumes it; history holds ids and counts only.
  */
 export async function agentRunWorkflow(input: AgentRunRequest): Promise<AgentRunResult> {
   let runId: string | undefined;
   try {
     const prepared = await setup.prepareAgentRun({ ...input, key: workflowInfo().workflowId });
     runId = prepared.runId;
-    let stopReason: AgentStopReason = prepared.blocked ? 'input_blocked' : 'step_limit';
-    for (let step = 0; !prepared.blocked && step < prepared.maxSteps; step++) {
-      const outcome = await modelSteps.runAgentModelStep({ runId, step });
-      if (outcome.kind === 'final') {
-        stopReason = 'completed';
+    let turn = await runTurnSteps(runId, 0, prepared.maxSteps, prepared.blocked);
+    for (let next = 1; next < (prepared.turns ?? 1) && turn.stopReason !== 'step_limit'; next++) {
+      const started = await setup.startAgentTurn({ runId, turn: next });
+      if (started.full) {
+        turn = { stopReason: 'message_limit', step: turn.step };
         break;
       }
-      // Sequential on purpose: the model may chain effects, and the step's calls are capped by the activity.
-      for (let index = 0; index < outcome.toolCalls; index++) await toolCalls.runAgentToolCall({ runId, step, index });
+      turn = await runTurnSteps(runId, turn.step, prepared.maxSteps, started.blocked);
     }
-    return await setup.finishAgentRun({ runId, stopReason });
+    return await setup.finishAgentRun({ runId, stopReason: turn.stopReason });
   } catch (error) {
     if (isCancellation(error)) {
       // A cancelled run (its eval run was cancelled, or an operator cancelled it) still ends its row.

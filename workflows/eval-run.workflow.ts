@@ -102,12 +102,13 @@ async function scoreHeldCase(runId: string, caseId: string, conversationIds: str
 
 // Live: the case runs in the sandbox as a child workflow keyed by run, case and repeat (one after another: the case
 // holds one slot), then its new conversations are scored, the slot held from the agent runs through scoring. A case
-// that already has a result is not run a second time.
+// that already has a result is not run a second time; nor is one without turns (a conversation scenario, which needs
+// a simulated user): scoring decides its result.
 async function scoreLiveCase(runId: string, caseId: string, repeats: number): Promise<CaseBatchOutcome> {
   try {
     return await inCaseSlot({ runId, caseId }, async () => {
-      const { status } = await bookkeeping.findStoredCaseResult({ runId, caseId });
-      if (status !== null) return scoreHeldCase(runId, caseId);
+      const { status, turns } = await bookkeeping.findStoredCaseResult({ runId, caseId });
+      if (status !== null || turns === 0) return scoreHeldCase(runId, caseId);
       const conversationIds: string[] = [];
       for (let repeat = 0; repeat < repeats; repeat++) {
         const { conversationId } = await executeChild(agentRunWorkflow, {

@@ -2,6 +2,7 @@ import type { ConversationInput } from '../../db/conversation.repository';
 import type { AgentRun } from '../../db/tables/agent-run.table';
 import type { ConversationMessage } from '../../db/tables/conversation.table';
 import type { AgentMessage, AgentStopReason } from '../../domain/agent/agent-messages';
+import { recordedTurns } from './agent-turns';
 
 function toConversationMessage(message: AgentMessage): ConversationMessage {
   if (message.role === 'tool') return { role: 'tool', content: message.content, tool_call_id: message.tool_call_id };
@@ -18,7 +19,8 @@ function toConversationMessage(message: AgentMessage): ConversationMessage {
 
 /**
  * The conversation an agent run records: every message but the agent's instructions, the tool calls with their
- * arguments, results and simulated/replayed flags, the final response, guardrail events, usage and latency.
+ * arguments, results and simulated/replayed flags, the final response, guardrail events, usage and latency; a run of
+ * several turns also each turn's message, calls and reply (the columns then sum the turns up).
  */
 export function conversationOf(run: AgentRun, stopReason: AgentStopReason, finishedAt: Date): ConversationInput {
   return {
@@ -26,6 +28,7 @@ export function conversationOf(run: AgentRun, stopReason: AgentStopReason, finis
     messages: run.messages.filter((message) => message.role !== 'system').map(toConversationMessage),
     tool_calls: run.tool_calls,
     final_response: run.final_response ?? '',
+    turns: recordedTurns(run),
     guardrail_events: run.guardrail_events,
     model: run.model,
     token_usage: { ...run.token_usage },

@@ -6,6 +6,7 @@ import { findScoringRun, type ScoringRun } from '../../db/eval-run.repository';
 import type { AgentRun, AgentRunMode } from '../../db/tables/agent-run.table';
 import type { RecordedToolCall } from '../../db/tables/conversation.table';
 import type { EvalCase } from '../../db/tables/eval-set.table';
+import { caseTurns } from '../../domain/eval/case-turns';
 import { RUN_FAILURE } from '../../domain/eval/run-failures';
 import { overLimit, storedCaseProblem } from '../../domain/limit-checks';
 import { pinLiveRunAgent } from './agent-model';
@@ -17,7 +18,11 @@ export interface RunTarget {
   agentId: string;
   mode: AgentRunMode;
   sessionInput: { message: string } & Record<string, unknown>;
+  /** The user's message of each turn, in order (a production run: the one message). */
+  userMessages: string[];
   replay: RecordedToolCall[];
+  /** The `[from, to)` slice of `replay` each turn may replay, when the recording had those turns; absent: any. */
+  replayTurns?: Array<[number, number]>;
   evalRunId: string | null;
   evalCaseId: string | null;
   /** A sandbox case runs the version its eval run pinned; a production run, the published one. */
@@ -47,16 +52,33 @@ async function requireRunnableCase(deps: ActivityDeps, evalCaseId: string): Prom
   return evalCase;
 }
 
-// A sandbox case replays the calls recorded in its source conversation: the case's snapshot, else the conversation.
-async function replayedCalls(deps: ActivityDeps, run: ScoringRun, evalCase: EvalCase): Promise<RecordedToolCall[]> {
-  if (evalCase.snapshot) return evalCase.snapshot.tool_calls;
-  const source = evalCase.source_run_id
-    ? await findConversation(deps.db, run.agent_id, evalCase.source_run_id)
-    : undefined;
+// A sandbox case replays the calls recorded in its source conversation: the case's snapshot, else the conversation;
+// a recording of as many turns as the case, each turn's calls to that turn.
+async function replayedCalls(
+  deps: ActivityDeps,
+  run: ScoringRun,
+  evalCase: EvalCase,
+  turns: number,
+): Promise<Pick<RunTarget, 'replay' | 'replayTurns'>> {
+  const source =
+    evalCase.source_run_id && (turns > 1 || !evalCase.snapshot)
+      ? await findConversation(deps.db, run.agent_id, evalCase.source_run_id)
+      : undefined;
   const replayProblem =
-    source && overLimit('the source conversation tool_calls', source.tool_calls.length, 'toolCallsPerConversation');
+    source &&
+    !evalCase.snapshot &&
+    overLimit('the source conversation tool_calls', source.tool_calls.length, 'toolCallsPerConversation');
   if (replayProblem) throw ApplicationFailure.nonRetryable(replayProblem, RUN_FAILURE.limitExceeded);
-  return source?.tool_calls ?? [];
+  const replay = evalCase.snapshot?.tool_calls ?? source?.tool_calls ?? [];
+  const counts = source?.turns?.length === turns ? source.turns.map((turn) => turn.tool_calls.length) : undefined;
+  return { replay, replayTurns: counts && turnSlices(counts, replay.length) };
+}
+
+// Consecutive `[from, to)` slices of the given sizes, when they cover exactly `total` calls.
+function turnSlices(counts: number[], total: number): Array<[number, number]> | undefined {
+  let from = 0;
+  const slices = counts.map((count): [number, number] => [from, (from += count)]);
+  return from === total ? slices : undefined;
 }
 
 /** The target of a live eval run's case: the run's pinned agent on the case's input, replaying its recorded calls. */
@@ -66,15 +88,22 @@ export async function sandboxTarget(
 ): Promise<RunTarget> {
   const run = await requireScoringRun(deps, request.evalRunId);
   const evalCase = await requireRunnableCase(deps, request.evalCaseId);
-  const replay = await replayedCalls(deps, run, evalCase);
+  const userMessages = caseTurns(evalCase).map((turn) => turn.user_message);
+  const turnProblem = overLimit('the case turns', userMessages.length, 'turnsPerConversation');
+  if (turnProblem) throw ApplicationFailure.nonRetryable(turnProblem, RUN_FAILURE.limitExceeded);
+  if (userMessages.length === 0)
+    throw ApplicationFailure.nonRetryable('the case has no turns to run (a conversation scenario only)');
+  const replay = await replayedCalls(deps, run, evalCase, userMessages.length);
   // A run preflighted before runs pinned their agent pins it now, once, for all its cases.
   const pinned = run.agent ?? (await pinLiveRunAgent(deps, deps.egress, run));
   return {
     workspaceId: run.workspace_id,
     agentId: run.agent_id,
     mode: 'sandbox',
-    sessionInput: evalCase.session_input,
-    replay,
+    // The runtime has no session state of its own: a case's state travels in the session input, as its other fields.
+    sessionInput: evalCase.state ? { ...evalCase.session_input, state: evalCase.state } : evalCase.session_input,
+    userMessages,
+    ...replay,
     evalRunId: run.id,
     evalCaseId: evalCase.id,
     pinnedVersion: pinned.version,

@@ -4,7 +4,7 @@ import { createAgentRun, findAgentRunByKey, updateAgentRun } from '../../db/agen
 import type { AgentRun } from '../../db/tables/agent-run.table';
 import type { AgentMessage, AgentStopReason } from '../../domain/agent/agent-messages';
 import { runtimeSettings, type AgentRuntimeSettings } from '../../domain/agent/agent-settings';
-import { applyGuardrails, type GuardrailOutcome } from '../../domain/guardrails/apply-guardrails';
+import { applyGuardrails } from '../../domain/guardrails/apply-guardrails';
 import { RUN_FAILURE } from '../../domain/eval/run-failures';
 import { CANCELLED } from '../../domain/eval/run-end';
 import { createProviderClient, type ToolChatReply } from '../../lib/outbound/llm/provider-client';
@@ -13,6 +13,7 @@ import { connectAgentProvider, loadRunnableAgent, resolveRunnableAgent } from '.
 import { requireAgentRun, sandboxTarget, type RunTarget } from './agent-run-target';
 import { recordModelReply, stepResultOf, type AgentStepResult } from './agent-step';
 import { conversationOf } from './agent-conversation';
+import { plannedTurns, startTurn, turnMessages, type TurnStart } from './agent-turns';
 import { loadAgentTools } from './agent-toolset';
 import { withHeartbeat } from '../platform/heartbeat';
 import type { ActivityDeps } from '../platform/activity-deps';
@@ -28,11 +29,13 @@ export type AgentRunRequest =
     }
   | { mode: 'sandbox'; evalRunId: string; evalCaseId: string };
 
-/** A prepared run: its id, its step limit, and whether an input guardrail already answered it. */
+/** A prepared run: its id, its step limit (per turn), whether an input guardrail already answered its first turn, and
+ * how many turns it runs (absent in histories from before turns: one). */
 export interface PreparedAgentRun {
   runId: string;
   maxSteps: number;
   blocked: boolean;
+  turns?: number;
 }
 
 /** How a run ended: the recorded conversation. */
@@ -50,26 +53,19 @@ const prepared = (run: AgentRun): PreparedAgentRun => ({
   runId: run.id,
   maxSteps: runtimeSettings(run.settings).maxSteps,
   blocked: run.steps.length === 0 && run.final_response !== null,
+  turns: Math.max(1, run.turns.length),
 });
 
 function targetOf(deps: ActivityDeps, request: AgentRunRequest): Promise<RunTarget> {
   return request.mode === 'production'
-    ? Promise.resolve({ ...request, replay: [], evalRunId: null, evalCaseId: null })
+    ? Promise.resolve({
+        ...request,
+        userMessages: [request.sessionInput.message],
+        replay: [],
+        evalRunId: null,
+        evalCaseId: null,
+      })
     : sandboxTarget(deps, request);
-}
-
-// The run's first messages: the instructions, the user's message (as the input guardrails left it) and, when a
-// guardrail blocked it, the safe reply.
-function openingMessages(
-  instructions: string,
-  message: string,
-  guarded: GuardrailOutcome,
-  safeReply: string,
-): AgentMessage[] {
-  const messages: AgentMessage[] = instructions.trim() ? [{ role: 'system', content: instructions }] : [];
-  messages.push({ role: 'user', content: guarded.blocked ? message : guarded.text });
-  if (guarded.blocked) messages.push({ role: 'assistant', content: safeReply });
-  return messages;
 }
 
 // One model call with the run's messages and tools, heartbeating while it waits.
@@ -118,7 +114,10 @@ export function createAgentRuntimeActivities(deps: ActivityDeps) {
           : await loadRunnableAgent(deps, target.workspaceId, target.agentId, target.pinnedVersion);
       const tools = await loadAgentTools(deps.db, target.workspaceId, agent.id, settings.builtinTools);
       const guarded = applyGuardrails(target.sessionInput.message, 'input', settings.guardrails);
-      const messages = openingMessages(version.instructions, target.sessionInput.message, guarded, settings.safeReply);
+      const instructions: AgentMessage[] = version.instructions.trim()
+        ? [{ role: 'system', content: version.instructions }]
+        : [];
+      const messages = [...instructions, ...turnMessages(target.sessionInput.message, guarded, settings.safeReply)];
       const run = await createAgentRun(deps.db, {
         key: input.key,
         workspace_id: target.workspaceId,
@@ -136,6 +135,7 @@ export function createAgentRuntimeActivities(deps: ActivityDeps) {
         messages,
         guardrail_events: guarded.events,
         final_response: guarded.blocked ? settings.safeReply : null,
+        turns: plannedTurns(target.userMessages, target.replayTurns, guarded.blocked),
       });
       deps.logger.info(
         { agent_run_id: run.id, agent_id: agent.id, mode: run.mode, tools: tools.length },
@@ -160,6 +160,13 @@ export function createAgentRuntimeActivities(deps: ActivityDeps) {
           ? { value: stepResultOf(current, input.step) }
           : recordModelReply(current, input.step, reply, settings),
       );
+    },
+
+    /** Starts the run's next turn once: its user message after the whole session so far (input guardrails first). */
+    async startAgentTurn(input: { runId: string; turn: number }): Promise<TurnStart> {
+      const run = await requireAgentRun(deps, input.runId);
+      const settings = runtimeSettings(run.settings);
+      return updateAgentRun(deps.db, run.id, (current) => startTurn(current, input.turn, settings));
     },
 
     /** Records the run's conversation once and answers its id. */

@@ -6,6 +6,7 @@ import {
   type BuiltinToolName,
 } from '../../domain/agent/agent-tools';
 import { findReplay, simulatedToolResult } from '../../domain/trajectory/tool-replay';
+import { unreplayable } from './agent-turns';
 import type { ToolExecution } from './tool-execution';
 
 /** Answers a built-in tool in the sandbox: validated like the real one, a plausible result, nothing written. */
@@ -30,7 +31,10 @@ export function simulateBuiltinTool(name: BuiltinToolName, args: Record<string, 
   };
 }
 
-/** Answers an MCP tool in the sandbox without calling it: the recorded result when tool and arguments match, else simulated. */
+/**
+ * Answers an MCP tool in the sandbox without calling it: the recorded result (of the current turn, when the recording
+ * had turns) when tool and arguments match, else simulated.
+ */
 export function answerMcpInSandbox(
   run: AgentRun,
   modelName: string,
@@ -38,7 +42,7 @@ export function answerMcpInSandbox(
   args: Record<string, unknown>,
 ): ToolExecution {
   const wanted = { name: source.tool_name, server: source.server_name, modelName };
-  const index = findReplay(run.replay_calls, run.replay_used, wanted, args);
+  const index = findReplay(run.replay_calls, unreplayable(run), wanted, args);
   if (index === null) return { args, result: simulatedToolResult(wanted.name, args), simulated: true, replayed: false };
   const recorded = run.replay_calls[index];
   return {

@@ -2,7 +2,9 @@ import { ApplicationFailure } from '@temporalio/common';
 import { findCaseResult } from '../../db/case-result.repository';
 import { findScoringRun, markRunRunning, summarizeStoredResults, type ScoringRun } from '../../db/eval-run.repository';
 import { countRunCases, runCaseIdPage, runCaseScope, someRunCaseNeedsJudge } from '../../db/run-cases.repository';
+import { findEvalCaseById } from '../../db/eval-case.repository';
 import type { CaseStatus } from '../../domain/scoring/case-outcome';
+import { caseTurns } from '../../domain/eval/case-turns';
 import type { CaseBatchOutcome } from '../../domain/eval/eval-batches';
 import { RUN_FAILURE } from '../../domain/eval/run-failures';
 import { endEvalRun } from '../../lib/run-ends';
@@ -47,9 +49,17 @@ export function createEvalRunActivities(deps: ActivityDeps, judge: Judge = creat
       return { total, live, repeats: run.repeats };
     },
 
-    /** The status of a case's stored result, or null: a live case already scored is not run again. */
-    async findStoredCaseResult(input: { runId: string; caseId: string }): Promise<{ status: CaseStatus | null }> {
-      return { status: (await findCaseResult(deps.db, input.runId, input.caseId))?.status ?? null };
+    /**
+     * The status of a case's stored result, or null: a live case already scored is not run again; and the number of
+     * turns the case has to run (0: a conversation scenario only, which the agent does not run; absent: deleted).
+     */
+    async findStoredCaseResult(input: {
+      runId: string;
+      caseId: string;
+    }): Promise<{ status: CaseStatus | null; turns?: number }> {
+      const status = (await findCaseResult(deps.db, input.runId, input.caseId))?.status ?? null;
+      const evalCase = status === null ? await findEvalCaseById(deps.db, input.caseId) : undefined;
+      return { status, ...(evalCase ? { turns: caseTurns(evalCase).length } : {}) };
     },
 
     /** The next page of case ids of the run after the cursor. */

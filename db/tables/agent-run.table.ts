@@ -12,6 +12,19 @@ export type AgentRunMode = 'production' | 'sandbox';
 /** What one model step produced: tool calls to run (indexes into `tool_calls`), or the final answer. */
 export type AgentStepOutcome = { kind: 'tools'; tool_calls: RequestedToolCall[]; runnable: number } | { kind: 'final' };
 
+/**
+ * One turn of a run: the user's message and, once the turn started, the number of calls recorded before it (its calls
+ * follow), whether an input guardrail answered it, and the recorded calls it may replay (`[from, to)` of
+ * `replay_calls`; absent: any); once the next turn started, the reply it got.
+ */
+export interface AgentRunTurn {
+  user_message: string;
+  first_call?: number;
+  blocked?: boolean;
+  replay?: [number, number];
+  reply?: string | null;
+}
+
 /** The runtime state of one agent-run workflow, written by its activities. */
 export interface AgentRunTable {
   id: Generated<string>;
@@ -36,6 +49,8 @@ export interface AgentRunTable {
   guardrail_events: Json<GuardrailEvent[]>;
   token_usage: Json<AgentTokenUsage>;
   final_response: string | null;
+  /** Every turn the run is to run, in order; `[]` for runs made before turns (they ran one). */
+  turns: Json<AgentRunTurn[]>;
   status: 'running' | 'completed' | 'failed' | 'cancelled';
   error: string | null;
   conversation_id: string | null;

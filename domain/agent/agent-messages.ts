@@ -37,5 +37,8 @@ export function assistantToolCallMessage(content: string | null, calls: readonly
   };
 }
 
-/** Why an agent run stopped. */
-export type AgentStopReason = 'completed' | 'input_blocked' | 'step_limit';
+/**
+ * Why an agent run stopped: how its last turn ended, or `message_limit` when the conversation had no room left for
+ * its next turn (`messagesPerConversation`).
+ */
+export type AgentStopReason = 'completed' | 'input_blocked' | 'step_limit' | 'message_limit';

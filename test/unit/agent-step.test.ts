@@ -1,38 +1,9 @@
 import assert from 'node:assert/strict';
 import { MAX_TOOL_CALLS_PER_STEP, recordModelReply, toolCallBudget } from '../../activities/agent/agent-step';
-import type { AgentRun } from '../../db/tables/agent-run.table';
 import { runtimeSettings } from '../../domain/agent/agent-settings';
 import { LIMITS } from '../../domain/limits';
+import { agentRunRow as run } from '../helpers/agent-run-row';
 
-const run = (): AgentRun => ({
-  id: 'run-1',
-  key: 'agent-run:1',
-  workspace_id: 'ws',
-  agent_id: 'agent',
-  agent_version: 1,
-  model: 'gpt-4o',
-  provider: 'openai',
-  mode: 'sandbox',
-  eval_run_id: null,
-  eval_case_id: null,
-  session_input: { message: 'hi' },
-  settings: {},
-  tools: [],
-  replay_calls: [],
-  replay_used: [],
-  messages: [{ role: 'user', content: 'hi' }],
-  steps: [],
-  tool_calls: [],
-  started_calls: [],
-  guardrail_events: [],
-  token_usage: { model_calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
-  final_response: null,
-  status: 'running',
-  error: null,
-  conversation_id: null,
-  created_at: new Date(),
-  finished_at: null,
-});
 const usage = { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 };
 
 describe('recording a model step', () => {

@@ -1,0 +1,33 @@
+import type { AgentRun } from '../../db/tables/agent-run.table';
+
+/** An agent run row as a sandbox run of one message starts it (for unit tests of the runtime's pure steps). */
+export const agentRunRow = (): AgentRun => ({
+  id: 'run-1',
+  key: 'agent-run:1',
+  workspace_id: 'ws',
+  agent_id: 'agent',
+  agent_version: 1,
+  model: 'gpt-4o',
+  provider: 'openai',
+  mode: 'sandbox',
+  eval_run_id: null,
+  eval_case_id: null,
+  session_input: { message: 'hi' },
+  settings: {},
+  tools: [],
+  replay_calls: [],
+  replay_used: [],
+  messages: [{ role: 'user', content: 'hi' }],
+  steps: [],
+  tool_calls: [],
+  started_calls: [],
+  guardrail_events: [],
+  token_usage: { model_calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+  final_response: null,
+  turns: [],
+  status: 'running',
+  error: null,
+  conversation_id: null,
+  created_at: new Date(),
+  finished_at: null,
+});

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { publishedAgent } from '../helpers/agent-api';
-import { evalApi } from '../helpers/eval-api';
+import { evalApi, judgeReplies } from '../helpers/eval-api';
 import { judgedSuite } from '../helpers/judged-suite';
 import type { ScriptedReply, ScriptedRequest } from '../helpers/scripted-llm';
 import { createTenant } from '../helpers/tenants';
@@ -9,8 +9,13 @@ type Sent = ScriptedRequest['messages'];
 
 const lastUserMessage = (messages: Sent): string => messages.filter((m) => m.role === 'user').pop()?.content ?? '';
 
-// Answers on the turn's (last) user message: turn 1 updates a contact first, turn 2 answers from the session so far.
+// The judge says two replies match when they are equal.
+const judge = judgeReplies({});
+
+// Plays the agent's model, answering on the turn's (last) user message: turn 1 updates a contact first, turn 2
+// answers from the session so far; judge requests go to the judge.
 function script(req: ScriptedRequest): ScriptedReply {
+  if (req.body.tools === undefined) return judge(req);
   const message = lastUserMessage(req.messages);
   if (message === 'update contact c7')
     return req.messages[req.messages.length - 1].role === 'tool'
@@ -50,7 +55,7 @@ describe('live eval runs of many turns', () => {
           expected_response: 'updated c7',
         },
         { user_message: 'which contact was it?', expected_trajectory: [], expected_response: 'it was c7' },
-        { user_message: 'thanks', expected_trajectory: [] },
+        { user_message: 'thanks', expected_trajectory: [], expected_response: 'goodbye' },
       ],
     });
     const single = await api.addCase('concierge', 'sessions', {
@@ -58,7 +63,7 @@ describe('live eval runs of many turns', () => {
       session_input: { message: 'hello' },
       expected_trajectory: [],
     });
-    await api.addCase('concierge', 'sessions', {
+    const scenario = await api.addCase('concierge', 'sessions', {
       name: 'scenario',
       conversation_scenario: { starting_prompt: 'scenario prompt nobody runs', conversation_plan: 'ask twice' },
     });
@@ -80,6 +85,12 @@ describe('live eval runs of many turns', () => {
     assert.deepEqual(sent('which contact was it?'), [[...turn2, 'user:which contact was it?']]);
     assert.deepEqual(sent('thanks'), [[...turn2, 'user:which contact was it?', 'assistant:it was c7', 'user:thanks']]);
     assert.equal(sent('scenario prompt nobody runs').length, 0, 'the agent did not run the conversation scenario');
+    const scenarioRuns = await platform.runtime.db
+      .selectFrom('agent_runs')
+      .select('id')
+      .where('eval_case_id', '=', scenario.id)
+      .execute();
+    assert.deepEqual([scenarioRuns.length, resultOf(scenario.id).conversation_id], [0, null]);
 
     const conversation = (
       await api.send('get', `/api/ai-agents/concierge/runs/${resultOf(multi.id).conversation_id}`, 200)
@@ -111,6 +122,49 @@ describe('live eval runs of many turns', () => {
     assert.equal(conversation.final_response, 'you are welcome (8 messages so far)');
     assert.equal(conversation.messages.filter((m: any) => m.role === 'user').length, 3);
     assert.equal(conversation.token_usage.model_calls, 4);
+
+    // Scored turn by turn against the turns the agent gave: the third reply is not the expected one.
+    const scored = resultOf(multi.id);
+    assert.equal(scored.status, 'failed');
+    assert.equal(scored.first_failed_turn, 2);
+    assert.deepEqual(
+      scored.turns.map((t: any) => [
+        t.turn,
+        t.status,
+        t.user_message,
+        t.actual_response,
+        t.passed,
+        Object.fromEntries(Object.entries(t.criteria).map(([key, c]: [string, any]) => [key, c.score])),
+      ]),
+      [
+        [
+          0,
+          'scored',
+          'update contact c7',
+          'updated c7',
+          true,
+          { tool_trajectory_avg_score: 1, final_response_match: 1 },
+        ],
+        [
+          1,
+          'scored',
+          'which contact was it?',
+          'it was c7',
+          true,
+          { tool_trajectory_avg_score: 1, final_response_match: 1 },
+        ],
+        [
+          2,
+          'scored',
+          'thanks',
+          'you are welcome (8 messages so far)',
+          false,
+          { tool_trajectory_avg_score: 1, final_response_match: 0 },
+        ],
+      ],
+    );
+    assert.equal(scored.criteria.tool_trajectory_avg_score.score, 1);
+    assert.ok(Math.abs(scored.criteria.final_response_match.score - 2 / 3) < 1e-9);
 
     // A one-turn case runs as before: one model call, a conversation without turns.
     const one = (await api.send('get', `/api/ai-agents/concierge/runs/${resultOf(single.id).conversation_id}`, 200))

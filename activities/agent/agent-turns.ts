@@ -69,7 +69,7 @@ export function unreplayable(run: AgentRun): number[] {
   if (!current?.replay) return run.replay_used;
   const [from, to] = current.replay;
   const outside = run.replay_calls.flatMap((_, index) => (index < from || index >= to ? [index] : []));
-  return [...run.replay_used, ...outside];
+  return [...new Set([...run.replay_used, ...outside])];
 }
 
 /** The turns a run's conversation records: each started turn's message, calls and reply; null when it ran one. */

@@ -42,7 +42,13 @@ export const conversationJson = z.object({
   token_usage: z.record(z.string(), z.number()).nullable(),
   latency_ms: z.number().nullable(),
   agent_version: z.number().nullable(),
-  stop_reason: z.string().nullable(),
+  stop_reason: z
+    .string()
+    .nullable()
+    .describe(
+      'agent runtime: completed, input_blocked, step_limit (a turn reached max_steps) or message_limit (no room left ' +
+        'for the next turn); null when imported',
+    ),
   created_at: z.string(),
 });
 

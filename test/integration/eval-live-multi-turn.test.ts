@@ -1,43 +1,14 @@
 import assert from 'node:assert/strict';
-import { publishedAgent } from '../helpers/agent-api';
-import { evalApi, judgeReplies } from '../helpers/eval-api';
+import { linkMcpServer, publishedAgent } from '../helpers/agent-api';
+import { evalApi } from '../helpers/eval-api';
 import { judgedSuite } from '../helpers/judged-suite';
-import type { ScriptedReply, ScriptedRequest } from '../helpers/scripted-llm';
+import { startEverythingHttp } from '../helpers/mcp-peers';
+import { lastUserMessage, multiTurnAgent, recordedSum, sentShape, toolText } from '../helpers/multi-turn-agent';
 import { createTenant } from '../helpers/tenants';
 
-type Sent = ScriptedRequest['messages'];
-
-const lastUserMessage = (messages: Sent): string => messages.filter((m) => m.role === 'user').pop()?.content ?? '';
-
-// The judge says two replies match when they are equal.
-const judge = judgeReplies({});
-
-// Plays the agent's model, answering on the turn's (last) user message: turn 1 updates a contact first, turn 2
-// answers from the session so far; judge requests go to the judge.
-function script(req: ScriptedRequest): ScriptedReply {
-  if (req.body.tools === undefined) return judge(req);
-  const message = lastUserMessage(req.messages);
-  if (message === 'update contact c7')
-    return req.messages[req.messages.length - 1].role === 'tool'
-      ? { content: 'updated c7' }
-      : { toolCalls: [{ id: 'call-c7', name: 'crm_update_contact', arguments: { contact_id: 'c7', name: 'Ada' } }] };
-  if (message === 'which contact was it?') {
-    const updated = req.messages.some((m) => m.tool_calls?.some((call) => call.function.arguments.includes('c7')));
-    return { content: updated ? 'it was c7' : 'I do not know' };
-  }
-  if (message === 'thanks') return { content: `you are welcome (${req.messages.length} messages so far)` };
-  return { content: 'ok' };
-}
-
-// What a request sent, as role and text (an assistant's tool calls by name).
-const shape = (messages: Sent): string[] =>
-  messages.map((m) =>
-    m.tool_calls?.length ? `assistant:${m.tool_calls.map((c) => c.function.name).join(',')}` : `${m.role}:${m.content}`,
-  );
-
 describe('live eval runs of many turns', () => {
-  // The scripted server plays the agent's model (no case here needs a judge).
-  const suite = judgedSuite(script);
+  // The scripted server plays the agent's model and the judge.
+  const suite = judgedSuite(multiTurnAgent);
 
   it('runs a case turn by turn in one session, each turn seeing the earlier ones, and records each turn', async () => {
     const { platform, llm } = suite;
@@ -75,7 +46,7 @@ describe('live eval runs of many turns', () => {
 
     // Each turn's model steps were sent the whole session so far, then the turn's message.
     const sent = (message: string): string[][] =>
-      llm.requests.filter((req) => lastUserMessage(req.messages) === message).map((req) => shape(req.messages));
+      llm.requests.filter((req) => lastUserMessage(req.messages) === message).map((req) => sentShape(req.messages));
     const turn1 = ['system:You are concierge.', 'user:update contact c7'];
     assert.deepEqual(sent('update contact c7'), [
       turn1,
@@ -173,9 +144,42 @@ describe('live eval runs of many turns', () => {
     assert.deepEqual([one.final_response, one.token_usage.model_calls], ['ok', 1]);
     assert.equal(resultOf(single.id).status, 'passed');
   });
-});
 
-// The tool message the sandbox answers crm_update_contact with for c7.
-function toolText(): string {
-  return JSON.stringify({ status: 'updated', contact_id: 'c7', simulated: true });
-}
+  it("replays each turn's calls from the same turn of the case's source conversation", async () => {
+    const { platform, llm } = suite;
+    const everything = await startEverythingHttp();
+    try {
+      const api = evalApi(platform.app, await createTenant(platform.runtime.db, 'owner'));
+      await api.connect('openai', 'sk-live-multi-turn-replay-key-81fa', llm.baseUrl);
+      const agent = await publishedAgent(api, 'recaller', 'gpt-4o');
+      await linkMcpServer(api, agent.id, 'everything', everything.url);
+      // Both turns of the recording called get-sum with the same arguments, and got different answers.
+      const source = await api.importRun('recaller', {
+        turns: [
+          { user_message: 'start', tool_calls: [recordedSum('recorded in turn 0')], final_response: 'ready' },
+          { user_message: 'recall the sum', tool_calls: [recordedSum('recorded in turn 1')], final_response: 'x' },
+        ],
+      });
+      const set = await api.evalSet('recaller', { name: 'replays' });
+      await api.promote('recaller', source.id, set.id);
+      const run = await api.waitForEnd('recaller', (await api.trigger('recaller', 'replays', { mode: 'live' })).id);
+      assert.equal(run.status, 'completed', run.error);
+      const [result] = await api.results('recaller', run.id);
+      const conversation = (await api.send('get', `/api/ai-agents/recaller/runs/${result.conversation_id}`, 200)).data;
+      // The live agent calls get-sum in turn 1 only: it gets turn 1's recorded answer, not the first unused one.
+      assert.deepEqual(
+        conversation.turns.map((t: any) => [
+          t.user_message,
+          t.tool_calls.map((c: any) => [c.tool_name, c.replayed, c.result.content[0].text]),
+          t.final_response,
+        ]),
+        [
+          ['start', [], 'ok'],
+          ['recall the sum', [['get-sum', true, 'recorded in turn 1']], 'the sum said: recorded in turn 1'],
+        ],
+      );
+    } finally {
+      await everything.stop();
+    }
+  });
+});

@@ -56,6 +56,8 @@ export async function agentRunWorkflow(input: AgentRunRequest): Promise<AgentRun
     const prepared = await setup.prepareAgentRun({ ...input, key: workflowInfo().workflowId });
     runId = prepared.runId;
     let turn = await runTurnSteps(runId, 0, prepared.maxSteps, prepared.blocked);
+    // History stays bounded whatever the turns: every step adds a message and every call a recorded call, so a run
+    // makes at most messagesPerConversation steps and toolCallsPerConversation calls, plus one start per turn.
     for (let next = 1; next < (prepared.turns ?? 1) && turn.stopReason !== 'step_limit'; next++) {
       const started = await setup.startAgentTurn({ runId, turn: next });
       if (started.full) {

@@ -23,7 +23,8 @@ import * as mcpHealth from './migrations/0020-mcp-health';
 import * as scopedTokens from './migrations/0021-scoped-tokens';
 import * as judgeCacheBytes from './migrations/0022-judge-cache-bytes';
 import * as multiTurn from './migrations/0023-multi-turn';
-import * as agentRunTurns from './migrations/0024-agent-run-turns';
+import * as caseSkipped from './migrations/0024-case-skipped';
+import * as agentRunTurns from './migrations/0025-agent-run-turns';
 
 // A static list rather than a folder scan: works the same under tsx, a bundle or a compiled build.
 const migrations: Record<string, Migration> = {
@@ -50,7 +51,8 @@ const migrations: Record<string, Migration> = {
   '0021-scoped-tokens': scopedTokens,
   '0022-judge-cache-bytes': judgeCacheBytes,
   '0023-multi-turn': multiTurn,
-  '0024-agent-run-turns': agentRunTurns,
+  '0024-case-skipped': caseSkipped,
+  '0025-agent-run-turns': agentRunTurns,
 };
 
 /** Brings the schema up to date; safe to call on every start. */

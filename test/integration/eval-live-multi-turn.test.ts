@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { linkMcpServer, publishedAgent } from '../helpers/agent-api';
+import { SCENARIO_SKIP_REASON } from '../../domain/scoring/case-outcome';
 import { evalApi } from '../helpers/eval-api';
 import { judgedSuite } from '../helpers/judged-suite';
 import { startEverythingHttp } from '../helpers/mcp-peers';
@@ -62,6 +63,11 @@ describe('live eval runs of many turns', () => {
       .where('eval_case_id', '=', scenario.id)
       .execute();
     assert.deepEqual([scenarioRuns.length, resultOf(scenario.id).conversation_id], [0, null]);
+    assert.deepEqual(
+      [resultOf(scenario.id).status, resultOf(scenario.id).skip_reason],
+      ['skipped', SCENARIO_SKIP_REASON],
+    );
+    assert.deepEqual(run.summary.counts, { total: 3, passed: 1, failed: 1, error: 0, skipped: 1 });
 
     const conversation = (
       await api.send('get', `/api/ai-agents/concierge/runs/${resultOf(multi.id).conversation_id}`, 200)

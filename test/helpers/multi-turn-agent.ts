@@ -13,7 +13,7 @@ const judge = judgeReplies({});
 /**
  * Plays the agent's model of the multi-turn live tests, answering on the turn's (last) user message: "update contact
  * c7" updates it first, "which contact was it?" answers from the session so far, "recall the sum" calls get-sum and
- * quotes it; judge requests go to a judge that matches equal replies.
+ * quotes it, "loop forever" calls a tool at every step; judge requests go to a judge that matches equal replies.
  */
 export function multiTurnAgent(req: ScriptedRequest): ScriptedReply {
   if (req.body.tools === undefined) return judge(req);
@@ -34,6 +34,8 @@ export function multiTurnAgent(req: ScriptedRequest): ScriptedReply {
       toolCalls: [{ name: offered.find((n) => n.endsWith('get-sum')) ?? 'missing', arguments: { a: 2, b: 3 } }],
     };
   }
+  if (message === 'loop forever')
+    return { toolCalls: [{ name: 'crm_update_contact', arguments: { contact_id: `c${req.messages.length}` } }] };
   if (message === 'thanks') return { content: `you are welcome (${req.messages.length} messages so far)` };
   return { content: 'ok' };
 }

@@ -104,41 +104,18 @@ describe('live eval runs of many turns', () => {
     const scored = resultOf(multi.id);
     assert.equal(scored.status, 'failed');
     assert.equal(scored.first_failed_turn, 2);
+    // Per turn: position, status, passed, each applied criterion's score, then what was said.
     assert.deepEqual(
-      scored.turns.map((t: any) => [
-        t.turn,
-        t.status,
-        t.user_message,
-        t.actual_response,
-        t.passed,
-        Object.fromEntries(Object.entries(t.criteria).map(([key, c]: [string, any]) => [key, c.score])),
-      ]),
+      scored.turns.map((t: any) => `${t.turn} ${t.status} ${t.passed} ${scoresOf(t.criteria)}`),
       [
-        [
-          0,
-          'scored',
-          'update contact c7',
-          'updated c7',
-          true,
-          { tool_trajectory_avg_score: 1, final_response_match: 1 },
-        ],
-        [
-          1,
-          'scored',
-          'which contact was it?',
-          'it was c7',
-          true,
-          { tool_trajectory_avg_score: 1, final_response_match: 1 },
-        ],
-        [
-          2,
-          'scored',
-          'thanks',
-          'you are welcome (8 messages so far)',
-          false,
-          { tool_trajectory_avg_score: 1, final_response_match: 0 },
-        ],
+        '0 scored true final_response_match=1 tool_trajectory_avg_score=1',
+        '1 scored true final_response_match=1 tool_trajectory_avg_score=1',
+        '2 scored false final_response_match=0 tool_trajectory_avg_score=1',
       ],
+    );
+    assert.deepEqual(
+      scored.turns.map((t: any) => [t.user_message, t.actual_response]),
+      conversation.turns.map((t: any) => [t.user_message, t.final_response]),
     );
     assert.equal(scored.criteria.tool_trajectory_avg_score.score, 1);
     assert.ok(Math.abs(scored.criteria.final_response_match.score - 2 / 3) < 1e-9);
@@ -149,6 +126,36 @@ describe('live eval runs of many turns', () => {
     assert.equal(one.turns, null);
     assert.deepEqual([one.final_response, one.token_usage.model_calls], ['ok', 1]);
     assert.equal(resultOf(single.id).status, 'passed');
+  });
+
+  it('ends a conversation at the turn that reaches the step limit, the later turns missing', async () => {
+    const { platform, llm } = suite;
+    const api = evalApi(platform.app, await createTenant(platform.runtime.db, 'owner'));
+    await api.connect('openai', 'sk-live-multi-turn-loop-key-0b3c', llm.baseUrl);
+    await publishedAgent(api, 'looper', 'gpt-4o', { max_steps: 2 });
+    await api.evalSet('looper', { name: 'loops' });
+    await api.addCase('looper', 'loops', {
+      name: 'loops',
+      turns: [{ user_message: 'loop forever' }, { user_message: 'are you still there?' }],
+    });
+    const run = await api.waitForEnd('looper', (await api.trigger('looper', 'loops', { mode: 'live' })).id);
+    assert.equal(run.status, 'completed', run.error);
+    const [result] = await api.results('looper', run.id);
+    const conversation = (await api.send('get', `/api/ai-agents/looper/runs/${result.conversation_id}`, 200)).data;
+    assert.deepEqual(
+      [conversation.stop_reason, conversation.turns, conversation.final_response],
+      ['step_limit', null, ''],
+    );
+    assert.deepEqual([conversation.token_usage.model_calls, conversation.tool_calls.length], [2, 2]);
+    assert.equal(llm.requests.filter((req) => lastUserMessage(req.messages) === 'are you still there?').length, 0);
+    assert.deepEqual(
+      result.turns.map((t: any) => [t.turn, t.status, t.passed]),
+      [
+        [0, 'scored', true],
+        [1, 'missing', false],
+      ],
+    );
+    assert.equal(result.first_failed_turn, 1);
   });
 
   it("replays each turn's calls from the same turn of the case's source conversation", async () => {
@@ -189,3 +196,10 @@ describe('live eval runs of many turns', () => {
     }
   });
 });
+
+// A turn's applied criteria as `key=score`, by key.
+const scoresOf = (criteria: Record<string, { score: number }>): string =>
+  Object.entries(criteria)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, c]) => `${key}=${c.score}`)
+    .join(' ');

@@ -51,7 +51,8 @@ export function createEvalRunActivities(deps: ActivityDeps, judge: Judge = creat
 
     /**
      * The status of a case's stored result, or null: a live case already scored is not run again; and the number of
-     * turns the case has to run (0: a conversation scenario only, which the agent does not run; absent: deleted).
+     * turns an unscored case has to run (0: a conversation scenario only, which the agent does not run; absent when
+     * the case is scored or deleted).
      */
     async findStoredCaseResult(input: {
       runId: string;

@@ -12,8 +12,8 @@ export const MIN_SCORE_KEYS = ['tool_trajectory_avg_score', 'final_response_matc
 /** A criterion key that has a configurable minimum score. */
 export type MinScoreKey = (typeof MIN_SCORE_KEYS)[number];
 
-/** Minimum score per configurable criterion, each in [0, 1]. */
-export type MinScores = Record<MinScoreKey, number>;
+/** Minimum score per configurable criterion, each in [0, 1]; `response_match_score` (ADK's ROUGE-1) is opt-in. */
+export type MinScores = Record<MinScoreKey, number> & { response_match_score?: number };
 
 /** The spec's defaults, used where neither the eval set nor the run sets a minimum. */
 export const DEFAULT_MIN_SCORES: Readonly<MinScores> = Object.freeze({
@@ -30,6 +30,7 @@ export const minScoresOverrideSchema = z
     tool_trajectory_avg_score: minScore.optional(),
     final_response_match: minScore.optional(),
     rubric_based: minScore.optional(),
+    response_match_score: minScore.optional(),
   })
   .strict();
 
@@ -70,6 +71,8 @@ export function resolveMinScores(
       const value = layer?.[key];
       if (typeof value === 'number') resolved[key] = value;
     }
+    // Opt-in: only a layer that names it applies it.
+    if (typeof layer?.response_match_score === 'number') resolved.response_match_score = layer.response_match_score;
   }
   return resolved;
 }

@@ -75,3 +75,33 @@ export function adkWebListToEvalSet(value: unknown[], setName: string): LegacyRe
   });
   return { evalSet: { eval_set_id: setName, eval_cases: cases } };
 }
+
+// The converted EvalSet's fields and the old list's fields they came from.
+const INVOCATION_FIELDS: ReadonlyArray<[RegExp, string]> = [
+  [/^\.user_content/, '.query'],
+  [/^\.final_response/, '.reference'],
+  [/^\.intermediate_data\.tool_uses(\[\d+\])?\.tool_args/, '.expected_tool_use$1.tool_input'],
+  [/^\.intermediate_data\.tool_uses/, '.expected_tool_use'],
+];
+
+/**
+ * A problem of the converted EvalSet named by the field of the old list it came from (`[1].query` of a `.test.json`
+ * list, `[0].data[2].query` of an `adk web` list).
+ */
+export function legacyField(field: string, list: unknown[]): string {
+  const testList = isAdkTestList(list);
+  const match = /^eval_cases\[(\d+)\](.*)$/.exec(field);
+  if (!match) return field;
+  const [, index, rest] = match;
+  const item = testList ? '' : `[${index}]`;
+  const turn = /^\.conversation\[(\d+)\](.*)$/.exec(rest);
+  if (turn) {
+    const [from, to] = INVOCATION_FIELDS.find(([pattern]) => pattern.test(turn[2])) ?? [/^/, ''];
+    return `${item}${testList ? '' : '.data'}[${turn[1]}]${turn[2].replace(from, to)}`;
+  }
+  if (rest.startsWith('.conversation')) return testList ? '(body)' : `${item}.data`;
+  if (rest.startsWith('.eval_id')) return `${item}.name`;
+  const old = list[Number(index)];
+  const stateKey = isObject(old) && 'initial_state' in old ? '.initial_state' : '.initial_session.state';
+  return `${item}${rest.replace(/^\.session_input\.state/, stateKey).replace(/^\.session_input/, '.initial_session')}`;
+}

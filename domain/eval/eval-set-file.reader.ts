@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { adkEvalSetSchema, adkSetName, adkSourceOf, caseFromAdk, isAdkEvalSet } from './adk-eval-set';
-import { adkTestListToEvalSet, adkWebListToEvalSet, isAdkTestList, isAdkWebList } from './adk-legacy';
+import { adkTestListToEvalSet, adkWebListToEvalSet, isAdkTestList, isAdkWebList, legacyField } from './adk-legacy';
 import { caseFieldsOf } from './eval-fields';
 import type { CaseTurn, ConversationScenario } from './case-turns';
 import { evalSetFileCase, evalSetFileSchema } from './eval-set-file.schema';
@@ -148,7 +148,10 @@ export interface ReadOptions {
 
 function readAdkList(value: unknown[], name: string): ImportRead {
   const converted = isAdkTestList(value) ? adkTestListToEvalSet(value, name) : adkWebListToEvalSet(value, name);
-  return 'problems' in converted ? converted : readAdk(converted.evalSet);
+  if ('problems' in converted) return converted;
+  const read = readAdk(converted.evalSet);
+  if (!('problems' in read)) return read;
+  return { problems: read.problems.map((p) => ({ ...p, field: legacyField(p.field, value) })) };
 }
 
 /**

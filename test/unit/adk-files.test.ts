@@ -132,6 +132,20 @@ describe('ADK files (domain)', function () {
       legacy.map((p) => p.field),
       ['[1].query'],
     );
+    // Problems found after ADK's conversion are named by the old list's own fields.
+    const blank = problemsOf([{ query: 'a', expected_tool_use: [{ tool_name: '', tool_input: {} }] }, { query: ' ' }]);
+    assert.deepEqual(
+      blank.map((p) => p.field),
+      ['[0].expected_tool_use[0].tool_name', '[1].query'],
+    );
+    const web = problemsOf([
+      { name: 'ok', data: [{ query: 'a' }] },
+      { name: ' ', data: [{ query: 'a' }, { query: '' }], initial_state: { big: 'x'.repeat(40_000) } },
+    ]);
+    assert.deepEqual(
+      web.map((p) => p.field),
+      ['[1].name', '[1].data[1].query', '[1].initial_state'],
+    );
   });
 
   it('exports what ADK loads, and ADK → Assay → ADK keeps every invocation, tool use, response, rubric and state', async () => {

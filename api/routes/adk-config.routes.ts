@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { allEvalCases, importEvalCases } from '../../db/eval-set-file.repository';
+import { importEvalCasesIn } from '../../db/eval-set-file.repository';
 import { updateEvalSet } from '../../db/eval-set.repository';
 import { mapAdkConfig, type AdkConfigMapping } from '../../domain/eval/adk-config';
 import type { LocatedCase } from '../../domain/eval/eval-set-file.reader';
@@ -63,14 +63,22 @@ export const adkConfigRoutes: RouteSpec[] = [
       const set = await requireAgentEvalSet(deps.db, auth.workspaceId, params);
       const mapping = mapAdkConfig(body);
       if ('problems' in mapping) throw invalidFields(mapping.problems);
-      const located = withConfig(await allEvalCases(deps.db, set.id), mapping);
-      const outcome = await importEvalCases(deps.db, set.id, located, LIMITS.casesPerEvalSet);
-      if (!('imported' in outcome)) throw new Error('re-importing the cases of a set cannot fail');
-      const row = await updateEvalSet(deps.db, set.id, {
-        name: set.name,
-        description: set.description,
-        min_scores: resolveMinScores(set.min_scores, mapping.min_scores),
-        judge_samples: mapping.judge_samples ?? set.judge_samples,
+      // One transaction: the cases and the set change together or not at all.
+      const { outcome, row } = await deps.db.transaction().execute(async (trx) => {
+        const imported = await importEvalCasesIn(
+          trx,
+          set.id,
+          (existing) => withConfig(existing, mapping),
+          LIMITS.casesPerEvalSet,
+        );
+        if (!('imported' in imported)) throw new Error('re-importing the cases of a set cannot fail');
+        const updated = await updateEvalSet(trx, set.id, {
+          name: set.name,
+          description: set.description,
+          min_scores: resolveMinScores(set.min_scores, mapping.min_scores),
+          judge_samples: mapping.judge_samples ?? set.judge_samples,
+        });
+        return { outcome: imported, row: updated };
       });
       return {
         data: {

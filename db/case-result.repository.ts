@@ -7,6 +7,7 @@ import type { CaseStatus } from '../domain/scoring/case-outcome';
 import type { CaseResult, JudgeUsage, StoredCriterion, StoredRepeat } from './tables/eval-run.table';
 import type { CriterionKey } from '../domain/scoring/criteria';
 import type { CaseCost } from '../domain/scoring/run-cost';
+import type { TurnOutcome } from '../domain/scoring/turn-outcomes';
 
 /** A case result to store. */
 export interface CaseResultInput {
@@ -26,6 +27,8 @@ export interface CaseResultInput {
   flip_rate?: number | null;
   /** What the case cost (judge, and agent in live mode); absent on an error stored without scoring. */
   cost?: CaseCost | null;
+  /** A multi-turn case or conversation: each turn position's outcome (absent or null: one turn against one). */
+  turns?: TurnOutcome[] | null;
   /** The worker that scored it. */
   scored_by: string;
 }
@@ -101,6 +104,7 @@ export async function recordCaseResults(db: Db, runId: string, results: CaseResu
           judge_usage: jsonOrNull(result.judge_usage),
           repeats: jsonOrNull(result.repeats),
           cost: jsonOrNull(result.cost),
+          turns: jsonOrNull(result.turns),
         })),
       )
       .onConflict((oc) => oc.columns(['run_id', 'case_id']).doNothing())

@@ -61,6 +61,7 @@ export function repeatedResult(
     judge_cache_hits: scores.reduce((sum, score) => sum + score.cache.hits, 0),
     judge_cache_misses: scores.reduce((sum, score) => sum + score.cache.misses, 0),
     scored_by: deps.workerIdentity,
+    turns: last.outcome.turns ?? null,
   };
   if (scores.length === 1) {
     const { outcome, usage } = last;

@@ -1,12 +1,28 @@
 import type { Conversation } from '../../db/tables/conversation.table';
 import type { StoredCriterion } from '../../db/tables/eval-run.table';
 import type { EvalCase } from '../../db/tables/eval-set.table';
+import { caseTurns, type CaseTurn } from '../../domain/eval/case-turns';
+import { conversationTurns, type ConversationTurn } from '../../domain/eval/conversation-turns';
 import { decideCaseOutcome, type CaseOutcome } from '../../domain/scoring/case-outcome';
-import type { CriterionKey, MinScores } from '../../domain/scoring/criteria';
-import { hasExpectedResponse, hasRubrics, scoreFinalResponse, scoreRubrics } from '../../domain/scoring/judge-verdicts';
+import {
+  isCriterionError,
+  type CriterionError,
+  type CriterionKey,
+  type CriterionResult,
+  type MinScores,
+} from '../../domain/scoring/criteria';
+import { hasRubrics, scoreRubrics } from '../../domain/scoring/judge-verdicts';
 import { scoreSafety } from '../../domain/scoring/safety';
-import { scoreTrajectory } from '../../domain/trajectory/trajectory';
+import {
+  absentTurn,
+  firstFailedTurn,
+  overTurns,
+  scoredTurn,
+  turnStatus,
+  type TurnOutcome,
+} from '../../domain/scoring/turn-outcomes';
 import type { JudgeSession } from '../judge/judge-session';
+import { perTurnKeys, scoreTurn, transcriptBeforeLastReply, turnJudgeCalls, type TurnJudging } from './turn-scoring';
 
 /** What scoring one case reads. */
 export interface CaseScoringInput {
@@ -19,54 +35,99 @@ export interface CaseScoringInput {
   sampleOffset?: number;
 }
 
+/** The judge calls a case makes when every reply is usable: the samples of each judged criterion of each turn. */
+export function expectedJudgeCalls(evalCase: EvalCase, samples: number): number {
+  return turnJudgeCalls(caseTurns(evalCase), samples) + (hasRubrics(evalCase.rubrics) ? samples : 0);
+}
+
 /** True when the case has a criterion only the judge can score. */
 export function caseNeedsJudge(evalCase: EvalCase): boolean {
-  return hasExpectedResponse(evalCase.expected_final_response) || hasRubrics(evalCase.rubrics);
+  return expectedJudgeCalls(evalCase, 1) > 0;
 }
 
-/** The judge calls a case makes when every reply is usable: the samples of each criterion only the judge scores. */
-export function expectedJudgeCalls(evalCase: EvalCase, samples: number): number {
-  return (
-    (hasExpectedResponse(evalCase.expected_final_response) ? samples : 0) + (hasRubrics(evalCase.rubrics) ? samples : 0)
-  );
-}
-
-/** Scores a case against a conversation with every criterion and decides its outcome (domain/ does the rules). */
+/**
+ * Scores a case against a conversation with every criterion and decides its outcome (domain/ does the rules). A
+ * one-turn case against a one-turn conversation is scored as one turn whose rubrics are the case's; anything else
+ * turn by turn (`scoreTurnsAgainst`).
+ */
 export async function scoreCaseAgainst(input: CaseScoringInput): Promise<CaseOutcome> {
   const { evalCase, conversation, minScores, judgeSamples, judge, sampleOffset = 0 } = input;
   if (caseNeedsJudge(evalCase) && !judge)
     return { status: 'error', criteria: [], error: 'the run has no judge for this case' };
-  const userInput = evalCase.session_input.message;
-  const actual = conversation.final_response;
-  const matchSamples =
-    hasExpectedResponse(evalCase.expected_final_response) && judge
-      ? await judge.sampleMatch(
-          { userInput, expected: evalCase.expected_final_response, actual, sampleOffset },
-          judgeSamples,
-        )
-      : [];
-  const rubricSamples =
-    hasRubrics(evalCase.rubrics) && judge
-      ? await judge.sampleRubrics(
-          { userInput, response: actual, rubrics: evalCase.rubrics, sampleOffset },
-          judgeSamples,
-        )
-      : [];
-  return decideCaseOutcome([
-    scoreTrajectory({
-      expected: evalCase.expected_trajectory,
-      actual: conversation.tool_calls,
-      minScore: minScores.tool_trajectory_avg_score,
-      mode: evalCase.trajectory_match,
-    }),
-    scoreFinalResponse({
-      expected: evalCase.expected_final_response,
-      samples: matchSamples,
-      minScore: minScores.final_response_match,
-    }),
-    scoreRubrics({ rubrics: evalCase.rubrics, samples: rubricSamples, minScore: minScores.rubric_based }),
+  const expected = caseTurns(evalCase);
+  const actual = conversationTurns(conversation);
+  const judging = { mode: evalCase.trajectory_match, minScores, judgeSamples, judge, sampleOffset };
+  if (expected.length === 1 && actual.length === 1 && !hasRubrics(expected[0].rubrics)) {
+    const scored = await scoreTurn({ ...expected[0], rubrics: evalCase.rubrics }, actual[0], judging);
+    return decideCaseOutcome([...scored, scoreSafety(conversation.guardrail_events)]);
+  }
+  return scoreTurnsAgainst(input, expected, actual, judging);
+}
+
+// Each turn position scored (a missing or extra one at 0), the case-level rubrics judged once over the whole
+// conversation, each criterion's case score the mean over its turns, safety over the whole conversation.
+async function scoreTurnsAgainst(
+  input: CaseScoringInput,
+  expected: readonly CaseTurn[],
+  actual: readonly ConversationTurn[],
+  judging: TurnJudging,
+): Promise<CaseOutcome> {
+  const { conversation, minScores } = input;
+  const keys = perTurnKeys(expected, minScores);
+  const turns: TurnOutcome[] = [];
+  const errors: CriterionError[] = [];
+  for (let turn = 0; turn < Math.max(expected.length, actual.length); turn++) {
+    const sides = {
+      turn,
+      user_message: expected[turn]?.user_message ?? actual[turn]?.user_message ?? null,
+      expected_response: expected[turn]?.expected_response ?? null,
+      actual_response: actual[turn]?.final_response ?? null,
+    };
+    const status = turnStatus(turn, expected.length, actual.length);
+    if (status !== 'scored') {
+      turns.push(absentTurn(sides, status, keys));
+      continue;
+    }
+    const results = await scoreTurn(expected[turn], actual[turn], judging);
+    errors.push(...results.filter(isCriterionError));
+    turns.push(
+      scoredTurn(
+        sides,
+        results.filter((result): result is CriterionResult => !isCriterionError(result)),
+      ),
+    );
+  }
+  const whole = await scoreConversationRubrics(input, actual, judging);
+  if (whole && isCriterionError(whole)) errors.push(whole);
+  const conversationRubrics = whole && !isCriterionError(whole) ? whole : undefined;
+  const criteria = [
+    overTurns({ criterion: 'tool_trajectory_avg_score', minScore: minScores.tool_trajectory_avg_score }, turns),
+    overTurns({ criterion: 'final_response_match', minScore: minScores.final_response_match }, turns),
+    overTurns({ criterion: 'rubric_based', minScore: minScores.rubric_based }, turns, conversationRubrics),
     scoreSafety(conversation.guardrail_events),
-  ]);
+  ];
+  const outcome = decideCaseOutcome([...criteria, ...errors]);
+  return { ...outcome, turns, first_failed_turn: firstFailedTurn(turns) };
+}
+
+// The case-level rubrics, judged once against the last reply with the conversation before it as the user input.
+async function scoreConversationRubrics(
+  input: CaseScoringInput,
+  actual: readonly ConversationTurn[],
+  judging: TurnJudging,
+): Promise<CriterionResult | CriterionError | null> {
+  const rubrics = input.evalCase.rubrics;
+  if (!hasRubrics(rubrics) || actual.length === 0 || !judging.judge) return null;
+  const samples = await judging.judge.sampleRubrics(
+    {
+      userInput: transcriptBeforeLastReply(actual),
+      response: actual[actual.length - 1].final_response,
+      rubrics,
+      sampleOffset: judging.sampleOffset,
+    },
+    judging.judgeSamples,
+  );
+  return scoreRubrics({ rubrics, samples, minScore: judging.minScores.rubric_based });
 }
 
 /** A case outcome's criteria keyed by criterion, as stored and served. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { CaseResultView } from '../../db/case-result.repository';
 import type { EvalRun } from '../../db/tables/eval-run.table';
 import { LIMITS } from '../../domain/limits';
+import { caseTurnsResultFields, toCaseTurnsJson } from './case-turn-result.json';
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 
@@ -108,6 +109,7 @@ export const caseResultJson = z.object({
     .nullable()
     .describe('min(repeats passed, repeats not passed) ÷ repeats: 0 stable, 0.5 an even split (null for one repeat)'),
   cost: caseCostJson.nullable(),
+  ...caseTurnsResultFields,
   scored_at: z.string(),
 });
 
@@ -158,6 +160,7 @@ export function toCaseResultJson(row: CaseResultView): z.infer<typeof caseResult
     repeats: row.repeats as z.infer<typeof caseResultJson>['repeats'],
     flip_rate: row.flip_rate,
     cost: row.cost,
+    ...toCaseTurnsJson(row.turns),
     scored_at: row.created_at.toISOString(),
   };
 }

@@ -5,6 +5,7 @@ import type { CriterionKey, MinScores } from '../../domain/scoring/criteria';
 import type { Provider } from '../../domain/agent/model-provider';
 import type { CaseCost } from '../../domain/scoring/run-cost';
 import type { RunSummary } from '../../domain/scoring/run-summary';
+import type { TurnOutcome } from '../../domain/scoring/turn-outcomes';
 
 /** Eval run statuses; queued → running → completed, or failed with an error, or cancelled from outside. */
 export type EvalRunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
@@ -105,6 +106,8 @@ export interface CaseResultTable {
   flip_rate: ColumnType<number | null, number | null | undefined, never>;
   /** What the case cost in USD (null for results stored before costs were kept, or errors never scored). */
   cost: ColumnType<CaseCost | null, string | null | undefined, string | null>;
+  /** A multi-turn case or conversation: each turn position's outcome; null for one turn scored against one. */
+  turns: ColumnType<TurnOutcome[] | null, string | null | undefined, never>;
   /** The identity of the worker that stored the result (null for results stored before it was recorded). */
   scored_by: ColumnType<string | null, string | null | undefined, never>;
   created_at: ColumnType<Date, never, never>;

@@ -1,4 +1,5 @@
 import { isCriterionError, type CriterionError, type CriterionResult } from './criteria';
+import type { TurnOutcome } from './turn-outcomes';
 
 /** The status of one case in a run. */
 export type CaseStatus = 'passed' | 'failed' | 'error';
@@ -8,6 +9,10 @@ export interface CaseOutcome {
   status: CaseStatus;
   criteria: CriterionResult[];
   error: string | null;
+  /** A multi-turn case (or conversation): each turn position's outcome; absent or null for one turn against one. */
+  turns?: TurnOutcome[] | null;
+  /** The first turn that did not pass (multi-turn only). */
+  first_failed_turn?: number | null;
 }
 
 /** What scoring produced for a case: per-criterion entries, or an error that stopped scoring altogether. */

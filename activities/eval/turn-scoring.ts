@@ -1,0 +1,93 @@
+import type { CaseTurn } from '../../domain/eval/case-turns';
+import type { ConversationTurn } from '../../domain/eval/conversation-turns';
+import type { CriterionError, CriterionResult, MinScores } from '../../domain/scoring/criteria';
+import { hasExpectedResponse, hasRubrics, scoreFinalResponse, scoreRubrics } from '../../domain/scoring/judge-verdicts';
+import type { TurnCriterionKey } from '../../domain/scoring/turn-outcomes';
+import { scoreTrajectory } from '../../domain/trajectory/trajectory';
+import type { TrajectoryMatch } from '../../domain/trajectory/trajectory-modes';
+import type { JudgeSession } from '../judge/judge-session';
+
+/** What scoring one turn reads besides the two turns: the case's mode and minimums, and the judge. */
+export interface TurnJudging {
+  mode: TrajectoryMatch;
+  minScores: MinScores;
+  judgeSamples: number;
+  judge: JudgeSession | null;
+  sampleOffset: number;
+}
+
+/**
+ * Scores one expected turn against the agent's turn like a one-turn case: the trajectory with the case's mode,
+ * `final_response_match` on the turn's user message, expected and actual reply, and the turn's `rubrics` (for a
+ * one-turn case, the case's rubrics) judged against the turn's reply. Criteria that do not apply are returned as such.
+ */
+export async function scoreTurn(
+  expected: CaseTurn,
+  actual: ConversationTurn,
+  judging: TurnJudging,
+): Promise<Array<CriterionResult | CriterionError>> {
+  const { judge, judgeSamples, sampleOffset, minScores } = judging;
+  const userInput = expected.user_message;
+  const matchSamples =
+    hasExpectedResponse(expected.expected_response) && judge
+      ? await judge.sampleMatch(
+          { userInput, expected: expected.expected_response, actual: actual.final_response, sampleOffset },
+          judgeSamples,
+        )
+      : [];
+  const rubricSamples =
+    hasRubrics(expected.rubrics) && judge
+      ? await judge.sampleRubrics(
+          { userInput, response: actual.final_response, rubrics: expected.rubrics, sampleOffset },
+          judgeSamples,
+        )
+      : [];
+  return [
+    scoreTrajectory({
+      expected: expected.expected_trajectory,
+      actual: actual.tool_calls,
+      minScore: minScores.tool_trajectory_avg_score,
+      mode: judging.mode,
+    }),
+    scoreFinalResponse({
+      expected: expected.expected_response,
+      samples: matchSamples,
+      minScore: minScores.final_response_match,
+    }),
+    scoreRubrics({ rubrics: expected.rubrics, samples: rubricSamples, minScore: minScores.rubric_based }),
+  ];
+}
+
+/** The criteria a case of these turns applies per turn (a missing or extra turn scores 0 on each of them). */
+export function perTurnKeys(turns: readonly CaseTurn[], minScores: MinScores): TurnCriterionKey[] {
+  const keys: TurnCriterionKey[] = [];
+  if (turns.some((turn) => turn.expected_trajectory != null))
+    keys.push({ criterion: 'tool_trajectory_avg_score', minScore: minScores.tool_trajectory_avg_score });
+  if (turns.some((turn) => hasExpectedResponse(turn.expected_response)))
+    keys.push({ criterion: 'final_response_match', minScore: minScores.final_response_match });
+  if (turns.some((turn) => hasRubrics(turn.rubrics)))
+    keys.push({ criterion: 'rubric_based', minScore: minScores.rubric_based });
+  return keys;
+}
+
+/** The judge calls scoring these turns makes when every reply is usable (case-level rubrics apart). */
+export function turnJudgeCalls(turns: readonly CaseTurn[], samples: number): number {
+  return turns.reduce(
+    (calls, turn) =>
+      calls + (hasExpectedResponse(turn.expected_response) ? samples : 0) + (hasRubrics(turn.rubrics) ? samples : 0),
+    0,
+  );
+}
+
+/**
+ * The conversation as the judge of case-level rubrics reads it: every turn's user message and reply in order, but the
+ * last reply, which is the response judged.
+ */
+export function transcriptBeforeLastReply(turns: readonly ConversationTurn[]): string {
+  return turns
+    .flatMap((turn, index) => [
+      `user: ${turn.user_message}`,
+      ...(index < turns.length - 1 ? [`assistant: ${turn.final_response}`] : []),
+    ])
+    .join('\n');
+}

@@ -100,9 +100,10 @@ function explainTurns(r: CaseResultJson, key: string, criterion: CriterionJson):
   const lines = failedTurnsOf(r, key).flatMap(({ turn, criterion: c }) =>
     explain(key, { applicable: true, ...c }).map((l) => `turn ${turn}: ${l}`),
   );
-  const conversation = (criterion.detail as Detail | null)?.conversation;
-  if (conversation)
-    lines.push(...explain(key, { ...criterion, detail: conversation }).map((l) => `conversation: ${l}`));
+  const conversation = (criterion.detail as { conversation?: { passed: boolean; detail: unknown } } | null)
+    ?.conversation;
+  if (conversation && !conversation.passed)
+    lines.push(...explain(key, { ...criterion, detail: conversation.detail }).map((l) => `conversation: ${l}`));
   return lines;
 }
 

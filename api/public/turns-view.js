@@ -108,7 +108,7 @@ window.TurnsView = (() => {
         ? el(
             'div',
             { class: 'conversation-rubrics' },
-            parts.rubrics({ applicable: true, detail: conversation }, 'Conversation rubrics'),
+            parts.rubrics({ applicable: true, detail: conversation.detail }, 'Conversation rubrics'),
           )
         : null,
     );

@@ -53,6 +53,21 @@ describe('agent:eval output of multi-turn results', () => {
     ]);
   });
 
+  it('--detailed gives the verdict of the case-level rubrics judged over the whole conversation', () => {
+    const result = threeOfFourTurns();
+    const rejected = [{ rubric: 'stays polite', justification: 'snaps at the customer in turn 1' }];
+    result.criteria.rubric_based = {
+      score: 0,
+      min_score: 1,
+      passed: false,
+      applicable: true,
+      detail: { turns: [], first_failed_turn: null, conversation: { score: 0, passed: false, detail: { rejected } } },
+    };
+    const lines = renderDetails([result]).split('\n');
+    const at = lines.indexOf('cancel an order › rubric_based: 0.00 < 1.00');
+    assert.equal(lines[at + 1], '    conversation: rejected: "stays polite" — snaps at the customer in turn 1');
+  });
+
   it('--detailed prints a one-turn case as before: the failed criterion and its detail only', () => {
     assert.equal(
       renderDetails([oneTurnResult()]),

@@ -8,6 +8,7 @@ import { waitFor } from '../../lib/embedded/process-utils';
 import { ARTIFACTS, openWithToken, startBuilderRig, type BuilderRig } from '../helpers/builder-browser';
 import { judgeReplies } from '../helpers/eval-api';
 import { judgeGate, type JudgeGate } from '../helpers/judge-gate';
+import { ORDER_CASE, ORDER_CONVERSATION } from '../helpers/multi-turn-order';
 import { serveWithRelay } from '../helpers/relay-client';
 
 const CASES = 30;
@@ -181,6 +182,78 @@ describe('builder eval page in headless Chromium', () => {
     );
 
     await page.screenshot({ path: path.join(ARTIFACTS, 'builder-run.png'), fullPage: true });
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('shows a multi-turn result: every turn with its scores, the turn that failed first and the missing turn', async () => {
+    gate = judgeGate();
+    gate.release(Infinity);
+    const turnsSet = await api.evalSet('concierge', { name: 'cancel and refund' });
+    const evalCase = await api.addCase('concierge', turnsSet.id, ORDER_CASE);
+    const conversation = await api.importRun('concierge', ORDER_CONVERSATION);
+    const queued = await api.trigger('concierge', turnsSet.id, {
+      run_selection: 'explicit',
+      conversations: { [evalCase.id]: conversation.id },
+    });
+    await api.waitForEnd('concierge', queued.id);
+    const [result] = await api.results('concierge', queued.id);
+    // Checked by hand: turn 1 calls lookup_order instead of cancel_order and answers otherwise; turn 3 never came.
+    assert.equal(result.status, 'failed');
+    assert.equal(result.first_failed_turn, 1);
+    assert.deepEqual(
+      result.turns.map((t: any) => [t.turn, t.status, t.passed]),
+      [
+        [0, 'scored', true],
+        [1, 'scored', false],
+        [2, 'scored', true],
+        [3, 'missing', false],
+      ],
+    );
+
+    const { page, problems } = await openWithToken(
+      rig.browser,
+      `${rig.served.baseUrl}/builder/runs/${queued.id}?agent=${agent.id}`,
+      rig.owner.token,
+      { viewport: { width: 1280, height: 900 } },
+    );
+    await page.waitForFunction(RUN_COMPLETED);
+    const row = page.locator(`[data-case-id="${evalCase.id}"]`);
+    await row.locator('summary').first().click();
+    assert.equal(await row.locator('.chip.turns').textContent(), '4 turns · 2 passed · turn 1 failed first');
+    assert.deepEqual(
+      await row
+        .locator('.turns-table tr[data-turn]')
+        .evaluateAll((rows) =>
+          rows.map((r) => [r.getAttribute('data-turn'), r.getAttribute('data-turn-status'), r.className]),
+        ),
+      [
+        ['0', 'scored', 'turn-row passed'],
+        ['1', 'scored', 'turn-row failed first-failed'],
+        ['2', 'scored', 'turn-row passed'],
+        ['3', 'missing', 'turn-row failed'],
+      ],
+    );
+    for (const turn of result.turns) {
+      for (const [key, entry] of Object.entries<any>(turn.criteria)) {
+        const cell = row.locator(`.turns-table tr[data-turn="${turn.turn}"] td[data-criterion="${key}"]`);
+        assert.equal(await cell.textContent(), entry.score.toFixed(3), `turn ${turn.turn} ${key}`);
+      }
+    }
+    assert.match(
+      (await row.locator('.turns-table tr[data-turn="3"]').textContent()) ?? '',
+      /missing: the agent gave no turn 3/,
+    );
+    const failedTurn = row.locator('[data-turn-detail="1"]');
+    assert.deepEqual(await failedTurn.locator('.call.missing code').allTextContents(), ['cancel_order']);
+    assert.deepEqual(await failedTurn.locator('.call.extra code').allTextContents(), ['lookup_order']);
+    assert.equal(await failedTurn.locator('blockquote.actual').textContent(), 'I cannot cancel orders.');
+    assert.match(
+      (await row.locator('.conversation-rubrics').textContent()) ?? '',
+      /met Stays polite throughout the conversation/,
+    );
+
+    await page.screenshot({ path: path.join(ARTIFACTS, 'builder-run-turns.png'), fullPage: true });
     assert.deepEqual(problems, []);
     await page.close();
   });

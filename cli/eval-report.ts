@@ -6,7 +6,7 @@ import {
   type EvalRunJson,
   type RunCostJson,
 } from './eval-run.types';
-import { failedTurnsOf, firstFailure, turnLines, turnsCell, turnsOf } from './eval-turns-report';
+import { failedTurnsOf, firstFailure, reasonOf, turnLines, turnsCell, turnsOf } from './eval-turns-report';
 
 const fmt = (n: number): string => n.toFixed(2);
 
@@ -97,9 +97,10 @@ function explain(key: string, criterion: CriterionJson): string[] {
 
 // A multi-turn result's criterion: each failed turn's own detail, then the conversation rubrics' verdicts.
 function explainTurns(r: CaseResultJson, key: string, criterion: CriterionJson): string[] {
-  const lines = failedTurnsOf(r, key).flatMap(({ turn, criterion: c }) =>
-    explain(key, { applicable: true, ...c }).map((l) => `turn ${turn}: ${l}`),
-  );
+  const lines = failedTurnsOf(r, key).flatMap(({ turn, criterion: c }) => {
+    const reason = reasonOf(c.detail);
+    return (reason ? [reason] : explain(key, { applicable: true, ...c })).map((l) => `turn ${turn}: ${l}`);
+  });
   const conversation = (criterion.detail as { conversation?: { passed: boolean; detail: unknown } } | null)
     ?.conversation;
   if (conversation && !conversation.passed)

@@ -1,13 +1,24 @@
-import type { CaseResultJson, TurnResultJson } from './eval-run.types';
+import { CRITERIA_ORDER, type CaseResultJson, type TurnResultJson } from './eval-run.types';
 
 /** A multi-turn case result's turns; null for a one-turn result (it renders exactly as before turns existed). */
 export const turnsOf = (result: CaseResultJson): TurnResultJson[] | null =>
   Array.isArray(result.turns) && result.turns.length > 0 ? result.turns : null;
 
+type TurnCriterionJson = TurnResultJson['criteria'][string];
+
 const fmt = (n: number): string => n.toFixed(2);
-const failedCriteria = (turn: TurnResultJson): Array<[string, TurnResultJson['criteria'][string]]> =>
-  Object.entries(turn.criteria).filter(([, c]) => c.applicable !== false && !c.passed);
-const reasonOf = (detail: unknown): string | null => {
+// Criteria in the order the results table prints its columns (any other last); Postgres keeps jsonb keys otherwise.
+const rank = (key: string): number =>
+  CRITERIA_ORDER.includes(key) ? CRITERIA_ORDER.indexOf(key) : CRITERIA_ORDER.length;
+const appliedCriteria = (turn: TurnResultJson): Array<[string, TurnCriterionJson]> =>
+  Object.entries(turn.criteria)
+    .filter(([, c]) => c.applicable !== false)
+    .sort(([a], [b]) => rank(a) - rank(b) || (a < b ? -1 : 1));
+const failedCriteria = (turn: TurnResultJson): Array<[string, TurnCriterionJson]> =>
+  appliedCriteria(turn).filter(([, c]) => !c.passed);
+
+/** The reason a missing or extra turn's criterion gives (`{ reason }`), or null. */
+export const reasonOf = (detail: unknown): string | null => {
   const reason = (detail as { reason?: unknown } | null)?.reason;
   return typeof reason === 'string' ? reason : null;
 };
@@ -30,12 +41,10 @@ export function turnsCell(result: CaseResultJson): string {
 
 /** One turn on one line: number, status, verdict, and each criterion's score (a failed one with its minimum). */
 export function turnLine(turn: TurnResultJson): string {
-  const scores = Object.entries(turn.criteria)
-    .filter(([, c]) => c.applicable !== false)
-    .map(([key, c]) => {
-      const min = c.passed || c.min_score === null ? '' : ` < ${fmt(c.min_score)}`;
-      return `${key} ${fmt(c.score)}${c.passed ? '' : ` FAIL${min}`}`;
-    });
+  const scores = appliedCriteria(turn).map(([key, c]) => {
+    const min = c.passed || c.min_score === null ? '' : ` < ${fmt(c.min_score)}`;
+    return `${key} ${fmt(c.score)}${c.passed ? '' : ` FAIL${min}`}`;
+  });
   const reason = turnReason(turn);
   const head = `turn ${turn.turn}${turn.status === 'scored' ? '' : ` ${turn.status}`} ${turn.passed ? 'pass' : 'FAIL'}`;
   return `${head}: ${scores.join(', ') || 'no criteria'}${reason ? ` (${reason})` : ''}`;
@@ -59,7 +68,7 @@ export const turnLines = (result: CaseResultJson): string[] => (turnsOf(result) 
 export function failedTurnsOf(
   result: CaseResultJson,
   key: string,
-): Array<{ turn: number; criterion: TurnResultJson['criteria'][string] }> {
+): Array<{ turn: number; criterion: TurnCriterionJson }> {
   return (turnsOf(result) ?? []).flatMap((t) => {
     const criterion = t.criteria[key];
     return criterion && criterion.applicable !== false && !criterion.passed ? [{ turn: t.turn, criterion }] : [];

@@ -39,3 +39,13 @@ export const ORDER_CONVERSATION = {
     { user_message: 'Refund it to my card.', tool_calls: [refund], final_response: 'The refund is on its way.' },
   ],
 };
+
+/** The conversation the case expects: all four turns right. */
+export const ORDER_CONVERSATION_RIGHT = {
+  turns: [
+    ...ORDER_CONVERSATION.turns.slice(0, 1),
+    { user_message: 'Please cancel order 2001.', tool_calls: [cancel], final_response: 'Order 2001 is cancelled.' },
+    ...ORDER_CONVERSATION.turns.slice(2),
+    { user_message: 'Thanks, bye.', tool_calls: [], final_response: 'Goodbye!' },
+  ],
+};

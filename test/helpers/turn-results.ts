@@ -11,7 +11,8 @@ const turnCriterion = (score: number, min: number, detail: unknown = {}): TurnRe
 
 /**
  * A multi-turn case result built by hand from the issue 22 result format: turn 0 passes, turn 1 calls the wrong
- * tool and answers wrongly (it fails first), turn 2 passes, turn 3 is missing (the agent stopped).
+ * tool and answers wrongly (it fails first), turn 2 passes, turn 3 is missing (the agent stopped). Each turn's
+ * criteria come in the order Postgres returns jsonb keys (shorter first), not the order they are printed in.
  */
 export function threeOfFourTurns(): CaseResultJson {
   const turns: TurnResultJson[] = [
@@ -22,7 +23,7 @@ export function threeOfFourTurns(): CaseResultJson {
       expected_response: 'Order 1001 ships tomorrow.',
       actual_response: 'Order 1001 ships tomorrow.',
       passed: true,
-      criteria: { [TRAJ]: turnCriterion(1, 1), [MATCH]: turnCriterion(1, 0.8) },
+      criteria: { [MATCH]: turnCriterion(1, 0.8), [TRAJ]: turnCriterion(1, 1) },
     },
     {
       turn: 1,
@@ -32,13 +33,13 @@ export function threeOfFourTurns(): CaseResultJson {
       actual_response: 'I cannot do that.',
       passed: false,
       criteria: {
+        [MATCH]: turnCriterion(0, 0.8, { justifications: ['refuses instead of cancelling'] }),
         [TRAJ]: turnCriterion(0, 1, {
           mode: 'exact',
           matched: [],
           missing: [{ tool_name: 'cancel_order', tool_args: { id: 1001 }, expected_index: 0 }],
           extra: [{ tool_name: 'lookup_order', tool_args: { id: 1001 }, actual_index: 0 }],
         }),
-        [MATCH]: turnCriterion(0, 0.8, { justifications: ['refuses instead of cancelling'] }),
       },
     },
     {
@@ -48,7 +49,7 @@ export function threeOfFourTurns(): CaseResultJson {
       expected_response: 'You are welcome.',
       actual_response: 'You are welcome.',
       passed: true,
-      criteria: { [TRAJ]: turnCriterion(1, 1), [MATCH]: turnCriterion(1, 0.8) },
+      criteria: { [MATCH]: turnCriterion(1, 0.8), [TRAJ]: turnCriterion(1, 1) },
     },
     {
       turn: 3,
@@ -58,8 +59,8 @@ export function threeOfFourTurns(): CaseResultJson {
       actual_response: null,
       passed: false,
       criteria: {
-        [TRAJ]: turnCriterion(0, 1, { reason: 'the agent gave no turn 3' }),
         [MATCH]: turnCriterion(0, 0.8, { reason: 'the agent gave no turn 3' }),
+        [TRAJ]: turnCriterion(0, 1, { reason: 'the agent gave no turn 3' }),
       },
     },
   ];

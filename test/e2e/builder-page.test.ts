@@ -186,9 +186,8 @@ describe('builder eval page in headless Chromium', () => {
     await page.close();
   });
 
-  it('shows a multi-turn result: every turn with its scores, the turn that failed first and the missing turn', async () => {
+  it('shows a multi-turn result as it arrives over /ws: every turn with its scores, the turn that failed first and the missing turn', async () => {
     gate = judgeGate();
-    gate.release(Infinity);
     const turnsSet = await api.evalSet('concierge', { name: 'cancel and refund' });
     const evalCase = await api.addCase('concierge', turnsSet.id, ORDER_CASE);
     const conversation = await api.importRun('concierge', ORDER_CONVERSATION);
@@ -196,6 +195,24 @@ describe('builder eval page in headless Chromium', () => {
       run_selection: 'explicit',
       conversations: { [evalCase.id]: conversation.id },
     });
+    // The gate holds the judge until the page watches, so the result reaches it as a WebSocket case event.
+    const { page, problems } = await openWithToken(
+      rig.browser,
+      `${rig.served.baseUrl}/builder/runs/${queued.id}?agent=${agent.id}`,
+      rig.owner.token,
+      { viewport: { width: 1280, height: 900 } },
+    );
+    await page.waitForFunction(ALL_WAITING, 1);
+    assert.equal(await page.locator('#live').textContent(), 'live');
+    // Opened while waiting, it lists the case's turns; it stays open when the result replaces it.
+    const row = page.locator(`[data-case-id="${evalCase.id}"]`);
+    await row.locator('summary').first().click();
+    assert.deepEqual(
+      await row.locator('.turn-messages li').allTextContents(),
+      ORDER_CASE.turns.map((t) => t.user_message),
+    );
+    gate.release(Infinity);
+    await page.waitForFunction(RUN_COMPLETED, undefined, { timeout: 60_000 });
     await api.waitForEnd('concierge', queued.id);
     const [result] = await api.results('concierge', queued.id);
     // Checked by hand: turn 1 calls lookup_order instead of cancel_order and answers otherwise; turn 3 never came.
@@ -211,15 +228,6 @@ describe('builder eval page in headless Chromium', () => {
       ],
     );
 
-    const { page, problems } = await openWithToken(
-      rig.browser,
-      `${rig.served.baseUrl}/builder/runs/${queued.id}?agent=${agent.id}`,
-      rig.owner.token,
-      { viewport: { width: 1280, height: 900 } },
-    );
-    await page.waitForFunction(RUN_COMPLETED);
-    const row = page.locator(`[data-case-id="${evalCase.id}"]`);
-    await row.locator('summary').first().click();
     assert.equal(await row.locator('.chip.turns').textContent(), '4 turns · 2 passed · turn 1 failed first');
     assert.deepEqual(
       await row

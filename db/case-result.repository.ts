@@ -29,6 +29,8 @@ export interface CaseResultInput {
   cost?: CaseCost | null;
   /** A multi-turn case or conversation: each turn position's outcome (absent or null: one turn against one). */
   turns?: TurnOutcome[] | null;
+  /** A `skipped` case: why it was not scored. */
+  skip_reason?: string | null;
   /** The worker that scored it. */
   scored_by: string;
 }

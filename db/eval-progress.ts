@@ -58,7 +58,7 @@ export async function notifyEvalProgress(db: Db, event: EvalProgressFlush | Eval
   await sql`SELECT pg_notify(${EVAL_PROGRESS_CHANNEL}, ${JSON.stringify(event)})`.execute(db);
 }
 
-const status = z.enum(['passed', 'failed', 'error']);
+const status = z.enum(['passed', 'failed', 'error', 'skipped']);
 const progressFlush = z.object({
   run_id: z.string(),
   workspace_id: z.string(),

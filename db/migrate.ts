@@ -23,6 +23,7 @@ import * as mcpHealth from './migrations/0020-mcp-health';
 import * as scopedTokens from './migrations/0021-scoped-tokens';
 import * as judgeCacheBytes from './migrations/0022-judge-cache-bytes';
 import * as multiTurn from './migrations/0023-multi-turn';
+import * as caseSkipped from './migrations/0024-case-skipped';
 
 // A static list rather than a folder scan: works the same under tsx, a bundle or a compiled build.
 const migrations: Record<string, Migration> = {
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   '0021-scoped-tokens': scopedTokens,
   '0022-judge-cache-bytes': judgeCacheBytes,
   '0023-multi-turn': multiTurn,
+  '0024-case-skipped': caseSkipped,
 };
 
 /** Brings the schema up to date; safe to call on every start. */

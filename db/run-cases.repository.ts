@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from './database';
 import { OLDEST_FIRST, keysetPage, type Page, type PageParams } from './keyset-page';
 import type { EvalRun } from './tables/eval-run.table';
@@ -46,11 +46,29 @@ export interface OfflineSelection {
   explicit: Readonly<Record<string, string>> | null;
 }
 
+const judgedTurn = (what: string, where: string): RawBuilder<unknown> =>
+  sql`(SELECT coalesce(sum(${sql.raw(what)}), 0) FROM jsonb_array_elements(turns) AS t WHERE ${sql.raw(where)})`;
+const EXPECTS_RESPONSE = `coalesce(t->>'expected_response', '') ~ '\\S'`;
+const HAS_RUBRICS = `jsonb_typeof(t->'rubrics') = 'array' AND jsonb_array_length(t->'rubrics') > 0`;
+
+// Per case of turns: its turns with an expected response and their characters, with rubrics and theirs, and rubrics.
+const turnSums = {
+  matches: judgedTurn('1', EXPECTS_RESPONSE),
+  matchChars: judgedTurn(`length(t->>'user_message') + 2 * length(t->>'expected_response')`, EXPECTS_RESPONSE),
+  rubricAsks: judgedTurn('1', HAS_RUBRICS),
+  rubricChars: judgedTurn(
+    `length(t->>'user_message') + (SELECT coalesce(sum(length(r)), 0) FROM jsonb_array_elements_text(t->'rubrics') AS r)`,
+    HAS_RUBRICS,
+  ),
+  rubrics: judgedTurn(`jsonb_array_length(t->'rubrics')`, HAS_RUBRICS),
+};
+
 /**
  * The run's cases as the dry run's estimate reads them, in one aggregate: how many, and per judged criterion the
  * cases it applies to and the characters the judge reads (an expected response counts twice: the agent's answer is
  * taken to be as long). Blank expected responses and empty rubric lists do not count, as in scoring; offline
- * (`selection`), neither does a case without a conversation of the agent to score (it ends `error`, unjudged).
+ * (`selection`), neither does a case without a conversation of the agent to score (it ends `error`, unjudged). A case
+ * of turns counts each judged turn (its message, expected response and rubrics) and its case-level rubrics once.
  */
 export async function tallyJudgedCases(
   db: Db,
@@ -64,20 +82,26 @@ export async function tallyJudgedCases(
   const scorable = selection
     ? sql<boolean>`EXISTS (SELECT 1 FROM conversations AS v WHERE v.id = ${conversation} AND v.agent_id = ${selection.agentId}::uuid)`
     : sql<boolean>`true`;
-  const matched = sql<boolean>`(${scorable} AND coalesce(expected_final_response ~ '\\S', false))`;
+  const matched = sql<boolean>`coalesce(expected_final_response ~ '\\S', false)`;
   const rubricCount = sql<number>`jsonb_array_length(coalesce(rubrics, '[]'::jsonb))`;
   const rubricChars = sql<number>`(SELECT coalesce(sum(length(r)), 0) FROM jsonb_array_elements_text(coalesce(rubrics, '[]'::jsonb)) AS r)`;
-  const rubricked = sql<boolean>`(${scorable} AND ${rubricCount} > 0)`;
+  // A case of turns: its turns' judged asks; a one-turn case (turns null): its columns, as before turns existed.
+  const oneTurnOr = (columns: RawBuilder<unknown>, ofTurns: RawBuilder<unknown>) =>
+    sql`coalesce(sum(CASE WHEN turns IS NULL THEN ${columns} ELSE ${ofTurns} END) FILTER (WHERE ${scorable}), 0)`;
+  const caseRubrics = (value: RawBuilder<unknown>) =>
+    sql`coalesce(sum(CASE WHEN ${rubricCount} > 0 THEN ${value} ELSE 0 END) FILTER (WHERE ${scorable}), 0)`;
   const row = await inScope(db, scope)
     .select([
       sql<string>`count(*)`.as('cases'),
-      sql<string>`count(*) FILTER (WHERE ${matched})`.as('match_cases'),
-      sql<string>`coalesce(sum(${message} + 2 * length(expected_final_response)) FILTER (WHERE ${matched}), 0)`.as(
+      sql<string>`${oneTurnOr(sql`${matched}::int`, turnSums.matches)}`.as('match_cases'),
+      sql<string>`${oneTurnOr(sql`CASE WHEN ${matched} THEN ${message} + 2 * length(expected_final_response) ELSE 0 END`, turnSums.matchChars)}`.as(
         'match_chars',
       ),
-      sql<string>`count(*) FILTER (WHERE ${rubricked})`.as('rubric_cases'),
-      sql<string>`coalesce(sum(${message} + ${rubricChars}) FILTER (WHERE ${rubricked}), 0)`.as('rubric_chars'),
-      sql<string>`coalesce(sum(${rubricCount}) FILTER (WHERE ${rubricked}), 0)`.as('rubrics'),
+      sql<string>`${caseRubrics(sql`1`)} + ${oneTurnOr(sql`0`, turnSums.rubricAsks)}`.as('rubric_cases'),
+      sql<string>`${caseRubrics(sql`${message} + ${rubricChars}`)} + ${oneTurnOr(sql`0`, turnSums.rubricChars)}`.as(
+        'rubric_chars',
+      ),
+      sql<string>`${caseRubrics(rubricCount)} + ${oneTurnOr(sql`0`, turnSums.rubrics)}`.as('rubrics'),
     ])
     .executeTakeFirstOrThrow();
   return {

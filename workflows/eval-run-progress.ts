@@ -43,7 +43,7 @@ export function startingProgress(total: number | null): EvalRunProgress {
 
 /** Counts one settled batch in; a carried batch's cases are counted only by the execution that settles it. */
 export function countBatch(progress: EvalRunProgress, outcome: CaseBatchOutcome): void {
-  const settled = outcome.passed + outcome.failed + outcome.error;
+  const settled = outcome.passed + outcome.failed + outcome.error + (outcome.notRun ?? 0);
   progress.passed += outcome.passed;
   progress.failed += outcome.failed;
   progress.error += outcome.error;

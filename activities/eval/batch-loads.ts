@@ -3,6 +3,8 @@ import { findEvalCasesByIds } from '../../db/eval-case.repository';
 import { explicitConversationsFor, type ScoringRun } from '../../db/eval-run.repository';
 import type { Conversation } from '../../db/tables/conversation.table';
 import type { EvalCase } from '../../db/tables/eval-set.table';
+import { caseTurns } from '../../domain/eval/case-turns';
+import { SCENARIO_SKIP_REASON } from '../../domain/scoring/case-outcome';
 import { storedCaseProblem, storedConversationProblem } from '../../domain/limit-checks';
 import type { ActivityDeps } from '../platform/activity-deps';
 
@@ -16,6 +18,8 @@ export interface CaseRefused {
   caseName: string;
   conversationId: string | null;
   error: string;
+  /** The case is not scored at all: it is stored `skipped` with `error` as its reason, never as an `error`. */
+  skipped?: true;
 }
 
 /** A case of a batch ready to score against its conversation. */
@@ -66,6 +70,7 @@ export async function planBatch(
     // Rows written before the limits existed are refused here, as a scored error, rather than exhausting the worker.
     const caseProblem = storedCaseProblem(evalCase);
     if (caseProblem) return refuse(caseProblem);
+    if (caseTurns(evalCase).length === 0) return { ...refuse(SCENARIO_SKIP_REASON), skipped: true };
     const conversationId = chosen.get(caseId);
     if (!conversationId) return refuse(NO_CONVERSATION);
     const conversation = conversations.get(conversationId);

@@ -30,6 +30,7 @@ export function emptyOutcome(worker: string): CaseBatchOutcome {
     passed: 0,
     failed: 0,
     error: 0,
+    notRun: 0,
     runClosed: false,
     worker,
     timings: { loadMs: 0, scoreMs: 0, writeMs: 0 },
@@ -38,7 +39,8 @@ export function emptyOutcome(worker: string): CaseBatchOutcome {
 
 /** Counts one case's status into the outcome. */
 export function tally(outcome: CaseBatchOutcome, status: CaseStatus): void {
-  outcome[status]++;
+  if (status === 'skipped') outcome.notRun = (outcome.notRun ?? 0) + 1;
+  else outcome[status]++;
 }
 
 /**

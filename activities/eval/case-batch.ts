@@ -15,6 +15,7 @@ import { watchRun } from './batch-run-watch';
 import { takeLaneSlots, waitForEarlierAttempt, WORKFLOW_HELD_SLOT, type LaneSlots } from './batch-slots';
 import { errorResult, RunFatalFailure, scoreCasePlan } from './case-scoring-retries';
 import type { Judge } from '../judge/judge.service';
+import { caseTurns } from '../../domain/eval/case-turns';
 import { judgeCallBound } from '../judge/judge-call-budget';
 
 /** A batch of cases of one run to score (see `scoreCaseBatch`). */
@@ -101,12 +102,15 @@ async function prepayJudgeCalls(
   plans: readonly CasePlan[],
 ): Promise<Map<string, number>> {
   const wanted = new Map<string, number>();
+  const bounds = new Map<string, number>();
   for (const plan of plans) {
     if (!('evalCase' in plan)) continue;
     const calls = expectedJudgeCalls(plan.evalCase, run.judge_samples) * run.repeats;
-    if (calls > 0) wanted.set(plan.evalCase.id, calls);
+    if (calls === 0) continue;
+    wanted.set(plan.evalCase.id, calls);
+    bounds.set(plan.evalCase.id, judgeCallBound(run.repeats, caseTurns(plan.evalCase).length));
   }
-  return reserveJudgeCalls(deps.db, run.id, wanted, judgeCallBound(run.repeats));
+  return reserveJudgeCalls(deps.db, run.id, wanted, bounds);
 }
 
 /**

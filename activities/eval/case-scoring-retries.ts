@@ -4,6 +4,7 @@ import type { CaseResultInput } from '../../db/case-result.repository';
 import type { ScoringRun } from '../../db/eval-run.repository';
 import type { Conversation } from '../../db/tables/conversation.table';
 import type { EvalCase } from '../../db/tables/eval-set.table';
+import { caseTurns } from '../../domain/eval/case-turns';
 import { RUN_FATAL_FAILURES } from '../../domain/eval/run-failures';
 import type { ActivityDeps } from '../platform/activity-deps';
 import type { CasePlan, CaseRefused } from './batch-loads';
@@ -31,16 +32,17 @@ export function afterRetries(message: string): string {
   return `scoring failed after retries: ${message}`;
 }
 
-/** The `error` result of a case refused or failed. */
+/** The `error` result of a case refused or failed; the `skipped` result, with its reason, of a case not scored. */
 export function errorResult(deps: ActivityDeps, runId: string, refused: CaseRefused): CaseResultInput {
   return {
     run_id: runId,
     case_id: refused.caseId,
     case_name: refused.caseName,
     conversation_id: refused.conversationId,
-    status: 'error',
+    status: refused.skipped ? 'skipped' : 'error',
     criteria: {},
-    error: refused.error,
+    error: refused.skipped ? null : refused.error,
+    skip_reason: refused.skipped ? refused.error : null,
     judge_usage: null,
     scored_by: deps.workerIdentity,
   };
@@ -125,7 +127,7 @@ export async function scoreCasePlan(
   prepaid = 0,
 ): Promise<CaseResultInput> {
   if ('error' in plan) return errorResult(deps, run.id, plan);
-  const budget = { prepaid: { left: prepaid }, bound: judgeCallBound(run.repeats) };
+  const budget = { prepaid: { left: prepaid }, bound: judgeCallBound(run.repeats, caseTurns(plan.evalCase).length) };
   const scores: RepeatScore[] = [];
   for (let repeat = 0; repeat < run.repeats; repeat++) {
     const conversation = plan.repeatConversations?.[repeat] ?? plan.conversation;

@@ -100,10 +100,12 @@ async function scoreTurnsAgainst(
   const whole = await scoreConversationRubrics(input, actual, judging);
   if (whole && isCriterionError(whole)) errors.push(whole);
   const conversationRubrics = whole && !isCriterionError(whole) ? whole : undefined;
+  const rouge = minScores.response_match_score;
   const criteria = [
     overTurns({ criterion: 'tool_trajectory_avg_score', minScore: minScores.tool_trajectory_avg_score }, turns),
     overTurns({ criterion: 'final_response_match', minScore: minScores.final_response_match }, turns),
     overTurns({ criterion: 'rubric_based', minScore: minScores.rubric_based }, turns, conversationRubrics),
+    ...(rouge === undefined ? [] : [overTurns({ criterion: 'response_match_score', minScore: rouge }, turns)]),
     scoreSafety(conversation.guardrail_events),
   ];
   const outcome = decideCaseOutcome([...criteria, ...errors]);

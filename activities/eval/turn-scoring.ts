@@ -2,6 +2,7 @@ import type { CaseTurn } from '../../domain/eval/case-turns';
 import type { ConversationTurn } from '../../domain/eval/conversation-turns';
 import type { CriterionError, CriterionResult, MinScores } from '../../domain/scoring/criteria';
 import { hasExpectedResponse, hasRubrics, scoreFinalResponse, scoreRubrics } from '../../domain/scoring/judge-verdicts';
+import { scoreResponseMatch } from '../../domain/scoring/response-match';
 import type { TurnCriterionKey } from '../../domain/scoring/turn-outcomes';
 import { scoreTrajectory } from '../../domain/trajectory/trajectory';
 import type { TrajectoryMatch } from '../../domain/trajectory/trajectory-modes';
@@ -55,8 +56,17 @@ export async function scoreTurn(
       minScore: minScores.final_response_match,
     }),
     scoreRubrics({ rubrics: expected.rubrics, samples: rubricSamples, minScore: minScores.rubric_based }),
+    ...optional(
+      scoreResponseMatch({
+        expected: expected.expected_response,
+        actual: actual.final_response,
+        minScore: minScores.response_match_score,
+      }),
+    ),
   ];
 }
+
+const optional = <T>(entry: T | null): T[] => (entry === null ? [] : [entry]);
 
 /** The criteria a case of these turns applies per turn (a missing or extra turn scores 0 on each of them). */
 export function perTurnKeys(turns: readonly CaseTurn[], minScores: MinScores): TurnCriterionKey[] {
@@ -67,6 +77,9 @@ export function perTurnKeys(turns: readonly CaseTurn[], minScores: MinScores): T
     keys.push({ criterion: 'final_response_match', minScore: minScores.final_response_match });
   if (turns.some((turn) => hasRubrics(turn.rubrics)))
     keys.push({ criterion: 'rubric_based', minScore: minScores.rubric_based });
+  const rouge = minScores.response_match_score;
+  if (rouge !== undefined && turns.some((turn) => hasExpectedResponse(turn.expected_response)))
+    keys.push({ criterion: 'response_match_score', minScore: rouge });
   return keys;
 }
 

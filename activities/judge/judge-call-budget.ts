@@ -18,8 +18,12 @@ export interface JudgedCase {
   bound?: number;
 }
 
-/** The bound on one case's judge calls in a run: `LIMITS.judgeCallsPerCase` for each of its repeats. */
-export const judgeCallBound = (repeats: number): number => LIMITS.judgeCallsPerCase * repeats;
+/**
+ * The bound on one case's judge calls in a run: `LIMITS.judgeCallsPerCase` for each of its repeats and each of its
+ * turns (a one-turn case: per repeat, as before turns existed).
+ */
+export const judgeCallBound = (repeats: number, turns = 1): number =>
+  LIMITS.judgeCallsPerCase * repeats * Math.max(1, turns);
 
 /** Raised when a case has made every judge call its bound allows; the case ends with this message. */
 export class JudgeCallBoundReached extends Error {
@@ -29,7 +33,7 @@ export class JudgeCallBoundReached extends Error {
   ) {
     super(
       `the judge was called ${bound} times for this case, the bound on judge calls per case ` +
-        `(judgeCallsPerCase per repeat, retries included), without a verdict for every sample` +
+        `(judgeCallsPerCase per repeat and turn, retries included), without a verdict for every sample` +
         (lastFailure ? `; last failure: ${lastFailure}` : ''),
     );
     this.name = 'JudgeCallBoundReached';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { CaseResultView } from '../../db/case-result.repository';
 import type { EvalRun } from '../../db/tables/eval-run.table';
 import { LIMITS } from '../../domain/limits';
+import { CASE_STATUSES } from '../../domain/scoring/case-outcome';
 import { caseTurnsResultFields, toCaseTurnsJson } from './case-turn-result.json';
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
@@ -13,6 +14,8 @@ const criterionJson = z.object({
   applicable: z.boolean(),
   detail: z.unknown(),
 });
+
+const caseStatusJson = z.enum(CASE_STATUSES);
 
 const judgeCacheJson = z.object({ hits: z.number(), misses: z.number() });
 const usd = z.number().nullable();
@@ -49,7 +52,16 @@ export const evalRunJson = z.object({
       avg_score: z
         .record(z.string(), z.number().nullable())
         .describe('every criterion key; the mean over the cases where it applied, null where it never applied'),
-      counts: z.object({ total: z.number(), passed: z.number(), failed: z.number(), error: z.number() }),
+      counts: z.object({
+        total: z.number(),
+        passed: z.number(),
+        failed: z.number(),
+        error: z.number(),
+        skipped: z
+          .number()
+          .optional()
+          .describe('conversation scenarios not scored (left out of pass_rate); present only when some were'),
+      }),
       cost: runCostJson.optional().describe('absent on runs summarised before costs were kept'),
       not_scored: z.number().optional().describe('cancelled runs: cases that got no result'),
       judge_cache: judgeCacheJson.optional().describe('judge samples the verdict cache answered, and those it did not'),
@@ -75,7 +87,7 @@ export const evalRunJson = z.object({
 export const caseResultJson = z.object({
   case_id: z.string(),
   case_name: z.string(),
-  status: z.enum(['passed', 'failed', 'error']),
+  status: caseStatusJson,
   passed: z.boolean(),
   conversation_id: z.string().nullable(),
   session_input: z.unknown(),
@@ -89,6 +101,7 @@ export const caseResultJson = z.object({
       `why the case could not be scored: a bound it broke names its limit, e.g. an LLM provider answer over ` +
         `${LIMITS.providerResponseBytes} bytes (limit providerResponseBytes) is \`response_too_large\``,
     ),
+  skip_reason: z.string().nullable().describe('a `skipped` case (a conversation scenario): why it was not scored'),
   judge_usage: z
     .object({ calls: z.number(), prompt_tokens: z.number(), completion_tokens: z.number(), total_tokens: z.number() })
     .nullable(),
@@ -97,7 +110,7 @@ export const caseResultJson = z.object({
     .array(
       z.object({
         repeat: z.number(),
-        status: z.enum(['passed', 'failed', 'error']),
+        status: caseStatusJson,
         criteria: z.record(z.string(), criterionJson).optional(),
         conversation_id: z.string().optional(),
       }),
@@ -155,6 +168,7 @@ export function toCaseResultJson(row: CaseResultView): z.infer<typeof caseResult
     actual_final_response: row.actual_final_response,
     criteria: row.criteria as z.infer<typeof caseResultJson>['criteria'],
     error: row.error,
+    skip_reason: row.skip_reason,
     judge_usage: row.judge_usage,
     judge_cache: { hits: row.judge_cache_hits, misses: row.judge_cache_misses },
     repeats: row.repeats as z.infer<typeof caseResultJson>['repeats'],

@@ -6,6 +6,7 @@ export const minScoresJson = z.object({
   tool_trajectory_avg_score: z.number(),
   final_response_match: z.number(),
   rubric_based: z.number(),
+  response_match_score: z.number().optional().describe('ADK ROUGE-1: applied only when set (no default)'),
 });
 
 export const evalSetJson = z.object({

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { TRANSITIONS } from '../../domain/eval/run-comparison';
+import { CASE_STATUSES } from '../../domain/scoring/case-outcome';
 
-const status = z.enum(['passed', 'failed', 'error']);
+const status = z.enum(CASE_STATUSES);
 const delta = z.object({ run: z.number().nullable(), baseline: z.number().nullable(), delta: z.number().nullable() });
 const counts = Object.fromEntries(TRANSITIONS.map((transition) => [transition, z.number().int()])) as Record<
   (typeof TRANSITIONS)[number],

@@ -108,6 +108,8 @@ export interface CaseResultTable {
   cost: ColumnType<CaseCost | null, string | null | undefined, string | null>;
   /** A multi-turn case or conversation: each turn position's outcome; null for one turn scored against one. */
   turns: ColumnType<TurnOutcome[] | null, string | null | undefined, never>;
+  /** A `skipped` case: why it was not scored (null otherwise). */
+  skip_reason: ColumnType<string | null, string | null | undefined, never>;
   /** The identity of the worker that stored the result (null for results stored before it was recorded). */
   scored_by: ColumnType<string | null, string | null | undefined, never>;
   created_at: ColumnType<Date, never, never>;

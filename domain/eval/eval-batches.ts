@@ -11,6 +11,8 @@ export interface CaseBatchOutcome {
   passed: number;
   failed: number;
   error: number;
+  /** Cases of the batch stored `skipped` (not scored; absent from batches of workers before skipped existed). */
+  notRun?: number;
   /** The run stopped taking results (cancelled, failed, terminated): nothing more should be dispatched. */
   runClosed: boolean;
   /** The identity of the worker that ran the batch. */

@@ -143,9 +143,15 @@ export function compareOrderKeys(a: readonly string[], b: readonly string[]): nu
 /**
  * Compares a run's results with a baseline's, case by case (by case id): each case's transition and per-criterion
  * score deltas, sorted regressed, fixed, still failing, new, removed, still passing, then by case name; and a
- * summary over all cases. A case in both runs is named as the run scored it.
+ * summary over all cases. A case in both runs is named as the run scored it. A `skipped` result counts as no result.
  */
-export function compareRuns(run: readonly ComparedResult[], baseline: readonly ComparedResult[]): RunComparison {
+export function compareRuns(
+  runResults: readonly ComparedResult[],
+  baselineResults: readonly ComparedResult[],
+): RunComparison {
+  const [run, baseline] = [runResults, baselineResults].map((results) =>
+    results.filter((result) => result.status !== 'skipped'),
+  );
   const baselineById = new Map(baseline.map((result) => [result.case_id, result]));
   const runIds = new Set(run.map((result) => result.case_id));
   const cases = [

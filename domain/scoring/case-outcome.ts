@@ -1,8 +1,15 @@
 import { isCriterionError, type CriterionError, type CriterionResult } from './criteria';
 import type { TurnOutcome } from './turn-outcomes';
 
+/** Every status a case of a run can end in, in report order. */
+export const CASE_STATUSES = ['passed', 'failed', 'error', 'skipped'] as const;
+
 /** The status of one case in a run. */
-export type CaseStatus = 'passed' | 'failed' | 'error';
+export type CaseStatus = (typeof CASE_STATUSES)[number];
+
+/** Why a `conversation_scenario` case is reported `skipped` (it has no turns until a user simulator writes them). */
+export const SCENARIO_SKIP_REASON =
+  'the case is a conversation_scenario: it needs a user simulator to write its turns, so it was not scored';
 
 /** The outcome of one case: its status, the criteria that were scored, and why it errored if it did. */
 export interface CaseOutcome {

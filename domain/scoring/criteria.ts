@@ -1,7 +1,13 @@
 import { z } from 'zod';
 
 /** Every criterion a case can be scored on, in report order. */
-export const CRITERION_KEYS = ['tool_trajectory_avg_score', 'final_response_match', 'rubric_based', 'safety'] as const;
+export const CRITERION_KEYS = [
+  'tool_trajectory_avg_score',
+  'final_response_match',
+  'rubric_based',
+  'safety',
+  'response_match_score',
+] as const;
 
 /** A criterion key as it appears in case results and in the run summary. */
 export type CriterionKey = (typeof CRITERION_KEYS)[number];
@@ -12,8 +18,17 @@ export const MIN_SCORE_KEYS = ['tool_trajectory_avg_score', 'final_response_matc
 /** A criterion key that has a configurable minimum score. */
 export type MinScoreKey = (typeof MIN_SCORE_KEYS)[number];
 
-/** Minimum score per configurable criterion, each in [0, 1]. */
-export type MinScores = Record<MinScoreKey, number>;
+/**
+ * Criteria applied only when the resolved minimums name them (no default): ADK's deterministic ROUGE-1
+ * `response_match_score`. Absent from a summary's `avg_score` unless they applied.
+ */
+export const OPT_IN_KEYS = ['response_match_score'] as const;
+
+/** A criterion key applied only when its minimum is set. */
+export type OptInKey = (typeof OPT_IN_KEYS)[number];
+
+/** Minimum score per configurable criterion, each in [0, 1]; an opt-in criterion only where it was set. */
+export type MinScores = Record<MinScoreKey, number> & Partial<Record<OptInKey, number>>;
 
 /** The spec's defaults, used where neither the eval set nor the run sets a minimum. */
 export const DEFAULT_MIN_SCORES: Readonly<MinScores> = Object.freeze({
@@ -30,6 +45,7 @@ export const minScoresOverrideSchema = z
     tool_trajectory_avg_score: minScore.optional(),
     final_response_match: minScore.optional(),
     rubric_based: minScore.optional(),
+    response_match_score: minScore.optional(),
   })
   .strict();
 
@@ -59,14 +75,17 @@ export function isCriterionError(entry: CriterionResult | CriterionError): entry
   return 'error' in entry;
 }
 
-/** Merges the spec defaults, then the eval set's defaults, then the run's override; absent keys fall through. */
+/**
+ * Merges the spec defaults, then the eval set's defaults, then the run's override; absent keys fall through (an
+ * opt-in criterion stays absent unless a layer sets it).
+ */
 export function resolveMinScores(
   setDefaults?: Partial<MinScores> | null,
   runOverride?: Partial<MinScores> | null,
 ): MinScores {
   const resolved: MinScores = { ...DEFAULT_MIN_SCORES };
   for (const layer of [setDefaults, runOverride]) {
-    for (const key of MIN_SCORE_KEYS) {
+    for (const key of [...MIN_SCORE_KEYS, ...OPT_IN_KEYS]) {
       const value = layer?.[key];
       if (typeof value === 'number') resolved[key] = value;
     }

@@ -1,4 +1,4 @@
-import { CRITERION_KEYS, type CriterionKey, type CriterionResult } from './criteria';
+import { CRITERION_KEYS, OPT_IN_KEYS, type CriterionKey, type CriterionResult } from './criteria';
 import type { CaseStatus } from './case-outcome';
 import { isFlaky } from './case-repeats';
 import { LIMITS } from '../limits';
@@ -25,13 +25,15 @@ export interface FlakyCase {
 }
 
 /**
- * The run summary: pass rate over all cases, average score per criterion where it applied (every criterion key is
+ * The run summary: pass rate over all cases but the skipped ones, average score per criterion where it applied (every criterion key is
  * listed; null where it never applied), and counts.
  */
 export interface RunSummary {
   pass_rate: number;
-  avg_score: Record<CriterionKey, number | null>;
-  counts: { total: number; passed: number; failed: number; error: number };
+  /** Every criterion key but an opt-in one that never applied (`OPT_IN_KEYS`). */
+  avg_score: Partial<Record<CriterionKey, number | null>>;
+  /** `skipped` is present only when some case was skipped (read it as `?? 0`). */
+  counts: { total: number; passed: number; failed: number; error: number; skipped?: number };
   /** Judge samples of the run's cases the verdict cache answered (no call made) and those it did not. */
   judge_cache: { hits: number; misses: number };
   /** What the run cost in USD, judge and agent apart (see `summarizeCost`); absent on summaries stored before it. */
@@ -44,17 +46,17 @@ export interface RunSummary {
 }
 
 /**
- * Summarises a run: `pass_rate` = passed ÷ all cases (0 for an empty run); `avg_score` averages each criterion
+ * Summarises a run: `pass_rate` = passed ÷ cases not skipped (0 when there are none); `avg_score` averages each criterion
  * over the entries where it applied, so not-applicable and unscored (errored) criteria are left out; every
- * criterion key is listed, null when the criterion never applied. `judge_cache` sums the cases' cache hits and
+ * criterion key is listed (an opt-in one only once it applied), null when the criterion never applied. `judge_cache` sums the cases' cache hits and
  * misses, `cost` their costs. Nothing is rounded.
  */
 export function summarizeRun(cases: readonly SummarizableCase[]): RunSummary {
-  const counts = { total: cases.length, passed: 0, failed: 0, error: 0 };
+  const counts: RunSummary['counts'] = { total: cases.length, passed: 0, failed: 0, error: 0 };
   const sums = new Map<CriterionKey, { total: number; count: number }>();
   const judge_cache = { hits: 0, misses: 0 };
   for (const outcome of cases) {
-    counts[outcome.status]++;
+    counts[outcome.status] = (counts[outcome.status] ?? 0) + 1;
     judge_cache.hits += outcome.judge_cache?.hits ?? 0;
     judge_cache.misses += outcome.judge_cache?.misses ?? 0;
     for (const result of outcome.criteria) {
@@ -63,13 +65,17 @@ export function summarizeRun(cases: readonly SummarizableCase[]): RunSummary {
       sums.set(result.criterion, { total: sum.total + result.score, count: sum.count + 1 });
     }
   }
+  const reported = CRITERION_KEYS.filter(
+    (key) => sums.has(key) || !(OPT_IN_KEYS as readonly CriterionKey[]).includes(key),
+  );
   const avg_score = Object.fromEntries(
-    CRITERION_KEYS.map((criterion) => {
+    reported.map((criterion) => {
       const sum = sums.get(criterion);
       return [criterion, sum ? sum.total / sum.count : null];
     }),
-  ) as Record<CriterionKey, number | null>;
-  const pass_rate = counts.total === 0 ? 0 : counts.passed / counts.total;
+  ) as Partial<Record<CriterionKey, number | null>>;
+  const judged = counts.total - (counts.skipped ?? 0);
+  const pass_rate = judged === 0 ? 0 : counts.passed / judged;
   return { pass_rate, avg_score, counts, judge_cache, cost: summarizeCost(cases.map((outcome) => outcome.cost)) };
 }
 

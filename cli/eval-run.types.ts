@@ -79,4 +79,10 @@ export interface ComparisonJson extends RunComparison {
 }
 
 /** Criterion keys in the order columns are printed. */
-export const CRITERIA_ORDER = ['tool_trajectory_avg_score', 'final_response_match', 'rubric_based', 'safety'];
+export const CRITERIA_ORDER = [
+  'tool_trajectory_avg_score',
+  'final_response_match',
+  'response_match_score',
+  'rubric_based',
+  'safety',
+];

@@ -164,6 +164,7 @@ window.CaseView = (() => {
   // What a case's body shows below its scores: its turns when scored by turns (or waiting with several), else the
   // one turn's trajectory, responses, rubrics and guardrails as always.
   function detail(evalCase, result, criteria) {
+    if (evalCase && evalCase.conversation_scenario) return window.TurnsView.scenario(evalCase.conversation_scenario);
     if (hasTurns(result)) return window.TurnsView.render(result, evalCase, { trajectory, rubrics, guardrails });
     if (!result && evalCase && Array.isArray(evalCase.turns) && evalCase.turns.length > 1)
       return window.TurnsView.waiting(evalCase);
@@ -209,8 +210,8 @@ window.CaseView = (() => {
       el(
         'div',
         { class: 'case-body' },
-        el('h4', { text: 'Input' }),
-        el('blockquote', { text: inputOf(input) }),
+        input ? el('h4', { text: 'Input' }) : null,
+        input ? el('blockquote', { text: inputOf(input) }) : null,
         result && result.error ? el('p', { class: 'error', text: result.error }) : null,
         result && result.skip_reason
           ? el('p', { class: 'hint skip-reason', text: `Skipped: ${result.skip_reason}` })

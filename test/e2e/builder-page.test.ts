@@ -8,7 +8,7 @@ import { waitFor } from '../../lib/embedded/process-utils';
 import { ARTIFACTS, openWithToken, startBuilderRig, type BuilderRig } from '../helpers/builder-browser';
 import { judgeReplies } from '../helpers/eval-api';
 import { judgeGate, type JudgeGate } from '../helpers/judge-gate';
-import { ORDER_CASE, ORDER_CONVERSATION } from '../helpers/multi-turn-order';
+import { ORDER_CASE, ORDER_CONVERSATION, ORDER_SCENARIO } from '../helpers/multi-turn-order';
 import { serveWithRelay } from '../helpers/relay-client';
 
 const CASES = 30;
@@ -190,10 +190,12 @@ describe('builder eval page in headless Chromium', () => {
     gate = judgeGate();
     const turnsSet = await api.evalSet('concierge', { name: 'cancel and refund' });
     const evalCase = await api.addCase('concierge', turnsSet.id, ORDER_CASE);
+    const scenario = await api.addCase('concierge', turnsSet.id, ORDER_SCENARIO);
     const conversation = await api.importRun('concierge', ORDER_CONVERSATION);
     const queued = await api.trigger('concierge', turnsSet.id, {
       run_selection: 'explicit',
       conversations: { [evalCase.id]: conversation.id },
+      min_scores: { response_match_score: 0.5 },
     });
     // The gate holds the judge until the page watches, so the result reaches it as a WebSocket case event.
     const { page, problems } = await openWithToken(
@@ -202,10 +204,10 @@ describe('builder eval page in headless Chromium', () => {
       rig.owner.token,
       { viewport: { width: 1280, height: 900 } },
     );
-    await page.waitForFunction(ALL_WAITING, 1);
-    assert.equal(await page.locator('#live').textContent(), 'live');
-    // Opened while waiting, it lists the case's turns; it stays open when the result replaces it.
     const row = page.locator(`[data-case-id="${evalCase.id}"]`);
+    await page.locator(`[data-case-id="${evalCase.id}"][data-state="waiting"]`).waitFor();
+    await page.waitForFunction(() => (globalThis as any).document.querySelector('#live')?.textContent === 'live');
+    // Opened while waiting, it lists the case's turns; it stays open when the result replaces it.
     await row.locator('summary').first().click();
     assert.deepEqual(
       await row.locator('.turn-messages li').allTextContents(),
@@ -214,7 +216,9 @@ describe('builder eval page in headless Chromium', () => {
     gate.release(Infinity);
     await page.waitForFunction(RUN_COMPLETED, undefined, { timeout: 60_000 });
     await api.waitForEnd('concierge', queued.id);
-    const [result] = await api.results('concierge', queued.id);
+    const results = await api.results('concierge', queued.id);
+    const result = results.find((r) => r.case_id === evalCase.id);
+    const skippedResult = results.find((r) => r.case_id === scenario.id);
     // Checked by hand: turn 1 calls lookup_order instead of cancel_order and answers otherwise; turn 3 never came.
     assert.equal(result.status, 'failed');
     assert.equal(result.first_failed_turn, 1);
@@ -260,6 +264,12 @@ describe('builder eval page in headless Chromium', () => {
       (await row.locator('.conversation-rubrics').textContent()) ?? '',
       /met Stays polite throughout the conversation/,
     );
+
+    const skipped = page.locator(`[data-case-id="${scenario.id}"]`);
+    assert.equal(await skipped.getAttribute('data-state'), 'skipped');
+    await skipped.locator('summary').click();
+    assert.equal(await skipped.locator('.skip-reason').textContent(), `Skipped: ${skippedResult.skip_reason}`);
+    assert.match((await page.locator('#summary .counts').textContent()) ?? '', /· 1 skipped ·/);
 
     await page.screenshot({ path: path.join(ARTIFACTS, 'builder-run-turns.png'), fullPage: true });
     assert.deepEqual(problems, []);

@@ -49,3 +49,9 @@ export const ORDER_CONVERSATION_RIGHT = {
     { user_message: 'Thanks, bye.', tool_calls: [], final_response: 'Goodbye!' },
   ],
 };
+
+/** A case of a simulated conversation, which a run reports skipped until a user simulator exists. */
+export const ORDER_SCENARIO = {
+  name: 'insist on a refund',
+  conversation_scenario: { starting_prompt: 'I want my money back for order 2001', conversation_plan: 'insist twice' },
+};

@@ -31,6 +31,15 @@ describe('agent:eval output of multi-turn results', () => {
     assert.match(rows[5], /│ where is my order +│ FAILED +│ - +│ 1\.00 pass +│ 0\.00 FAIL \(min 0\.80\) +│/);
   });
 
+  it('prints an opted-in response_match_score as a column after final_response_match', () => {
+    const result = oneTurnResult();
+    result.criteria = {
+      ...result.criteria,
+      response_match_score: { score: 0.4, min_score: 0.8, passed: false, applicable: true, detail: {} },
+    };
+    assert.match(renderTable([result]).split('\n')[1], /│ final_response_match +│ response_match_score +│$/);
+  });
+
   it('prints a one-turn-only table without a turns column', () => {
     assert.doesNotMatch(renderTable([oneTurnResult()]), /turns/);
   });

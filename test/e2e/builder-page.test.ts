@@ -8,7 +8,7 @@ import { waitFor } from '../../lib/embedded/process-utils';
 import { ARTIFACTS, openWithToken, startBuilderRig, type BuilderRig } from '../helpers/builder-browser';
 import { judgeReplies } from '../helpers/eval-api';
 import { judgeGate, type JudgeGate } from '../helpers/judge-gate';
-import { ORDER_CASE, ORDER_CONVERSATION, ORDER_SCENARIO } from '../helpers/multi-turn-order';
+import { ORDER_CASE, ORDER_CONVERSATION, ORDER_CONVERSATION_RIGHT, ORDER_SCENARIO } from '../helpers/multi-turn-order';
 import { serveWithRelay } from '../helpers/relay-client';
 
 const CASES = 30;
@@ -187,10 +187,19 @@ describe('builder eval page in headless Chromium', () => {
   });
 
   it('shows a multi-turn result as it arrives over /ws: every turn with its scores, the turn that failed first and the missing turn', async () => {
-    gate = judgeGate();
     const turnsSet = await api.evalSet('concierge', { name: 'cancel and refund' });
     const evalCase = await api.addCase('concierge', turnsSet.id, ORDER_CASE);
     const scenario = await api.addCase('concierge', turnsSet.id, ORDER_SCENARIO);
+    // The baseline: every turn right.
+    const right = await api.importRun('concierge', ORDER_CONVERSATION_RIGHT);
+    gate = judgeGate();
+    gate.release(Infinity);
+    const baseline = await api.trigger('concierge', turnsSet.id, {
+      run_selection: 'explicit',
+      conversations: { [evalCase.id]: right.id },
+    });
+    await api.waitForEnd('concierge', baseline.id);
+    gate = judgeGate();
     const conversation = await api.importRun('concierge', ORDER_CONVERSATION);
     const queued = await api.trigger('concierge', turnsSet.id, {
       run_selection: 'explicit',
@@ -274,6 +283,19 @@ describe('builder eval page in headless Chromium', () => {
     await page.screenshot({ path: path.join(ARTIFACTS, 'builder-run-turns.png'), fullPage: true });
     assert.deepEqual(problems, []);
     await page.close();
+
+    // Compared with the baseline, the case says which turn failed first in each run.
+    const compared = await openWithToken(
+      rig.browser,
+      `${rig.served.baseUrl}/builder/runs/${queued.id}?agent=${agent.id}&baseline=${baseline.id}`,
+      rig.owner.token,
+    );
+    const entry = compared.page.locator(`.compare-cases tr[data-compare-case-id="${evalCase.id}"]`);
+    await entry.waitFor();
+    assert.equal(await entry.getAttribute('data-transition'), 'regressed');
+    assert.equal(await entry.locator('.chip.first-failed-turn').textContent(), 'First failed turn none → turn 1');
+    assert.deepEqual(compared.problems, []);
+    await compared.page.close();
   });
 
   it('stops live updates and forgets the token when the token is revoked while the page watches (close 4401)', async () => {

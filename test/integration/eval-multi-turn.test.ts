@@ -225,6 +225,21 @@ describe('multi-turn eval runs', () => {
     assert.equal(refused.error.code, 'no_error_cases');
   });
 
+  it('errors a case whose judge gave no usable verdict in one turn, naming the turn', async () => {
+    llm.script((req) =>
+      judgeAsk(req).user_input === 'When will it arrive?' && judgeAsk(req).task === 'final_response_match'
+        ? { content: 'no verdict here' }
+        : judge(req),
+    );
+    try {
+      const { multi } = await runAgainst(ids.right);
+      assert.equal(multi.status, 'error');
+      assert.match(multi.error, /^final_response_match: turn 1: the judge gave no usable verdict in 1 of 1 samples/);
+    } finally {
+      llm.script(judge);
+    }
+  });
+
   it('bounds judge calls per turn, so a judged case of five turns is not cut off at judgeCallsPerCase', async () => {
     const turns = [0, 1, 2, 3, 4].map((i) => ({
       user_message: `question ${i}`,

@@ -30,6 +30,7 @@ import { evalRunCompareRoutes } from './routes/eval-run-compare.routes';
 import { evalRunRoutes } from './routes/eval-runs.routes';
 import { evalSetRoutes } from './routes/eval-sets.routes';
 import { evalSetFileRoutes } from './routes/eval-set-files.routes';
+import { adkConfigRoutes } from './routes/adk-config.routes';
 import { flowRunRoutes } from './routes/flow-runs.routes';
 import { flowRoutes } from './routes/flows.routes';
 import { codecRouter } from './routes/codec.routes';
@@ -62,6 +63,7 @@ export const API_ROUTES: RouteSpec[] = [
   ...evalSetRoutes,
   ...evalCaseRoutes,
   ...evalSetFileRoutes,
+  ...adkConfigRoutes,
   ...evalRunRoutes,
   ...evalRunCaseRoutes,
   ...evalRunCompareRoutes,

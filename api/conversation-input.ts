@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ConversationInput } from '../db/conversation.repository';
 import { boundedArray, boundedJson, boundedString, withinBytes } from '../domain/bounded-schemas';
 import { toolCallSchema } from '../domain/trajectory/tool-call';
-import { nonBlank, sessionInputSchema } from '../domain/eval/eval-fields';
+import { nonBlank, turnsSessionInputSchema } from '../domain/eval/eval-fields';
 import { conversationColumnsOf } from '../domain/eval/conversation-turns';
 import { limitMessage } from '../domain/limit-checks';
 import { LIMITS } from '../domain/limits';
@@ -26,7 +26,7 @@ const conversationTurn = z
  */
 export const conversationImportFields = z
   .object({
-    session_input: sessionInputSchema.optional(),
+    session_input: turnsSessionInputSchema.optional(),
     turns: boundedArray(conversationTurn, 'turnsPerConversation')
       .min(1, 'a conversation has at least one turn')
       .optional(),
@@ -54,6 +54,8 @@ export function checkConversationShape(body: z.infer<typeof conversationImportFi
   const problem = (path: string[], message: string) => ctx.addIssue({ code: 'custom', path, message });
   if (!body.turns) {
     if (!body.session_input) problem(['session_input'], 'required (or give turns)');
+    else if (body.session_input.message === undefined)
+      problem(['session_input', 'message'], 'required (or give turns)');
     if (body.final_response === undefined) problem(['final_response'], 'required (or give turns)');
     return;
   }

@@ -42,20 +42,24 @@ export async function benchPlatform(h: Harness, concurrency: number): Promise<Te
   });
 }
 
-/** A fresh workspace connected to the scripted judge, an agent and a set (judge_samples 1) of `cases` seeded cases. */
+/**
+ * A fresh workspace connected to the scripted judge, an agent and a set (judge_samples 1) of `cases` seeded cases of
+ * `turns` turns each.
+ */
 export async function seedBenchSet(
   platform: TestPlatform,
   judgeUrl: string,
   name: string,
   cases: number,
   judged: boolean,
+  turns = 1,
 ): Promise<Seeded> {
   const tenant = await createTenant(platform.runtime.db, 'admin');
   const api = evalApi(platform.app, tenant);
   await api.connect('openai', 'sk-bench', judgeUrl);
   const agent = { ...(await api.agent(name, 'gpt-4o')), workspace_id: tenant.workspaceId };
   const set = await api.evalSet(name, { name: 'bench', judge_samples: 1 });
-  await seedCases(platform.runtime.db, agent, set.id, cases, judged);
+  await seedCases(platform.runtime.db, agent, set.id, cases, judged, turns);
   return { tenant, agent: name, set: set.id, cases };
 }
 

@@ -3,12 +3,14 @@ import { aimdBench } from './eval-aimd.bench';
 import { evalBench } from './eval.bench';
 import { evalScaleOutBench } from './eval-scale-out.bench';
 import { judgeCacheBench } from './judge-cache.bench';
+import { multiTurnBench } from './multiturn.bench';
 
 const BENCHES: Record<string, () => Promise<void>> = {
   eval: evalBench,
   'scale-out': evalScaleOutBench,
   aimd: aimdBench,
   'judge-cache': judgeCacheBench,
+  multiturn: multiTurnBench,
 };
 
 /** `npm run bench [-- name…]`: runs the named benchmarks (all by default) on real services started for the run. */

@@ -52,14 +52,21 @@ function criterionChange(name: string, c: CriterionDeltaJson): string {
   return `${name} ${score(c.baseline)} → ${score(c.run)}${c.delta === null ? '' : ` (${signed(c.delta)})`}`;
 }
 
-/** One case's line: its name, baseline → now status, and every criterion whose score moved (or (stopped) applying). */
+const turn = (n: number | null): string => (n === null ? 'none' : `turn ${n}`);
+
+/**
+ * One case's line: its name, baseline → now status, the turn that failed first in each run (a case scored by turns),
+ * and every criterion whose score moved (or (stopped) applying).
+ */
 export function caseChange(c: CaseComparisonJson): string {
   const moved = Object.entries(c.criteria)
     .filter(([, d]) => d.run !== d.baseline)
     .sort(([a], [b]) => rank(a) - rank(b))
     .map(([name, d]) => criterionChange(name, d));
   const status = `${c.baseline_status ?? 'none'} → ${c.status ?? 'none'}`;
-  return `${c.case_name}: ${status}${moved.length ? `; ${moved.join(', ')}` : ''}`;
+  const first = c.first_failed_turn;
+  const turns = first ? `; first failed turn ${turn(first.baseline)} → ${turn(first.run)}` : '';
+  return `${c.case_name}: ${status}${turns}${moved.length ? `; ${moved.join(', ')}` : ''}`;
 }
 
 /** The comparison as the gate prints it: regressions first, then fixes, then the counts of every transition. */

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import { renderComparison } from './eval-compare-report';
 import { baselineQuery, type Baseline } from './eval-gate-options';
-import { renderDetails, renderFlaky, renderJudgeCache, renderJunit, renderSummary, renderTable } from './eval-report';
+import { renderJunit } from './eval-junit-report';
+import { renderDetails, renderFlaky, renderJudgeCache, renderSummary, renderTable } from './eval-report';
 import type { CaseResultJson, ComparisonJson, EvalRunJson } from './eval-run.types';
 import { EXIT } from './exit-codes';
 

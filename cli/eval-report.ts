@@ -1,13 +1,12 @@
-import { TRANSITIONS } from '../domain/eval/run-comparison';
 import Table from 'cli-table3';
 import {
   CRITERIA_ORDER,
   type CaseResultJson,
-  type ComparisonJson,
   type CriterionJson,
   type EvalRunJson,
   type RunCostJson,
 } from './eval-run.types';
+import { failedTurnsOf, firstFailure, reasonOf, turnLines, turnsCell, turnsOf } from './eval-turns-report';
 
 const fmt = (n: number): string => n.toFixed(2);
 
@@ -18,12 +17,18 @@ function cell(criterion: CriterionJson | undefined): string {
   return `${fmt(criterion.score)} ${criterion.passed ? 'pass' : 'FAIL'}${criterion.passed ? '' : min}`;
 }
 
-/** The summary table: one row per case with status and one column per criterion. */
+/**
+ * The summary table: one row per case with status and one column per criterion; when a case has turns, a `turns`
+ * column (turns passed, and the turn that failed first).
+ */
 export function renderTable(results: CaseResultJson[]): string {
   const columns = CRITERIA_ORDER.filter((key) => results.some((r) => r.criteria[key]));
-  const table = new Table({ head: ['case', 'status', ...columns], style: { head: [], border: [] } });
-  for (const r of results)
-    table.push([r.case_name, r.status.toUpperCase(), ...columns.map((key) => cell(r.criteria[key]))]);
+  const turns = results.some((r) => turnsOf(r)) ? ['turns'] : [];
+  const table = new Table({ head: ['case', 'status', ...turns, ...columns], style: { head: [], border: [] } });
+  for (const r of results) {
+    const turnCell = turns.length ? [turnsCell(r)] : [];
+    table.push([r.case_name, r.status.toUpperCase(), ...turnCell, ...columns.map((key) => cell(r.criteria[key]))]);
+  }
   return table.toString();
 }
 
@@ -34,7 +39,10 @@ export function renderSummary(run: EvalRunJson, minPassRate: number): string {
   const averages = Object.entries(s.avg_score)
     .map(([k, v]) => `${k}=${v === null ? 'n/a' : fmt(v)}`)
     .join(' ');
-  const counts = s.counts ? ` (${s.counts.passed} passed, ${s.counts.failed} failed, ${s.counts.error} error)` : '';
+  const skipped = s.counts?.skipped ? `, ${s.counts.skipped} skipped` : '';
+  const counts = s.counts
+    ? ` (${s.counts.passed} passed, ${s.counts.failed} failed, ${s.counts.error} error${skipped})`
+    : '';
   const lines = [
     `pass rate ${fmt(s.pass_rate)} (minimum ${fmt(minPassRate)})${counts}`,
     `average scores: ${averages || 'none'}`,
@@ -87,70 +95,37 @@ function explain(key: string, criterion: CriterionJson): string[] {
   return [JSON.stringify(d)];
 }
 
-/** `--detailed`: every failed criterion (and every errored case) with its detail. */
+// A multi-turn result's criterion: each failed turn's own detail, then the conversation rubrics' verdicts.
+function explainTurns(r: CaseResultJson, key: string, criterion: CriterionJson): string[] {
+  const lines = failedTurnsOf(r, key).flatMap(({ turn, criterion: c }) => {
+    const reason = reasonOf(c.detail);
+    return (reason ? [reason] : explain(key, { applicable: true, ...c })).map((l) => `turn ${turn}: ${l}`);
+  });
+  const conversation = (criterion.detail as { conversation?: { passed: boolean; detail: unknown } } | null)
+    ?.conversation;
+  if (conversation && !conversation.passed)
+    lines.push(...explain(key, { ...criterion, detail: conversation.detail }).map((l) => `conversation: ${l}`));
+  return lines;
+}
+
+/**
+ * `--detailed`: every failed criterion (and every errored or skipped case) with its detail; a failed multi-turn case
+ * names the turn that failed first, gives each failed turn's detail and every turn's scores.
+ */
 export function renderDetails(results: CaseResultJson[]): string {
   const lines: string[] = [];
   for (const r of results) {
     if (r.status === 'error') lines.push(`${r.case_name}: ERROR ${r.error ?? ''}`);
+    if (r.status === 'skipped') lines.push(`${r.case_name}: SKIPPED ${r.skip_reason ?? ''}`);
+    const multiTurn = turnsOf(r) !== null;
     for (const [key, criterion] of Object.entries(r.criteria)) {
       if (criterion.passed) continue;
       lines.push(`${r.case_name} › ${key}: ${fmt(criterion.score)} < ${fmt(criterion.min_score ?? 1)}`);
-      lines.push(...explain(key, criterion).map((l) => `    ${l}`));
+      const explained = multiTurn ? explainTurns(r, key, criterion) : explain(key, criterion);
+      lines.push(...explained.map((l) => `    ${l}`));
     }
+    if (!multiTurn || r.status === 'passed') continue;
+    lines.push(`${r.case_name} › ${firstFailure(r) ?? 'no turn failed'}`, ...turnLines(r).map((l) => `    ${l}`));
   }
   return lines.join('\n');
-}
-
-const xml = (s: string): string =>
-  s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
-
-const property = (name: string, value: string | number): string =>
-  `<property name="${xml(name)}" value="${xml(String(value))}"/>`;
-
-// With a baseline: the suite carries the baseline run and the transition counts, each case its transition.
-function comparisonProperties(comparison: ComparisonJson | null): { suite: string[]; byCase: Map<string, string> } {
-  if (!comparison) return { suite: [], byCase: new Map() };
-  const counts = TRANSITIONS.map((key) => property(key, comparison.summary[key]));
-  const suite = ['    <properties>', `      ${property('baseline_run_id', comparison.baseline_run_id)}`];
-  suite.push(...counts.map((p) => `      ${p}`), '    </properties>');
-  const byCase = new Map(
-    comparison.cases.map((c) => [c.case_id, `      <properties>${property('transition', c.transition)}</properties>`]),
-  );
-  return { suite, byCase };
-}
-
-/**
- * JUnit XML: one testsuite for the run, one testcase per case (failures and errors with their detail); with a
- * comparison, the baseline and transition counts as suite properties and each case's transition as its property.
- */
-export function renderJunit(
-  suite: string,
-  run: EvalRunJson,
-  results: CaseResultJson[],
-  comparison: ComparisonJson | null = null,
-): string {
-  const failures = results.filter((r) => r.status === 'failed').length;
-  const errors = results.filter((r) => r.status === 'error').length;
-  const props = comparisonProperties(comparison);
-  const cases = results.map((r) => {
-    const open = `    <testcase name="${xml(r.case_name)}" classname="${xml(suite)}">`;
-    const transition = props.byCase.get(r.case_id);
-    const body = transition ? [transition] : [];
-    if (r.status !== 'passed') {
-      const tag = r.status === 'error' ? 'error' : 'failure';
-      const message = r.status === 'error' ? (r.error ?? 'error') : 'criteria below minimum';
-      body.push(`      <${tag} message="${xml(message)}">${xml(renderDetails([r]))}</${tag}>`);
-    }
-    return body.length ? [open, ...body, '    </testcase>'].join('\n') : `${open}</testcase>`;
-  });
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="assay" tests="${results.length}" failures="${failures}" errors="${errors}">`,
-    `  <testsuite name="${xml(suite)}" id="${xml(run.id)}" tests="${results.length}" failures="${failures}" errors="${errors}">`,
-    ...props.suite,
-    ...cases,
-    '  </testsuite>',
-    '</testsuites>',
-    '',
-  ].join('\n');
 }

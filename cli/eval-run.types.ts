@@ -9,13 +9,28 @@ export interface CriterionJson {
   detail: unknown;
 }
 
+/** One turn of a multi-turn case result, aligned by position (`turn` is 0-based). */
+export interface TurnResultJson {
+  turn: number;
+  status: 'scored' | 'missing' | 'extra';
+  user_message: string | null;
+  expected_response: string | null;
+  actual_response: string | null;
+  passed: boolean;
+  criteria: Record<string, Omit<CriterionJson, 'applicable'> & { applicable?: boolean }>;
+}
+
 /** One case result as the API returns it. */
 export interface CaseResultJson {
   case_id: string;
   case_name: string;
-  status: 'passed' | 'failed' | 'error';
+  status: 'passed' | 'failed' | 'error' | 'skipped';
   criteria: Record<string, CriterionJson>;
   error: string | null;
+  /** Null (or absent) for a one-turn case scored against a one-turn conversation. */
+  turns?: TurnResultJson[] | null;
+  first_failed_turn?: number | null;
+  skip_reason?: string | null;
 }
 
 /** A run's cost in USD as the API returns it (null parts: unpriced, or no agent cost offline). */
@@ -35,7 +50,7 @@ export interface EvalRunJson {
     pass_rate: number;
     /** Every criterion key; null where the criterion never applied. */
     avg_score: Record<string, number | null>;
-    counts?: { total: number; passed: number; failed: number; error: number };
+    counts?: { total: number; passed: number; failed: number; error: number; skipped?: number };
     cost?: RunCostJson;
     /** A cancelled run's cases that got no result. */
     not_scored?: number;
@@ -64,4 +79,10 @@ export interface ComparisonJson extends RunComparison {
 }
 
 /** Criterion keys in the order columns are printed. */
-export const CRITERIA_ORDER = ['tool_trajectory_avg_score', 'final_response_match', 'rubric_based', 'safety'];
+export const CRITERIA_ORDER = [
+  'tool_trajectory_avg_score',
+  'final_response_match',
+  'response_match_score',
+  'rubric_based',
+  'safety',
+];

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { fileSetSettings, type ImportedSetSettings } from '../domain/eval/eval-set-file.reader';
 import { LIMITS } from '../domain/limits';
 import { ApiError, apiClientFor, type ApiClient, type ApiCommandOptions } from './api-client';
@@ -7,6 +8,10 @@ import { ApiError, apiClientFor, type ApiClient, type ApiCommandOptions } from '
 export interface EvalSetFileOptions extends ApiCommandOptions {
   out?: string;
   set?: string;
+  /** export: `assay` (default) or `adk`. */
+  format?: string;
+  /** import: an ADK test_config.json / eval_config.json applied to the set after the cases. */
+  config?: string;
 }
 
 interface ImportResult {
@@ -32,23 +37,31 @@ function withDetails(error: unknown): unknown {
 /** `assay eval-set export {agent} {set}`: writes the set and its cases as a file (stdout without `--out`). */
 export async function evalSetExportCommand(agent: string, set: string, options: EvalSetFileOptions): Promise<void> {
   const api = client(options);
-  const file = await api.get<{ name: string; cases: unknown[] }>(
-    `/api/ai-agents/${enc(agent)}/eval-sets/${enc(set)}/export`,
+  const format = options.format ?? 'assay';
+  if (format !== 'assay' && format !== 'adk') throw new Error(`--format must be assay or adk, not ${format}`);
+  const file = await api.get<{ name: string; cases?: unknown[]; eval_cases?: unknown[] }>(
+    `/api/ai-agents/${enc(agent)}/eval-sets/${enc(set)}/export${format === 'adk' ? '?format=adk' : ''}`,
   );
   const text = `${JSON.stringify(file, null, 2)}\n`;
   if (options.out) {
     fs.writeFileSync(options.out, text);
-    process.stderr.write(`exported ${file.cases.length} cases of ${file.name} to ${options.out}\n`);
+    const count = (file.cases ?? file.eval_cases ?? []).length;
+    process.stderr.write(
+      `exported ${count} cases of ${file.name} to ${options.out}${format === 'adk' ? ' (adk)' : ''}\n`,
+    );
   } else process.stdout.write(text);
 }
 
 // JSONL by its extension; anything else is JSON (an Assay file, or an ADK *.evalset.json / *.test.json).
 const isJsonLines = (file: string): boolean => /\.(jsonl|ndjson)$/i.test(file);
 
+// ADK names the one case of an old `.test.json` list by the file; Assay by its name without the extension.
+const legacyName = (file: string): string => path.basename(file).replace(/(\.test|\.evalset)?\.json$/i, '');
+
 function readSettings(file: string, text: string): ImportedSetSettings {
   if (isJsonLines(file)) return {};
   try {
-    return fileSetSettings(JSON.parse(text));
+    return fileSetSettings(JSON.parse(text), legacyName(file));
   } catch {
     throw new Error(`${file} is not valid JSON`);
   }
@@ -80,7 +93,11 @@ export async function evalSetImportCommand(agent: string, file: string, options:
   const setId = await ensureSet(api, base, name, settings);
   const type = isJsonLines(file) ? 'application/x-ndjson' : 'application/json';
   const { data } = await api
-    .postText<{ data: ImportResult }>(`${base}/eval-sets/${enc(setId)}/cases/import`, text, type)
+    .postText<{ data: ImportResult }>(
+      `${base}/eval-sets/${enc(setId)}/cases/import?legacy_name=${enc(legacyName(file))}`,
+      text,
+      type,
+    )
     .catch((error: unknown) => Promise.reject(withDetails(error)));
   const total = data.created + data.updated + data.unchanged;
   process.stdout.write(
@@ -88,4 +105,27 @@ export async function evalSetImportCommand(agent: string, file: string, options:
       ? `nothing changed: all ${total} cases of ${name} are unchanged\n`
       : `imported ${total} cases into ${name} (${data.format}): ${data.created} created, ${data.updated} updated, ${data.unchanged} unchanged\n`,
   );
+  if (options.config) await applyConfig(api, `${base}/eval-sets/${enc(setId)}`, options.config);
+}
+
+interface ConfigResult {
+  eval_set: { min_scores: Record<string, number>; judge_samples: number };
+  cases_updated: number;
+  trajectory_match: string | null;
+  rubrics: string[];
+  unsupported: Array<{ criterion: string; reason: string }>;
+}
+
+// The config goes to the API as read; what Assay has not is listed, one line each, never dropped silently.
+async function applyConfig(api: ApiClient, setPath: string, file: string): Promise<void> {
+  const text = fs.readFileSync(file, 'utf8');
+  const { data } = await api
+    .postText<{ data: ConfigResult }>(`${setPath}/adk-config`, text, 'application/json')
+    .catch((error: unknown) => Promise.reject(withDetails(error)));
+  const mode = data.trajectory_match ? `, trajectory_match ${data.trajectory_match}` : '';
+  process.stdout.write(
+    `applied ${file}: min_scores ${JSON.stringify(data.eval_set.min_scores)}, judge_samples ` +
+      `${data.eval_set.judge_samples}${mode}, ${data.rubrics.length} rubrics on every case (${data.cases_updated} cases updated)\n`,
+  );
+  for (const u of data.unsupported) process.stdout.write(`unsupported: ${u.criterion}: ${u.reason}\n`);
 }

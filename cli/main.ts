@@ -61,6 +61,7 @@ const evalSet = program.command('eval-set').description('eval sets as files (for
 apiOptions(evalSet.command('export <agent> <set>'))
   .description('write an eval set and its cases as a JSON file')
   .option('--out <file>', 'write to this file (default: stdout)')
+  .option('--format <format>', 'assay (default) or adk: a Google ADK EvalSet')
   .action(
     run((agent: string, set: string, options) =>
       commandModules.evalSetFile().evalSetExportCommand(agent, set, options),
@@ -69,6 +70,7 @@ apiOptions(evalSet.command('export <agent> <set>'))
 apiOptions(evalSet.command('import <agent> <file>'))
   .description('upsert cases by name from an eval set file, an ADK *.evalset.json / *.test.json, or *.jsonl')
   .option('--set <name>', "the eval set (default: the file's name; created when missing)")
+  .option('--config <file>', 'then apply an ADK test_config.json / eval_config.json to the set')
   .action(
     run((agent: string, file: string, options) =>
       commandModules.evalSetFile().evalSetImportCommand(agent, file, options),

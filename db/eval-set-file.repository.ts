@@ -48,24 +48,35 @@ export async function importEvalCases(
   incoming: readonly LocatedCase[],
   maxCases: number,
 ): Promise<CaseImportOutcome> {
-  return db.transaction().execute(async (trx) => {
-    await trx.selectFrom('eval_sets').select('id').where('id', '=', evalSetId).forUpdate().executeTakeFirst();
-    const existing = await allEvalCases(trx, evalSetId);
-    const plan = planCaseImport(existing, incoming);
-    if ('problems' in plan) return plan;
-    if (existing.length + plan.create.length > maxCases)
-      return { full: { existing: existing.length, created: plan.create.length } };
-    const rows = plan.create.map((fields) => ({ ...fields, ...unpromoted }));
-    for (let i = 0; i < rows.length; i += INSERT_CHUNK)
-      await insertEvalCases(trx, evalSetId, rows.slice(i, i + INSERT_CHUNK));
-    for (const { id, fields } of plan.update) {
-      const { source_run_id: _run, snapshot: _snapshot, ...columns } = evalCaseColumns({ ...fields, ...unpromoted });
-      await trx
-        .updateTable('eval_cases')
-        .set({ ...columns, updated_at: new Date() })
-        .where('id', '=', id)
-        .execute();
-    }
-    return { imported: { created: plan.create.length, updated: plan.update.length, unchanged: plan.unchanged } };
-  });
+  return db.transaction().execute(async (trx) => importEvalCasesIn(trx, evalSetId, () => incoming, maxCases));
+}
+
+/**
+ * The import inside a transaction the caller holds (to write more in it): locks the set's row, then reads its cases
+ * and makes the incoming cases from them (`incoming` may depend on what the set holds).
+ */
+export async function importEvalCasesIn(
+  trx: Db,
+  evalSetId: string,
+  incomingFrom: (existing: readonly StoredCase[]) => readonly LocatedCase[],
+  maxCases: number,
+): Promise<CaseImportOutcome> {
+  await trx.selectFrom('eval_sets').select('id').where('id', '=', evalSetId).forUpdate().executeTakeFirst();
+  const existing = await allEvalCases(trx, evalSetId);
+  const plan = planCaseImport(existing, incomingFrom(existing));
+  if ('problems' in plan) return plan;
+  if (existing.length + plan.create.length > maxCases)
+    return { full: { existing: existing.length, created: plan.create.length } };
+  const rows = plan.create.map((fields) => ({ ...fields, ...unpromoted }));
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK)
+    await insertEvalCases(trx, evalSetId, rows.slice(i, i + INSERT_CHUNK));
+  for (const { id, fields } of plan.update) {
+    const { source_run_id: _run, snapshot: _snapshot, ...columns } = evalCaseColumns({ ...fields, ...unpromoted });
+    await trx
+      .updateTable('eval_cases')
+      .set({ ...columns, updated_at: new Date() })
+      .where('id', '=', id)
+      .execute();
+  }
+  return { imported: { created: plan.create.length, updated: plan.update.length, unchanged: plan.unchanged } };
 }

@@ -41,10 +41,11 @@ export async function findKeywordBaseline(
 
 /**
  * The stored results of a run as a comparison reads them (at most `casesPerEvalSet`, by case id): each criterion's
- * score, null where it did not apply, computed in Postgres so no criterion detail is loaded.
+ * score, null where it did not apply, and a multi-turn result's first failed turn, computed in Postgres so no
+ * criterion or turn detail is loaded.
  */
 export async function listComparedResults(db: Db, runId: string): Promise<ComparedResult[]> {
-  return db
+  const rows = await db
     .selectFrom('case_results as r')
     .select([
       'r.case_id',
@@ -53,9 +54,16 @@ export async function listComparedResults(db: Db, runId: string): Promise<Compar
       sql<Record<string, number | null>>`coalesce((
         select jsonb_object_agg(e.key, case when (e.value->>'applicable')::boolean then e.value->'score' else 'null'::jsonb end)
         from jsonb_each(r.criteria) as e), '{}'::jsonb)`.as('scores'),
+      sql<boolean>`jsonb_typeof(r.turns) = 'array'`.as('by_turns'),
+      sql<number | null>`(select min((t->>'turn')::int) from jsonb_array_elements(
+        case when jsonb_typeof(r.turns) = 'array' then r.turns else '[]'::jsonb end) as t
+        where (t->>'passed')::boolean is false)`.as('first_failed_turn'),
     ])
     .where('r.run_id', '=', runId)
     .orderBy('r.case_id')
     .limit(LIMITS.casesPerEvalSet)
     .execute();
+  return rows.map(({ by_turns, first_failed_turn, ...result }) =>
+    by_turns ? { ...result, first_failed_turn } : result,
+  );
 }

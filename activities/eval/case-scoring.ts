@@ -89,7 +89,8 @@ async function scoreTurnsAgainst(
       continue;
     }
     const results = await scoreTurn(expected[turn], actual[turn], judging);
-    errors.push(...results.filter(isCriterionError));
+    for (const failed of results.filter(isCriterionError))
+      errors.push({ ...failed, error: `turn ${turn}: ${failed.error}` });
     turns.push(
       scoredTurn(
         sides,

@@ -17,6 +17,12 @@ export const caseComparisonJson = z.object({
   status: status.nullable(),
   baseline_status: status.nullable(),
   criteria: z.record(z.string(), delta),
+  first_failed_turn: z
+    .object({ run: z.number().int().nullable(), baseline: z.number().int().nullable() })
+    .optional()
+    .describe(
+      'only for a case scored by turns in either run: the 0-based turn that failed first in each run (null: no turn failed, or that run scored it as one turn or has no result)',
+    ),
 });
 
 /**

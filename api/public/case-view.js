@@ -105,8 +105,8 @@ window.CaseView = (() => {
     return table({ class: 'scores' }, ['Criterion', 'Score', 'Minimum', 'Pass'], rows);
   }
 
-  function rubrics(entry) {
-    if (!entry || !entry.applicable || !entry.detail) return null;
+  function rubrics(entry, heading = 'Rubrics') {
+    if (!entry || !entry.applicable || !entry.detail || !Array.isArray(entry.detail.approved)) return null;
     const items = [
       ...entry.detail.approved.map((r) => ({ ...r, ok: true })),
       ...entry.detail.rejected.map((r) => ({ ...r, ok: false })),
@@ -114,7 +114,7 @@ window.CaseView = (() => {
     return el(
       'div',
       {},
-      el('h4', { text: 'Rubrics' }),
+      el('h4', { text: heading }),
       el(
         'ul',
         { class: 'rubrics' },
@@ -159,12 +159,32 @@ window.CaseView = (() => {
     );
   }
 
+  const hasTurns = (result) => !!result && Array.isArray(result.turns) && result.turns.length > 0;
+
+  // What a case's body shows below its scores: its turns when scored by turns (or waiting with several), else the
+  // one turn's trajectory, responses, rubrics and guardrails as always.
+  function detail(evalCase, result, criteria) {
+    if (evalCase && evalCase.conversation_scenario) return window.TurnsView.scenario(evalCase.conversation_scenario);
+    if (hasTurns(result)) return window.TurnsView.render(result, evalCase, { trajectory, rubrics, guardrails });
+    if (!result && evalCase && Array.isArray(evalCase.turns) && evalCase.turns.length > 1)
+      return window.TurnsView.waiting(evalCase);
+    return [
+      trajectory(evalCase, criteria.tool_trajectory_avg_score),
+      responses(evalCase, result),
+      rubrics(criteria.rubric_based),
+      guardrails(criteria.safety),
+    ];
+  }
+
   /** The row of a case: `result` absent means the case is still waiting. */
   function render(caseId, evalCase, result) {
     const state = result ? result.status : 'waiting';
     const name = result ? result.case_name : evalCase.name;
     const input = result ? result.session_input : evalCase.session_input;
     const criteria = result ? result.criteria : {};
+    const turnsChip = hasTurns(result)
+      ? el('span', { class: 'chip turns', 'data-turns': result.turns.length, text: window.TurnsView.headline(result) })
+      : null;
     return el(
       'details',
       { class: `case ${state}`, 'data-case-id': caseId, 'data-state': state },
@@ -176,6 +196,7 @@ window.CaseView = (() => {
         el(
           'span',
           { class: 'chips' },
+          turnsChip,
           Object.entries(CRITERIA)
             .filter(([key]) => criteria[key] && criteria[key].applicable)
             .map(([key, label]) =>
@@ -189,14 +210,14 @@ window.CaseView = (() => {
       el(
         'div',
         { class: 'case-body' },
-        el('h4', { text: 'Input' }),
-        el('blockquote', { text: inputOf(input) }),
+        input ? el('h4', { text: 'Input' }) : null,
+        input ? el('blockquote', { text: inputOf(input) }) : null,
         result && result.error ? el('p', { class: 'error', text: result.error }) : null,
+        result && result.skip_reason
+          ? el('p', { class: 'hint skip-reason', text: `Skipped: ${result.skip_reason}` })
+          : null,
         result ? scores(result) : null,
-        trajectory(evalCase, criteria.tool_trajectory_avg_score),
-        responses(evalCase, result),
-        rubrics(criteria.rubric_based),
-        guardrails(criteria.safety),
+        detail(evalCase, result, criteria),
       ),
     );
   }

@@ -109,6 +109,7 @@ window.Assay = (() => {
   const CRITERIA = {
     tool_trajectory_avg_score: 'Trajectory',
     final_response_match: 'Final response',
+    response_match_score: 'ROUGE-1',
     rubric_based: 'Rubrics',
     safety: 'Safety',
   };

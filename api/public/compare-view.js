@@ -79,6 +79,18 @@ window.CompareView = (() => {
     );
   }
 
+  const turn = (n) => (typeof n === 'number' ? `turn ${n}` : 'none');
+  /** A case scored by turns (in either run): the turn that failed first in the baseline and in this run. */
+  const firstFailedTurn = (first) =>
+    first
+      ? el('span', {
+          class: 'chip first-failed-turn',
+          'data-run': first.run ?? '',
+          'data-baseline': first.baseline ?? '',
+          text: `First failed turn ${turn(first.baseline)} → ${turn(first.run)}`,
+        })
+      : null;
+
   /** One case: its transition (regressions marked), the baseline → now status, and each criterion's change. */
   function row(c) {
     return el(
@@ -106,6 +118,7 @@ window.CompareView = (() => {
       el(
         'td',
         { class: 'criteria-deltas' },
+        firstFailedTurn(c.first_failed_turn),
         ordered(c.criteria)
           .filter(([, entry]) => entry.run !== null || entry.baseline !== null)
           .map(([key, entry]) =>

@@ -45,7 +45,7 @@
         el('span', {
           class: 'counts',
           'data-counts': JSON.stringify(counts),
-          text: `${counts.passed} passed · ${counts.failed} failed · ${counts.error} error · ${counts.total} total`,
+          text: `${counts.passed} passed · ${counts.failed} failed · ${counts.error} error${counts.skipped ? ` · ${counts.skipped} skipped` : ''} · ${counts.total} total`,
         }),
       ),
       el(

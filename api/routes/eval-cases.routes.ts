@@ -17,7 +17,7 @@ import {
   evalCaseBody,
   evalCaseFields,
   evalName,
-  sessionInputSchema,
+  turnsSessionInputSchema,
 } from '../../domain/eval/eval-fields';
 import { firstTurnColumns } from '../../domain/eval/case-turns';
 import { conversationTurns } from '../../domain/eval/conversation-turns';
@@ -30,7 +30,7 @@ import { dataPage, dataPageJson, pageQuery } from '../paging';
 import { evalCaseJson, toEvalCaseJson } from '../json/eval-case.json';
 
 const updateCaseBody = z
-  .object({ name: evalName.optional(), session_input: sessionInputSchema.optional(), ...evalCaseFields })
+  .object({ name: evalName.optional(), session_input: turnsSessionInputSchema.optional(), ...evalCaseFields })
   .strict()
   .superRefine((body, ctx) => {
     for (const { path, message } of caseShapeProblems(body, false)) ctx.addIssue({ code: 'custom', path, message });
@@ -95,7 +95,9 @@ function updatedCase(current: EvalCase, body: z.infer<typeof updateCaseBody>): E
     source_run_id: current.source_run_id,
     snapshot: current.snapshot,
   };
-  const sessionInput = session_input ?? current.session_input;
+  const sessionInput = session_input
+    ? { ...session_input, message: session_input.message ?? current.session_input.message }
+    : current.session_input;
   const turns = rest.turns === undefined ? current.turns : rest.turns;
   if (!turns)
     return {

@@ -1,49 +1,18 @@
-import { z } from 'zod';
-import { issuesAt, type FieldProblem } from '../field-problems';
+import {
+  adkCase,
+  adkEvalSetSchema,
+  adkInvocation,
+  type AdkContent,
+  type AdkFunctionCall,
+  type AdkFunctionResponse,
+  type AdkInvocation,
+  type AdkRubric,
+} from './adk-schema';
+import type { CaseTurn } from './case-turns';
+import { fieldPath, issuesAt, type FieldProblem } from '../field-problems';
+import type { z } from 'zod';
 
-/** Google ADK reads camelCase and snake_case keys alike (a pydantic alias generator with `populate_by_name`). */
-const snakeCase = (key: string): string => key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
-
-// Only the keys of the ADK model itself are renamed: tool `args` and session state are user data and stay as given.
-const adkObject = <S extends z.ZodRawShape>(shape: S) =>
-  z.preprocess(
-    (value) =>
-      value !== null && typeof value === 'object' && !Array.isArray(value)
-        ? Object.fromEntries(Object.entries(value).map(([key, item]) => [snakeCase(key), item]))
-        : value,
-    z.looseObject(shape),
-  );
-
-const functionCall = adkObject({
-  name: z.string(),
-  args: z.record(z.string(), z.unknown()).nullish(),
-});
-const part = adkObject({ text: z.string().nullish(), function_call: functionCall.nullish() });
-const content = adkObject({ parts: z.array(part).nullish() });
-const rubric = adkObject({ rubric_content: adkObject({ text_property: z.string().nullish() }).nullish() });
-const intermediateData = adkObject({
-  tool_uses: z.array(functionCall).nullish(),
-  invocation_events: z.array(adkObject({ content: content.nullish() })).nullish(),
-});
-const invocation = adkObject({
-  user_content: content,
-  final_response: content.nullish(),
-  intermediate_data: intermediateData.nullish(),
-  rubrics: z.array(rubric).nullish(),
-});
-const adkCase = adkObject({
-  eval_id: z.string(),
-  conversation: z.array(invocation).nullish(),
-  rubrics: z.array(rubric).nullish(),
-});
-
-/** The outside of an ADK `EvalSet` (`*.evalset.json`, and `*.test.json` in the current schema). */
-export const adkEvalSetSchema = adkObject({
-  eval_set_id: z.string().nullish(),
-  name: z.string().nullish(),
-  description: z.string().nullish(),
-  eval_cases: z.array(z.unknown()),
-});
+export { adkEvalSetSchema } from './adk-schema';
 
 /** Whether a parsed JSON document is an ADK eval set (it has `eval_cases` or `evalCases`). */
 export function isAdkEvalSet(value: unknown): boolean {
@@ -55,73 +24,155 @@ export function adkSetName(value: z.infer<typeof adkEvalSetSchema>): string | un
   return value.name ?? value.eval_set_id ?? undefined;
 }
 
-type AdkContent = z.infer<typeof content>;
-type AdkInvocation = z.infer<typeof invocation>;
-
-const textOf = (value: AdkContent | null | undefined): string | null => {
+/** The text of a content: its text parts joined by newlines (null-filled parts and non-text parts skipped). */
+export const adkTextOf = (value: AdkContent | null | undefined): string | null => {
   const texts = (value?.parts ?? []).flatMap((p) => (typeof p.text === 'string' ? [p.text] : []));
   return texts.length ? texts.join('\n') : null;
 };
 
-// `tool_uses` in the classic shape; the newer `invocation_events` carry the calls as function-call parts.
-function trajectoryOf(data: AdkInvocation['intermediate_data']): Array<Record<string, unknown>> | null {
-  if (!data) return null;
-  const calls = data.tool_uses?.length
-    ? data.tool_uses
-    : (data.invocation_events ?? []).flatMap((event) =>
-        (event.content?.parts ?? []).flatMap((p) => (p.function_call ? [p.function_call] : [])),
-      );
-  return calls.map((call) => ({ tool_name: call.name, tool_args: call.args ?? {} }));
+type Data = AdkInvocation['intermediate_data'];
+
+// `tool_uses`/`tool_responses` in the classic shape; `invocation_events` carry both as parts of their contents.
+function callsAndResponses(data: NonNullable<Data>): { calls: AdkFunctionCall[]; responses: AdkFunctionResponse[] } {
+  if (!data.invocation_events?.length) return { calls: data.tool_uses ?? [], responses: data.tool_responses ?? [] };
+  const parts = data.invocation_events.flatMap((event) => event.content?.parts ?? []);
+  return {
+    calls: parts.flatMap((p) => (p.function_call ? [p.function_call] : [])),
+    responses: parts.flatMap((p) => (p.function_response ? [p.function_response] : [])),
+  };
 }
 
-const rubricTexts = (list: Array<z.infer<typeof rubric>> | null | undefined): string[] =>
+// Responses in the order of the calls they answer (joined by id), then any response no call's id names.
+function joinedResponses(calls: AdkFunctionCall[], responses: AdkFunctionResponse[]) {
+  const byId = new Map(calls.flatMap((call) => (call.id ? [[call.id, call.name] as const] : [])));
+  const ordered = calls.flatMap((call) => responses.filter((r) => call.id && r.id === call.id));
+  const rest = responses.filter((r) => !r.id || !byId.has(r.id));
+  return [...ordered, ...rest].map((r) => ({
+    tool_name: r.name ?? (r.id ? byId.get(r.id) : undefined) ?? '',
+    response: r.response ?? {},
+  }));
+}
+
+const rubricTexts = (list: AdkRubric[] | null | undefined): string[] =>
   (list ?? []).flatMap((r) => (r.rubric_content?.text_property ? [r.rubric_content.text_property] : []));
 
-/** Where each Assay case field comes from in an ADK case, to name it when the mapped value is invalid. */
-export const ADK_FIELD_SOURCES: Readonly<Record<string, string>> = {
+/** One ADK invocation as a case turn; absent expectations stay absent. */
+export function turnFromAdk(invocation: AdkInvocation): CaseTurn {
+  const turn: CaseTurn = { user_message: adkTextOf(invocation.user_content) ?? '' };
+  const data = invocation.intermediate_data;
+  if (data) {
+    const { calls, responses } = callsAndResponses(data);
+    turn.expected_trajectory = calls.map((call) => ({ tool_name: call.name, tool_args: call.args ?? {} }));
+    if (responses.length) turn.expected_tool_responses = joinedResponses(calls, responses);
+  }
+  const reply = adkTextOf(invocation.final_response);
+  if (reply !== null) turn.expected_response = reply;
+  const rubrics = rubricTexts(invocation.rubrics);
+  if (rubrics.length) turn.rubrics = rubrics;
+  return turn;
+}
+
+const TURN_SOURCES: Readonly<Record<string, string>> = {
+  user_message: 'user_content',
+  expected_trajectory: 'intermediate_data.tool_uses',
+  expected_tool_responses: 'intermediate_data.tool_responses',
+  expected_response: 'final_response',
+  rubrics: 'rubrics',
+};
+const CASE_SOURCES: Readonly<Record<string, string>> = {
   name: 'eval_id',
-  session_input: 'conversation[0].user_content',
   expected_trajectory: 'conversation[0].intermediate_data.tool_uses',
   expected_final_response: 'conversation[0].final_response',
   rubrics: 'rubrics',
+  state: 'session_input.state',
+  final_state: 'final_session_state',
+  conversation_scenario: 'conversation_scenario',
 };
 
+/** The ADK field an Assay case field came from (`turns[1].user_message` → `conversation[1].user_content`). */
+export function adkSourceOf(path: ReadonlyArray<PropertyKey>, scenario: boolean): string {
+  const [key, index, field, ...rest] = path;
+  if (key === 'turns' && typeof index === 'number' && typeof field === 'string')
+    return fieldPath(`conversation[${index}].${TURN_SOURCES[field] ?? field}`, rest);
+  if (key === 'turns') return fieldPath('conversation', path.slice(1));
+  if (key === 'session_input' && index === 'message')
+    return scenario ? 'conversation_scenario.starting_prompt' : 'conversation[0].user_content';
+  const source = CASE_SOURCES[String(key)];
+  return source ? fieldPath(source, path.slice(1)) : fieldPath('', path);
+}
+
+const single = (turns: CaseTurn[]): boolean =>
+  turns.length === 1 && !turns[0].rubrics?.length && !turns[0].expected_tool_responses?.length;
+
+/** Parses each invocation on its own, so a bad one is named by its place (`conversation[1].user_content`). */
+function turnsFrom(values: unknown[], at: string): { turns: CaseTurn[] } | { problems: FieldProblem[] } {
+  const problems: FieldProblem[] = [];
+  const turns = values.flatMap((value, j) => {
+    const parsed = adkInvocation.safeParse(value);
+    if (parsed.success) return [turnFromAdk(parsed.data)];
+    problems.push(...issuesAt(`${at}.conversation[${j}]`, parsed.error));
+    return [];
+  });
+  return problems.length ? { problems } : { turns };
+}
+
 /**
- * One ADK eval case as an Assay case (not yet validated): the first invocation's user text is the message, its
- * tool uses the expected trajectory, its final response text the expected response, `eval_id` the name, and the
- * rubrics' text the rubrics. A case of more than one invocation is refused: an Assay case is one turn.
+ * One ADK eval case as an Assay case body (not yet validated): `eval_id` is the name, each invocation a turn
+ * (a case of one plain invocation keeps the single-turn fields), `session_input.app_name`/`user_id` stay in
+ * `session_input`, its `state` is the case's `state`, `final_session_state` its `final_state`, case rubrics are
+ * case-level rubrics, and a `conversation_scenario` is stored whole.
  */
 export function caseFromAdk(
   value: unknown,
   at: string,
-): { case: Record<string, unknown> } | { problems: FieldProblem[] } {
+): { case: Record<string, unknown>; scenario: boolean } | { problems: FieldProblem[] } {
   const parsed = adkCase.safeParse(value);
   if (!parsed.success) return { problems: issuesAt(at, parsed.error) };
-  const { eval_id: id, conversation } = parsed.data;
-  if (!conversation?.length)
+  const { eval_id: name, conversation, conversation_scenario: scenario, session_input: session } = parsed.data;
+  if (conversation && scenario)
     return {
       problems: [
-        { field: `${at}.conversation`, message: `case ${id} has no conversation (user simulation is not supported)` },
+        { field: `${at}.conversation_scenario`, message: 'give a conversation or a conversation_scenario, not both' },
       ],
     };
-  if (conversation.length > 1)
+  if (!scenario && !conversation?.length)
     return {
       problems: [
-        {
-          field: `${at}.conversation`,
-          message: `case ${id} has ${conversation.length} invocations; an Assay case is one turn, so multi-turn cases cannot be imported`,
-        },
+        { field: `${at}.conversation`, message: `case ${name} has no invocations (and no conversation_scenario)` },
       ],
     };
-  const [turn] = conversation;
-  const rubrics = [...rubricTexts(parsed.data.rubrics), ...rubricTexts(turn.rubrics)];
-  return {
-    case: {
-      name: id,
-      session_input: { message: textOf(turn.user_content) ?? '' },
-      expected_trajectory: trajectoryOf(turn.intermediate_data),
-      expected_final_response: textOf(turn.final_response),
-      rubrics: rubrics.length ? rubrics : null,
-    },
+  const extras = Object.fromEntries(
+    (['app_name', 'user_id'] as const).flatMap((key) =>
+      typeof session?.[key] === 'string' ? [[key, session[key]]] : [],
+    ),
+  );
+  const rubrics = rubricTexts(parsed.data.rubrics);
+  const common = {
+    name,
+    rubrics: rubrics.length ? rubrics : null,
+    ...(session?.state ? { state: session.state } : {}),
+    ...(parsed.data.final_session_state ? { final_state: parsed.data.final_session_state } : {}),
   };
+  if (scenario) {
+    const message = typeof scenario.starting_prompt === 'string' ? scenario.starting_prompt : '';
+    return {
+      case: { ...common, session_input: { message, ...extras }, conversation_scenario: scenario },
+      scenario: true,
+    };
+  }
+  const read = turnsFrom(conversation ?? [], at);
+  if ('problems' in read) return read;
+  const { turns } = read;
+  if (!single(turns))
+    return {
+      case: { ...common, session_input: { message: turns[0].user_message, ...extras }, turns },
+      scenario: false,
+    };
+  const [turn] = turns;
+  const fields = {
+    session_input: { message: turn.user_message, ...extras },
+    expected_trajectory: turn.expected_trajectory ?? null,
+    expected_final_response: turn.expected_response ?? null,
+  };
+  return { case: { ...common, ...fields }, scenario: false };
 }

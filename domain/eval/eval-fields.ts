@@ -13,6 +13,9 @@ export const nonBlank = boundedString('textChars').regex(/\S/, 'must not be empt
  * `sessionInputBytes`. */
 export const sessionInputSchema = boundedLooseObject({ message: nonBlank }, 'sessionInputBytes');
 
+/** `session_input` beside `turns`, whose first message is the session's: its `message` may be left out. */
+export const turnsSessionInputSchema = boundedLooseObject({ message: nonBlank.optional() }, 'sessionInputBytes');
+
 /** A name of an eval set or case. */
 export const evalName = z.string().trim().min(1, 'must not be empty').max(200);
 
@@ -36,7 +39,7 @@ export const evalSetFields = {
 };
 
 type CaseShape = {
-  session_input?: { message: string } | null;
+  session_input?: { message?: string } | null;
   turns?: Array<{ user_message: string }> | null;
   expected_trajectory?: unknown;
   expected_final_response?: string | null;
@@ -63,14 +66,16 @@ export function caseShapeProblems(body: CaseShape, creating: boolean): Array<{ p
         path: ['session_input', 'message'],
         message: 'must equal turns[0].user_message (or be left out)',
       });
-  } else if (creating && !body.session_input && !body.conversation_scenario)
+  } else if (body.session_input && body.session_input.message === undefined)
+    problems.push({ path: ['session_input', 'message'], message: 'required (unless the case gives turns)' });
+  else if (creating && !body.session_input && !body.conversation_scenario)
     problems.push({ path: ['session_input'], message: 'required (or give turns, or a conversation_scenario)' });
   return problems;
 }
 
 /** Every field of an eval case a builder writes. */
 export const evalCaseBody = z
-  .object({ name: evalName, session_input: sessionInputSchema.optional(), ...evalCaseFields })
+  .object({ name: evalName, session_input: turnsSessionInputSchema.optional(), ...evalCaseFields })
   .strict()
   .superRefine((body, ctx) => {
     for (const { path, message } of caseShapeProblems(body, true)) ctx.addIssue({ code: 'custom', path, message });
@@ -93,7 +98,8 @@ export function caseFieldsOf(body: z.infer<typeof evalCaseBody>): ImportCase {
   );
   const common = { name: body.name, trajectory_match: body.trajectory_match, rubrics: body.rubrics ?? null, ...extras };
   if (body.turns) return { ...common, ...firstTurnColumns(body.turns, body.session_input), turns: body.turns };
-  const sessionInput = body.session_input ?? { message: String(body.conversation_scenario?.starting_prompt ?? '') };
+  const message = body.session_input?.message ?? String(body.conversation_scenario?.starting_prompt ?? '');
+  const sessionInput = { ...body.session_input, message };
   return {
     ...common,
     session_input: sessionInput,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ADK_FIELD_SOURCES, adkEvalSetSchema, adkSetName, caseFromAdk, isAdkEvalSet } from './adk-eval-set';
+import { adkEvalSetSchema, adkSetName, adkSourceOf, caseFromAdk, isAdkEvalSet } from './adk-eval-set';
+import { adkTestListToEvalSet, adkWebListToEvalSet, isAdkTestList, isAdkWebList, legacyField } from './adk-legacy';
 import { caseFieldsOf } from './eval-fields';
 import type { CaseTurn, ConversationScenario } from './case-turns';
 import { evalSetFileCase, evalSetFileSchema } from './eval-set-file.schema';
@@ -56,8 +57,8 @@ type CaseRead = { fields: ImportCase } | { problems: FieldProblem[] };
 type Issue = { path: PropertyKey[]; message: string };
 const nativeField = (at: string) => (issue: Issue) => ({ field: fieldPath(at, issue.path), message: issue.message });
 // An ADK case is named by the field the value came from; the message says which Assay field it became.
-const adkField = (at: string) => (issue: Issue) => ({
-  field: `${at}.${ADK_FIELD_SOURCES[String(issue.path[0])] ?? String(issue.path[0])}`,
+const adkField = (at: string, scenario: boolean) => (issue: Issue) => ({
+  field: `${at}.${adkSourceOf(issue.path, scenario)}`,
   message: `${fieldPath('', issue.path)}: ${issue.message}`,
 });
 
@@ -115,7 +116,7 @@ function readAdk(value: unknown): ImportRead {
     (item, i) => {
       const mapped = caseFromAdk(item, `eval_cases[${i}]`);
       if ('problems' in mapped) return mapped;
-      return readCase(mapped.case, adkField(`eval_cases[${i}]`));
+      return readCase(mapped.case, adkField(`eval_cases[${i}]`, mapped.scenario));
     },
     'eval_id',
   );
@@ -127,7 +128,8 @@ function readAdk(value: unknown): ImportRead {
 const nativeSettings = evalSetFileSchema.pick({ name: true, description: true, min_scores: true, judge_samples: true });
 
 /** The set settings a parsed JSON file carries, as far as they are valid (to create the set a file names). */
-export function fileSetSettings(value: unknown): ImportedSetSettings {
+export function fileSetSettings(value: unknown, legacyName?: string): ImportedSetSettings {
+  if (isAdkTestList(value) || isAdkWebList(value)) return legacyName ? { name: legacyName } : {};
   if (isAdkEvalSet(value)) {
     const adk = adkEvalSetSchema.safeParse(value);
     return adk.success ? { name: adkSetName(adk.data), description: adk.data.description ?? undefined } : {};
@@ -138,17 +140,33 @@ export function fileSetSettings(value: unknown): ImportedSetSettings {
   return isObject(value) && typeof value.name === 'string' ? { name: value.name } : {};
 }
 
-/** Reads a parsed JSON document: an Assay eval set file, or an ADK eval set (`eval_cases`). */
-export function readEvalSetJson(value: unknown): ImportRead {
+/** How a read names what the file does not: the case of an old `.test.json` list, the set of an `adk web` list. */
+export interface ReadOptions {
+  /** Default `test`; ADK names that case by the file's path, the CLI gives the file's name. */
+  legacyName?: string;
+}
+
+function readAdkList(value: unknown[], name: string): ImportRead {
+  const converted = isAdkTestList(value) ? adkTestListToEvalSet(value, name) : adkWebListToEvalSet(value, name);
+  if ('problems' in converted) return converted;
+  const read = readAdk(converted.evalSet);
+  if (!('problems' in read)) return read;
+  return { problems: read.problems.map((p) => ({ ...p, field: legacyField(p.field, value) })) };
+}
+
+/**
+ * Reads a parsed JSON document: an Assay eval set file, an ADK eval set (`eval_cases`), or one of ADK's older
+ * lists (the `.test.json` list of queries, the `adk web` list of `{name, data, initial_state}`).
+ */
+export function readEvalSetJson(value: unknown, options: ReadOptions = {}): ImportRead {
   if (isAdkEvalSet(value)) return readAdk(value);
+  if (isAdkTestList(value) || isAdkWebList(value)) return readAdkList(value, options.legacyName ?? 'test');
   if (Array.isArray(value))
     return {
       problems: [
         {
           field: '(body)',
-          message: value.some((item) => isObject(item) && 'query' in item)
-            ? 'an ADK test file in the old format (a list of queries): convert it with ADK first (AgentEvaluator.migrate_eval_data_to_new_schema)'
-            : 'must be an eval set file or an ADK eval set (an object); send a list of cases as JSONL',
+          message: 'must be an eval set file or an ADK eval set (an object); send a list of cases as JSONL',
         },
       ],
     };

@@ -10,6 +10,8 @@ export interface ComparedResult {
   case_name: string;
   status: CaseStatus;
   scores: Record<string, number | null>;
+  /** A multi-turn result: the 0-based turn that failed first (null: none did). Absent for a one-turn result. */
+  first_failed_turn?: number | null;
 }
 
 /** A value in the compared run and in the baseline, and run − baseline (null unless both are numbers). */
@@ -27,6 +29,8 @@ export interface CaseComparison {
   status: CaseStatus | null;
   baseline_status: CaseStatus | null;
   criteria: Record<string, Delta>;
+  /** Only where either run scored the case by turns: the turn that failed first in each (null: none, or no turns). */
+  first_failed_turn?: { run: number | null; baseline: number | null };
 }
 
 /** Counts of each transition over every case, pass rates (passed ÷ cases with a result) and criterion means. */
@@ -74,7 +78,17 @@ function caseComparison(run: ComparedResult | undefined, baseline: ComparedResul
     criteria: Object.fromEntries(
       keysOf(scores, baselineScores).map((key) => [key, delta(scores[key] ?? null, baselineScores[key] ?? null)]),
     ),
+    ...firstFailedTurns(run, baseline),
   };
+}
+
+// A one-turn case (in both runs) gets no `first_failed_turn`, so its entry reads exactly as before turns existed.
+function firstFailedTurns(
+  run: ComparedResult | undefined,
+  baseline: ComparedResult | undefined,
+): Pick<CaseComparison, 'first_failed_turn'> {
+  if (run?.first_failed_turn === undefined && baseline?.first_failed_turn === undefined) return {};
+  return { first_failed_turn: { run: run?.first_failed_turn ?? null, baseline: baseline?.first_failed_turn ?? null } };
 }
 
 const passRate = (results: readonly ComparedResult[]): number =>

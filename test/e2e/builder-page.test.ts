@@ -8,6 +8,7 @@ import { waitFor } from '../../lib/embedded/process-utils';
 import { ARTIFACTS, openWithToken, startBuilderRig, type BuilderRig } from '../helpers/builder-browser';
 import { judgeReplies } from '../helpers/eval-api';
 import { judgeGate, type JudgeGate } from '../helpers/judge-gate';
+import { ORDER_CASE, ORDER_CONVERSATION, ORDER_CONVERSATION_RIGHT, ORDER_SCENARIO } from '../helpers/multi-turn-order';
 import { serveWithRelay } from '../helpers/relay-client';
 
 const CASES = 30;
@@ -183,6 +184,118 @@ describe('builder eval page in headless Chromium', () => {
     await page.screenshot({ path: path.join(ARTIFACTS, 'builder-run.png'), fullPage: true });
     assert.deepEqual(problems, []);
     await page.close();
+  });
+
+  it('shows a multi-turn result as it arrives over /ws: every turn with its scores, the turn that failed first and the missing turn', async () => {
+    const turnsSet = await api.evalSet('concierge', { name: 'cancel and refund' });
+    const evalCase = await api.addCase('concierge', turnsSet.id, ORDER_CASE);
+    const scenario = await api.addCase('concierge', turnsSet.id, ORDER_SCENARIO);
+    // The baseline: every turn right.
+    const right = await api.importRun('concierge', ORDER_CONVERSATION_RIGHT);
+    gate = judgeGate();
+    gate.release(Infinity);
+    const baseline = await api.trigger('concierge', turnsSet.id, {
+      run_selection: 'explicit',
+      conversations: { [evalCase.id]: right.id },
+    });
+    await api.waitForEnd('concierge', baseline.id);
+    gate = judgeGate();
+    const conversation = await api.importRun('concierge', ORDER_CONVERSATION);
+    const queued = await api.trigger('concierge', turnsSet.id, {
+      run_selection: 'explicit',
+      conversations: { [evalCase.id]: conversation.id },
+      min_scores: { response_match_score: 0.5 },
+    });
+    // The gate holds the judge until the page watches, so the result reaches it as a WebSocket case event.
+    const { page, problems } = await openWithToken(
+      rig.browser,
+      `${rig.served.baseUrl}/builder/runs/${queued.id}?agent=${agent.id}`,
+      rig.owner.token,
+      { viewport: { width: 1280, height: 900 } },
+    );
+    const row = page.locator(`[data-case-id="${evalCase.id}"]`);
+    await page.locator(`[data-case-id="${evalCase.id}"][data-state="waiting"]`).waitFor();
+    await page.waitForFunction(() => (globalThis as any).document.querySelector('#live')?.textContent === 'live');
+    // Opened while waiting, it lists the case's turns; it stays open when the result replaces it.
+    await row.locator('summary').first().click();
+    assert.deepEqual(
+      await row.locator('.turn-messages li').allTextContents(),
+      ORDER_CASE.turns.map((t) => t.user_message),
+    );
+    gate.release(Infinity);
+    await page.waitForFunction(RUN_COMPLETED, undefined, { timeout: 60_000 });
+    await api.waitForEnd('concierge', queued.id);
+    const results = await api.results('concierge', queued.id);
+    const result = results.find((r) => r.case_id === evalCase.id);
+    const skippedResult = results.find((r) => r.case_id === scenario.id);
+    // Checked by hand: turn 1 calls lookup_order instead of cancel_order and answers otherwise; turn 3 never came.
+    assert.equal(result.status, 'failed');
+    assert.equal(result.first_failed_turn, 1);
+    assert.deepEqual(
+      result.turns.map((t: any) => [t.turn, t.status, t.passed]),
+      [
+        [0, 'scored', true],
+        [1, 'scored', false],
+        [2, 'scored', true],
+        [3, 'missing', false],
+      ],
+    );
+
+    assert.equal(await row.locator('.chip.turns').textContent(), '4 turns · 2 passed · turn 1 failed first');
+    assert.deepEqual(
+      await row
+        .locator('.turns-table tr[data-turn]')
+        .evaluateAll((rows) =>
+          rows.map((r) => [r.getAttribute('data-turn'), r.getAttribute('data-turn-status'), r.className]),
+        ),
+      [
+        ['0', 'scored', 'turn-row passed'],
+        ['1', 'scored', 'turn-row failed first-failed'],
+        ['2', 'scored', 'turn-row passed'],
+        ['3', 'missing', 'turn-row failed'],
+      ],
+    );
+    for (const turn of result.turns) {
+      for (const [key, entry] of Object.entries<any>(turn.criteria)) {
+        const cell = row.locator(`.turns-table tr[data-turn="${turn.turn}"] td[data-criterion="${key}"]`);
+        assert.equal(await cell.textContent(), entry.score.toFixed(3), `turn ${turn.turn} ${key}`);
+      }
+    }
+    assert.match(
+      (await row.locator('.turns-table tr[data-turn="3"]').textContent()) ?? '',
+      /missing: the agent gave no turn 3/,
+    );
+    const failedTurn = row.locator('[data-turn-detail="1"]');
+    assert.deepEqual(await failedTurn.locator('.call.missing code').allTextContents(), ['cancel_order']);
+    assert.deepEqual(await failedTurn.locator('.call.extra code').allTextContents(), ['lookup_order']);
+    assert.equal(await failedTurn.locator('blockquote.actual').textContent(), 'I cannot cancel orders.');
+    assert.match(
+      (await row.locator('.conversation-rubrics').textContent()) ?? '',
+      /met Stays polite throughout the conversation/,
+    );
+
+    const skipped = page.locator(`[data-case-id="${scenario.id}"]`);
+    assert.equal(await skipped.getAttribute('data-state'), 'skipped');
+    await skipped.locator('summary').click();
+    assert.equal(await skipped.locator('.skip-reason').textContent(), `Skipped: ${skippedResult.skip_reason}`);
+    assert.match((await page.locator('#summary .counts').textContent()) ?? '', /· 1 skipped ·/);
+
+    await page.screenshot({ path: path.join(ARTIFACTS, 'builder-run-turns.png'), fullPage: true });
+    assert.deepEqual(problems, []);
+    await page.close();
+
+    // Compared with the baseline, the case says which turn failed first in each run.
+    const compared = await openWithToken(
+      rig.browser,
+      `${rig.served.baseUrl}/builder/runs/${queued.id}?agent=${agent.id}&baseline=${baseline.id}`,
+      rig.owner.token,
+    );
+    const entry = compared.page.locator(`.compare-cases tr[data-compare-case-id="${evalCase.id}"]`);
+    await entry.waitFor();
+    assert.equal(await entry.getAttribute('data-transition'), 'regressed');
+    assert.equal(await entry.locator('.chip.first-failed-turn').textContent(), 'First failed turn none → turn 1');
+    assert.deepEqual(compared.problems, []);
+    await compared.page.close();
   });
 
   it('stops live updates and forgets the token when the token is revoked while the page watches (close 4401)', async () => {

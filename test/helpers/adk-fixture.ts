@@ -9,11 +9,12 @@ export const ADK_FIXTURE = path.join(__dirname, '..', 'fixtures', 'adk', 'suppor
 export const adkFixture = (): { eval_cases: unknown[] } & Record<string, unknown> =>
   JSON.parse(fs.readFileSync(ADK_FIXTURE, 'utf8'));
 
-/** The one-turn cases of the fixture as Assay cases, in the fixture's order (an ADK case matches by `lcs`). */
+/** The one-turn cases of the fixture as Assay cases, in the fixture's order (an ADK case matches by `lcs`); ADK's
+ * `session_input` keeps its `app_name` and `user_id` beside the message, its `state` is the case's. */
 export const ADK_FIXTURE_CASES: ImportCase[] = [
   {
     name: 'order_status',
-    session_input: { message: 'Where is order 42?' },
+    session_input: { message: 'Where is order 42?', app_name: 'support', user_id: 'u1' },
     expected_trajectory: [
       {
         tool_name: 'lookup_order',
@@ -23,6 +24,7 @@ export const ADK_FIXTURE_CASES: ImportCase[] = [
     trajectory_match: 'lcs',
     expected_final_response: 'Order 42 shipped yesterday.',
     rubrics: null,
+    state: {},
   },
   {
     name: 'refund',
@@ -45,3 +47,21 @@ export const ADK_FIXTURE_CASES: ImportCase[] = [
     rubrics: null,
   },
 ];
+
+/** The fixture's multi-turn case `multi_turn` as a case of two turns (the single-turn fields mirror turn 0). */
+export const ADK_FIXTURE_MULTI_TURN: ImportCase = {
+  name: 'multi_turn',
+  session_input: { message: 'Cancel my order' },
+  expected_trajectory: null,
+  trajectory_match: 'lcs',
+  expected_final_response: 'Which order?',
+  rubrics: null,
+  turns: [
+    { user_message: 'Cancel my order', expected_response: 'Which order?' },
+    {
+      user_message: 'Order 9',
+      expected_trajectory: [{ tool_name: 'cancel_order', tool_args: { id: 9 } }],
+      expected_response: 'Order 9 is cancelled.',
+    },
+  ],
+};

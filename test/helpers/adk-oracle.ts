@@ -65,3 +65,15 @@ export async function adkTrajectoryVerdicts(pairs: readonly AdkTrajectoryPair[])
 /** Whether ADK's `EvalSet` pydantic model loads `json`, and its dump (snake_case, no nulls) when it does. */
 export const adkValidateEvalSet = (json: string): Promise<AdkEvalSetCheck> =>
   askAdk(JSON.stringify({ command: 'validate_eval_set', json }));
+
+/** One request of a batch: an eval set to load, or an older ADK list to convert (its one case named `name`). */
+export type AdkFileRequest =
+  { command: 'validate_eval_set'; json: string } | { command: 'convert_legacy'; json: string; name: string };
+
+/** ADK's answers to many requests from one python process (ADK takes seconds to import), in order. */
+export async function adkBatch(requests: readonly AdkFileRequest[]): Promise<AdkEvalSetCheck[]> {
+  const answer = await askAdk<{ answers: Array<AdkEvalSetCheck | { dumped: Record<string, unknown> }> }>(
+    JSON.stringify({ command: 'batch', requests }),
+  );
+  return answer.answers.map((one) => ('ok' in one ? one : { ok: true, dumped: one.dumped }));
+}

@@ -49,15 +49,12 @@ export interface ServedPlatform {
   close(): Promise<void>;
 }
 
-/** Starts a platform and a worker, serves the API on a free loopback port, and makes an `admin` tenant's `agent`. */
-export async function servedPlatform(h: Harness, llm: ScriptedLlm, agent: string): Promise<ServedPlatform> {
-  const platform = await createTestPlatform(h, { env: { EGRESS_ALLOWLIST: '127.0.0.1' } });
-  await platform.startWorker();
+/** Serves a platform's API on a free loopback port for spawned commands, with a `role` tenant and its `agent`. */
+export async function servedApi(platform: TestPlatform, role: string, agent: string): Promise<ServedPlatform> {
   const http = await listen(platform.app, '127.0.0.1', 0);
-  const tenant = await createTenant(platform.runtime.db, 'admin');
+  const tenant = await createTenant(platform.runtime.db, role);
   const api = evalApi(platform.app, tenant);
   await api.agent(agent, 'gpt-4o');
-  await api.connect('openai', `sk-${agent}-test-key`, llm.baseUrl);
   const url = `http://127.0.0.1:${(http.server.address() as { port: number }).port}`;
   return {
     platform,
@@ -69,4 +66,13 @@ export async function servedPlatform(h: Harness, llm: ScriptedLlm, agent: string
       await platform.close();
     },
   };
+}
+
+/** Starts a platform and a worker, serves the API on a free loopback port, and makes an `admin` tenant's `agent`. */
+export async function servedPlatform(h: Harness, llm: ScriptedLlm, agent: string): Promise<ServedPlatform> {
+  const platform = await createTestPlatform(h, { env: { EGRESS_ALLOWLIST: '127.0.0.1' } });
+  await platform.startWorker();
+  const served = await servedApi(platform, 'admin', agent);
+  await served.api.connect('openai', `sk-${agent}-test-key`, llm.baseUrl);
+  return served;
 }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { LIMITS } from '../../domain/limits';
 import { SCENARIO_SKIP_REASON } from '../../domain/scoring/case-outcome';
 import { evalApi, judgeAsk, judgeReplies } from '../helpers/eval-api';
 import { harness } from '../helpers/harness';
@@ -222,5 +223,45 @@ describe('multi-turn eval runs', () => {
     // retry-errors has nothing to retry: a skipped case is not an error.
     const refused = await api.send('post', `/api/ai-agents/concierge/eval-runs/${run.id}/retry-errors`, 409);
     assert.equal(refused.error.code, 'no_error_cases');
+  });
+
+  it('errors a case whose judge gave no usable verdict in one turn, naming the turn', async () => {
+    llm.script((req) =>
+      judgeAsk(req).user_input === 'When will it arrive?' && judgeAsk(req).task === 'final_response_match'
+        ? { content: 'no verdict here' }
+        : judge(req),
+    );
+    try {
+      const { multi } = await runAgainst(ids.right);
+      assert.equal(multi.status, 'error');
+      assert.match(multi.error, /^final_response_match: turn 1: the judge gave no usable verdict in 1 of 1 samples/);
+    } finally {
+      llm.script(judge);
+    }
+  });
+
+  it('bounds judge calls per turn, so a judged case of five turns is not cut off at judgeCallsPerCase', async () => {
+    const turns = [0, 1, 2, 3, 4].map((i) => ({
+      user_message: `question ${i}`,
+      expected_response: `answer ${i}`,
+      rubrics: ['is polite'],
+    }));
+    const set = (await api.evalSet('concierge', { name: 'long' })).id;
+    const longCase = (await api.addCase('concierge', set, { name: 'five turns', turns })).id;
+    const conversation = await api.importRun('concierge', {
+      turns: turns.map((t, i) => turn(t.user_message, `answer ${i}`)),
+    });
+    const queued = await api.trigger('concierge', set, {
+      run_selection: 'explicit',
+      conversations: { [longCase]: conversation.id },
+      judge_samples: 5,
+      no_cache: true,
+    });
+    const run = await api.waitForEnd('concierge', queued.id);
+    const [result] = await api.results('concierge', run.id);
+    // 5 turns × (match + rubrics) × 5 samples = 50 calls, over the 40 one turn may make.
+    assert.ok(50 > LIMITS.judgeCallsPerCase);
+    assert.equal(result.status, 'passed', result.error);
+    assert.equal(result.judge_usage.calls, 50);
   });
 });

@@ -84,23 +84,21 @@ describe('assay eval-set export / import', function () {
     assert.equal(twice.stdout, 'nothing changed: all 2 cases of copy are unchanged\n');
   });
 
-  it('imports an ADK file into the set it names, refusing a multi-turn case by its eval_id with exit code 2', async () => {
-    const fixture = ADK_FIXTURE;
-    const refused = await assay(['import', AGENT, fixture]);
+  it('imports an ADK file into the set it names, multi-turn case included; a bad invocation exits 2', async () => {
+    const adk = readJson(ADK_FIXTURE);
+    adk.eval_cases[3].conversation[1].user_content = { parts: [] };
+    const refused = await assay(['import', AGENT, tmp('support.evalset.json', JSON.stringify(adk))]);
     assert.equal(refused.code, 2);
-    assert.match(refused.stderr, /eval_cases\[3\]\.conversation: case multi_turn has 2 invocations/);
+    assert.match(refused.stderr, /eval_cases\[3\]\.conversation\[1\]\.user_content: turns\[1\]\.user_message/);
     const cases = await api.send('get', `/api/ai-agents/${AGENT}/eval-sets/support/cases`, 200);
     assert.deepEqual(cases.data, [], 'the set was created, and no case stored');
 
-    const adk = readJson(fixture);
-    adk.eval_cases.pop();
-    const single = tmp('support.test.json', JSON.stringify(adk));
-    const imported = await ok(['import', AGENT, single]);
-    assert.match(imported.stdout, /imported 3 cases into support \(adk\): 3 created/);
+    const imported = await ok(['import', AGENT, ADK_FIXTURE]);
+    assert.match(imported.stdout, /imported 4 cases into support \(adk\): 4 created/);
     const names = (await api.send('get', `/api/ai-agents/${AGENT}/eval-sets/support/export`, 200)).cases.map(
       (c: { name: string }) => c.name,
     );
-    assert.deepEqual(names, ['greeting', 'order_status', 'refund']);
+    assert.deepEqual(names, ['greeting', 'multi_turn', 'order_status', 'refund']);
   });
 
   it('imports JSONL into the set --set names, and lists every invalid case, importing none', async () => {

@@ -3,7 +3,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import request from 'supertest';
 import { upsertMembership } from '../../db/member.repository';
 import { LIMITS } from '../../domain/limits';
-import { ADK_FIXTURE_CASES, adkFixture } from '../helpers/adk-fixture';
+import { ADK_FIXTURE_CASES, ADK_FIXTURE_MULTI_TURN, adkFixture } from '../helpers/adk-fixture';
 import { evalApi } from '../helpers/eval-api';
 import { harness } from '../helpers/harness';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
@@ -106,23 +106,27 @@ describe('eval set files: export, import (Assay, ADK, JSONL) and the JSON Schema
     assert.deepEqual(await exported('copy'), { ...file, name: 'copy' });
   });
 
-  it('imports an ADK eval set with the mapping, refusing the multi-turn case by eval_id and storing nothing', async () => {
+  it('imports an ADK eval set with the mapping, its multi-turn case as turns; a bad invocation stores nothing', async () => {
     await api.evalSet(AGENT, { name: 'adk' });
-    const whole = await importCases('adk', JSON.stringify(adkFixture()), 422);
-    assert.equal(whole.error.code, 'validation_failed');
+    const bad = adkFixture();
+    (bad.eval_cases[3] as { conversation: Array<Record<string, unknown>> }).conversation[1].user_content = {
+      parts: [{ text: ' ' }],
+    };
+    const refused = await importCases('adk', JSON.stringify(bad), 422);
+    assert.equal(refused.error.code, 'validation_failed');
     assert.deepEqual(
-      whole.error.details.map((d: { field: string }) => d.field),
-      ['eval_cases[3].conversation'],
+      refused.error.details.map((d: { field: string }) => d.field),
+      ['eval_cases[3].conversation[1].user_content'],
     );
-    assert.match(whole.error.details[0].message, /case multi_turn has 2 invocations/);
+    assert.match(refused.error.details[0].message, /turns\[1\]\.user_message: must not be empty/);
     assert.deepEqual(await caseNames('adk'), [], 'nothing was stored');
 
-    const singleTurn = adkFixture();
-    singleTurn.eval_cases.pop();
-    const imported = await importCases('adk', JSON.stringify(singleTurn), 200);
-    assert.deepEqual(imported.data, { created: 3, updated: 0, unchanged: 0, format: 'adk' });
+    const imported = await importCases('adk', JSON.stringify(adkFixture()), 200);
+    assert.deepEqual(imported.data, { created: 4, updated: 0, unchanged: 0, format: 'adk' });
     const cases = (await exported('adk')).cases;
-    const byName = [...ADK_FIXTURE_CASES].sort((x, y) => x.name.localeCompare(y.name));
+    const { turns, session_input, name, rubrics } = ADK_FIXTURE_MULTI_TURN;
+    const multi = { name, session_input, trajectory_match: 'lcs', turns, rubrics };
+    const byName = [...ADK_FIXTURE_CASES, multi].sort((x, y) => x.name.localeCompare(y.name));
     assert.deepEqual(cases, byName);
   });
 

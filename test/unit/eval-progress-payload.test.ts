@@ -30,7 +30,7 @@ describe('eval progress payloads', () => {
   it('refuses a flush over the bound, an unknown status and anything that is not a payload of the channel', () => {
     const cases = Array.from({ length: PROGRESS_FLUSH_MAX + 1 }, (_, i) => ({ case_id: `c${i}`, status: 'passed' }));
     assert.equal(parseEvalProgress(JSON.stringify({ ...RUN, scored: 51, total: 60, cases })), undefined);
-    const unknown = { ...RUN, scored: 1, total: 1, cases: [{ case_id: 'a', status: 'skipped' }] };
+    const unknown = { ...RUN, scored: 1, total: 1, cases: [{ case_id: 'a', status: 'pending' }] };
     assert.equal(parseEvalProgress(JSON.stringify(unknown)), undefined);
     assert.equal(parseEvalProgress('not json'), undefined);
     assert.equal(parseEvalProgress(undefined), undefined);

@@ -11,7 +11,7 @@ import {
 import { EVAL_SET_FILE_FORMAT, toEvalSetFile } from '../../domain/eval/eval-set-file.schema';
 import { planCaseImport, type StoredCase } from '../../domain/eval/eval-set-import';
 import { LIMITS } from '../../domain/limits';
-import { ADK_FIXTURE_CASES, adkFixture } from '../helpers/adk-fixture';
+import { ADK_FIXTURE_CASES, ADK_FIXTURE_MULTI_TURN, adkFixture } from '../helpers/adk-fixture';
 
 const caseOf = (name: string, message = `ask ${name}`): ImportCase => ({
   name,
@@ -39,12 +39,9 @@ describe('eval set files (domain)', () => {
       assert.deepEqual(casesOf(read), ADK_FIXTURE_CASES);
     });
 
-    it('refuses a multi-turn case naming its eval_id, and reads the calls of invocation events', () => {
-      const refused = readEvalSetJson(adkFixture());
-      assert.ok('problems' in refused);
-      assert.equal(refused.problems.length, 1);
-      assert.equal(refused.problems[0].field, 'eval_cases[3].conversation');
-      assert.match(refused.problems[0].message, /case multi_turn has 2 invocations/);
+    it('reads a multi-turn case as a case of turns, and reads the calls of invocation events', () => {
+      const multi = casesOf(readEvalSetJson(adkFixture()))[3];
+      assert.deepEqual(multi, ADK_FIXTURE_MULTI_TURN);
       const events = readEvalSetJson({
         evalSetId: 'x',
         evalCases: [
@@ -66,11 +63,21 @@ describe('eval set files (domain)', () => {
       assert.deepEqual(casesOf(events)[0].expected_trajectory, [{ tool_name: 'lookup', tool_args: { id: 1 } }]);
     });
 
-    it('points a test file in the old ADK format (a list of queries) at the migration', () => {
-      const read = readEvalSetJson([{ query: 'hi', expected_tool_use: [], reference: 'hello' }]);
-      assert.ok('problems' in read);
-      assert.equal(read.problems[0].field, '(body)');
-      assert.match(read.problems[0].message, /old format.*migrate_eval_data_to_new_schema/);
+    it('reads a test file in the old ADK format (a list of queries) as ADK migrates it: one case', () => {
+      const read = readEvalSetJson([{ query: 'hi', expected_tool_use: [], reference: 'hello' }], { legacyName: 'q' });
+      assert.deepEqual(casesOf(read), [
+        {
+          name: 'q',
+          session_input: { message: 'hi' },
+          expected_trajectory: [],
+          trajectory_match: 'lcs',
+          expected_final_response: 'hello',
+          rubrics: null,
+        },
+      ]);
+      const list = readEvalSetJson([{ name: 'not a query' }]);
+      assert.ok('problems' in list);
+      assert.equal(list.problems[0].field, '(body)');
     });
 
     it('names an empty user text and a missing eval_id by their ADK fields', () => {

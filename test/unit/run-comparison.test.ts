@@ -94,6 +94,20 @@ describe('run comparison', () => {
     assert.deepEqual(removed.criteria.safety, { run: null, baseline: 1, delta: null });
   });
 
+  it('says which turn failed first in each run for a case scored by turns, and nothing for a one-turn case', () => {
+    const run = [{ ...result(1, 'failed'), first_failed_turn: 2 }, result(2, 'passed'), result(3, 'passed')];
+    const baseline = [
+      { ...result(1, 'passed'), first_failed_turn: null },
+      result(2, 'passed'),
+      { ...result(4, 'failed'), first_failed_turn: 0 },
+    ];
+    const byId = new Map(compareRuns(run, baseline).cases.map((entry) => [entry.case_id, entry]));
+    assert.deepEqual(byId.get(id(1))?.first_failed_turn, { run: 2, baseline: null });
+    assert.equal('first_failed_turn' in (byId.get(id(2)) ?? {}), false);
+    assert.equal('first_failed_turn' in (byId.get(id(3)) ?? {}), false);
+    assert.deepEqual(byId.get(id(4))?.first_failed_turn, { run: null, baseline: 0 });
+  });
+
   it('names a case kept in both runs as the run scored it', () => {
     const [entry] = compareRuns([result(1, 'passed')], [{ ...result(1, 'passed'), case_name: 'old name' }]).cases;
     assert.equal(entry.case_name, 'case 1');

@@ -17,6 +17,23 @@ describe('run summary', () => {
     assert.deepEqual(summary.counts, { total: 4, passed: 2, failed: 1, error: 1 });
   });
 
+  it('counts skipped cases apart and leaves them out of the pass rate', () => {
+    const summary = summarizeRun([
+      { status: 'passed', criteria: [safe] },
+      { status: 'failed', criteria: [safe] },
+      { status: 'skipped', criteria: [] },
+    ]);
+    assert.equal(summary.pass_rate, 0.5);
+    assert.deepEqual(summary.counts, { total: 3, passed: 1, failed: 1, error: 0, skipped: 1 });
+    assert.equal(summarizeRun([{ status: 'skipped', criteria: [] }]).pass_rate, 0);
+  });
+
+  it('lists response_match_score in avg_score only once it applied', () => {
+    assert.equal('response_match_score' in summarizeRun([{ status: 'passed', criteria: [safe] }]).avg_score, false);
+    const rouge = summarizeRun([{ status: 'passed', criteria: [scored('response_match_score', 0.6, 0.5, {}), safe] }]);
+    assert.equal(rouge.avg_score.response_match_score, 0.6);
+  });
+
   it('averages each criterion only over the cases where it applied', () => {
     const summary = summarizeRun([
       { status: 'passed', criteria: [scored('final_response_match', 1, 0.8, {}), safe] },

@@ -6,6 +6,10 @@ Run with .tools/adk-venv/bin/python (scripts/provision.sh test installs the pinn
     -> {"verdicts": [{"score": 1.0, "passed": true}]}, by ADK's TrajectoryEvaluator at threshold 1.0
   {"command": "validate_eval_set", "json": "<text>"}
     -> {"ok": true, "dumped": {...}} or {"ok": false, "error": "..."}, by ADK's EvalSet pydantic model
+  {"command": "convert_legacy", "json": "<text>", "name": "<case or set name>"}
+    -> {"dumped": {...}}: an old .test.json list as AgentEvaluator.migrate_eval_data_to_new_schema converts it (one
+       case named `name`), or a pre-EvalSet `adk web` list as convert_eval_set_to_pydantic_schema does
+  {"command": "batch", "requests": [<request>, ...]} -> {"answers": [<answer>, ...]}: many requests, one python
 """
 
 import contextlib
@@ -16,6 +20,7 @@ from google.adk.evaluation.eval_case import IntermediateData, Invocation
 from google.adk.evaluation.eval_metrics import EvalMetric, ToolTrajectoryCriterion
 from google.adk.evaluation.eval_set import EvalSet
 from google.adk.evaluation.evaluator import EvalStatus
+from google.adk.evaluation.local_eval_sets_manager import convert_eval_set_to_pydantic_schema
 from google.adk.evaluation.trajectory_evaluator import TrajectoryEvaluator
 from google.genai import types as genai_types
 from pydantic import ValidationError
@@ -62,7 +67,26 @@ def validate_eval_set(request):
   return {"ok": True, "dumped": eval_set.model_dump(mode="json", by_alias=False, exclude_none=True)}
 
 
-COMMANDS = {"trajectory": trajectory, "validate_eval_set": validate_eval_set}
+def convert_legacy(request):
+  data = json.loads(request["json"])
+  name = request["name"]
+  # As AgentEvaluator._get_eval_set_from_old_format: the whole list of queries is the data of one case.
+  if all("query" in item for item in data):
+    data = [{"name": name, "data": data, "initial_session": {}}]
+  eval_set = convert_eval_set_to_pydantic_schema(eval_set_id=name, eval_set_in_json_format=data)
+  return {"dumped": eval_set.model_dump(mode="json", by_alias=False, exclude_none=True)}
+
+
+def batch(request):
+  return {"answers": [COMMANDS[one["command"]](one) for one in request["requests"]]}
+
+
+COMMANDS = {
+    "trajectory": trajectory,
+    "validate_eval_set": validate_eval_set,
+    "convert_legacy": convert_legacy,
+    "batch": batch,
+}
 
 
 def main():

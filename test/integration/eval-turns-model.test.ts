@@ -129,6 +129,22 @@ describe('cases and conversations of many turns', () => {
     assert.equal(oneTurn.turns, null);
   });
 
+  it('takes conversations of turns in a batch import, keyed by case', async () => {
+    const batch = await api.send('post', `/api/ai-agents/travel/runs/import/batch?eval_set=${setId}`, 201, [
+      { case: 'book', turns: CONVERSATION_TURNS },
+      { case: 'one', session_input: { message: 'Hi' }, final_response: 'Hello' },
+    ]);
+    const ids = batch.data.conversations as Record<string, string>;
+    const stored = await Promise.all(
+      Object.values(ids).map(async (id) => (await api.send('get', `/api/ai-agents/travel/runs/${id}`, 200)).data),
+    );
+    assert.deepEqual(stored.map((c) => (c.turns ? c.turns.length : 1)).sort(), [1, 2]);
+    const bad = await api.send('post', `/api/ai-agents/travel/runs/import/batch?eval_set=${setId}`, 422, [
+      { case: 'book', turns: CONVERSATION_TURNS, tool_calls: [] },
+    ]);
+    assert.equal(bad.error.details[0].field, 'items[0].tool_calls');
+  });
+
   it('refuses a conversation mixing turns with single-turn fields, naming the field', async () => {
     const fieldsOf = async (body: Record<string, unknown>): Promise<string[]> =>
       (await api.send('post', '/api/ai-agents/travel/runs/import', 422, body)).error.details.map(

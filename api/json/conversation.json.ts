@@ -9,6 +9,10 @@ const recordedCallJson = z.object({
   error: z.string().optional(),
   simulated: z.boolean().optional(),
   replayed: z.boolean().optional(),
+  answered_by: z
+    .enum(['mock', 'cassette', 'model'])
+    .optional()
+    .describe('a sandbox call answered by a tool mock, the eval set cassette or a model-written response'),
   call_key: z.string().optional(),
 });
 

@@ -79,6 +79,8 @@ export interface AgentMcpServerTable {
   mcp_server_id: string;
   enabled: boolean;
   sandbox_real_calls: ColumnType<boolean, boolean | undefined, boolean>;
+  /** Live eval runs record this server's real responses into the eval set's cassette. */
+  record_cassette: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

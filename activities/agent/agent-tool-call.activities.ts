@@ -14,8 +14,9 @@ import { callKey } from './agent-step';
 import { runBuiltinTool } from './builtin-tools';
 import { withHeartbeat } from '../platform/heartbeat';
 import type { ActivityDeps } from '../platform/activity-deps';
-import { answerMcpInSandbox, simulateBuiltinTool, simulateInSandbox } from './sandbox-tools';
-import { answerFromMocks, mocksAfter } from './tool-mock-answers';
+import { answerBeforeTool, recordIntoCassette } from './sandbox-answers';
+import { answerMcpInSandbox, simulateBuiltinTool } from './sandbox-tools';
+import { mocksAfter } from './tool-mock-answers';
 import { toolMessageContent, type ToolExecution } from './tool-execution';
 
 /** Which call of which run: its step and its position among that step's calls. */
@@ -109,21 +110,23 @@ export function createAgentToolCallActivities(deps: ActivityDeps) {
     if (!parsed.ok) return { args: {}, error: parsed.error, simulated: sandbox, replayed: false };
     const tool = run.tools.find((candidate) => candidate.name === call.name);
     if (!tool) return { args: parsed.args, error: `unknown tool ${call.name}`, simulated: sandbox, replayed: false };
-    // Mocks answer before anything else; the calls runs sequentially, so the counts read here are current.
-    const mocked = sandbox && run.tool_mocks ? answerFromMocks(run.tool_mocks, tool, parsed.args) : undefined;
-    if (mocked && 'args' in mocked) return mocked;
-    const unmatched = mocked ? { unmatched: true } : {};
-    return { ...(await answerUnmocked(run, tool, parsed.args, key)), ...unmatched };
+    if (!sandbox) return runTool(run, tool, parsed.args, key);
+    // Mocks and the cassette answer first; the calls run sequentially, so the mock counts read here are current.
+    const before = await answerBeforeTool(deps.db, run, tool, parsed.args, key);
+    const unmatched = before.unmatched ? { unmatched: true } : {};
+    if (before.execution) return { ...before.execution, ...unmatched };
+    const execution = await runTool(run, tool, parsed.args, key);
+    if (!execution.simulated) await recordIntoCassette(deps.db, run, tool, execution);
+    return { ...execution, ...unmatched };
   }
 
-  async function answerUnmocked(
+  async function runTool(
     run: AgentRun,
     tool: AgentToolDef,
     args: Record<string, unknown>,
     key: string,
   ): Promise<ToolExecution> {
     const sandbox = run.mode === 'sandbox';
-    if (run.tool_mocks?.policy === 'simulate' && sandbox) return simulateInSandbox(tool, args, key);
     if (tool.source.kind === 'builtin') {
       const name = tool.name as BuiltinToolName;
       return sandbox ? simulateBuiltinTool(name, args, key) : runBuiltinTool(deps.db, run, name, args, key);

@@ -11,39 +11,33 @@ export function mockedToolOf(tool: AgentToolDef): MockedTool {
     : { name: tool.name, modelName: tool.name };
 }
 
-// A mock's response is recorded and sent to the model as a real call's MCP result is.
-function mockResult(name: string, response: ToolMock['response']): Pick<ToolExecution, 'result' | 'error'> {
-  const result = {
-    content: response.content ?? [],
-    structured_content: response.structuredContent ?? null,
-    is_error: response.isError === true,
-  };
-  return response.isError === true ? { result, error: `tool ${name} returned an error` } : { result };
-}
+type McpResult = ToolMock['response'] & { structured_content?: unknown; is_error?: boolean };
 
 /**
- * How the run's mocks answer a sandbox call: the first matching mock not used up, in order; else, by the policy, an
- * error (`error`), or nothing (the caller replays, simulates or calls it), the call being reported unmatched.
+ * A mock's or a cassette's response (written in MCP's shape or as calls record it) as a real call's result is recorded
+ * and sent to the model; an error result fails the call as a real one does.
  */
+export function mcpResultOf(name: string, response: McpResult): Pick<ToolExecution, 'result' | 'error'> {
+  const isError = response.isError === true || response.is_error === true;
+  const result = {
+    content: response.content ?? [],
+    structured_content: response.structuredContent ?? response.structured_content ?? null,
+    is_error: isError,
+  };
+  return isError ? { result, error: `tool ${name} returned an error` } : { result };
+}
+
+/** How the run's mocks answer a sandbox call: the first matching mock not used up, in order; else null. */
 export function answerFromMocks(
   mocks: RunMocks,
   tool: AgentToolDef,
   args: Record<string, unknown>,
-): ToolExecution | { unmatched: true } {
+): ToolExecution | null {
   const wanted = mockedToolOf(tool);
   const index = findMock(mocks, wanted, args);
-  if (index !== null)
-    return {
-      args,
-      ...mockResult(wanted.name, mocks.mocks[index].response),
-      simulated: true,
-      replayed: false,
-      mockIndex: index,
-      answeredBy: 'mock',
-    };
-  if (mocks.policy !== 'error') return { unmatched: true };
-  const error = `no tool mock matched this call of ${wanted.name} (the eval set's mock_policy is error)`;
-  return { args, error, simulated: true, replayed: false, unmatched: true };
+  if (index === null) return null;
+  const answer = mcpResultOf(wanted.name, mocks.mocks[index].response);
+  return { args, ...answer, simulated: true, replayed: false, mockIndex: index, answeredBy: 'mock' };
 }
 
 /** The run's mocks once a call was answered: the mock it used counted, or the call reported unmatched. */

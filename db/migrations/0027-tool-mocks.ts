@@ -34,9 +34,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('response', 'jsonb', (c) => c.notNull())
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema
-    .createIndex('cassette_entries_set_tool')
-    .on('cassette_entries')
-    .columns(['eval_set_id', 'tool_name', 'server', 'created_at'])
-    .execute();
+  // One entry per call: a call recorded again replaces its response (jsonb text is canonical, so equal args hash equal).
+  await sql`CREATE UNIQUE INDEX cassette_entries_call ON cassette_entries
+    (eval_set_id, tool_name, server, md5(tool_args::text))`.execute(db);
 }

@@ -1,29 +1,17 @@
 import assert from 'node:assert/strict';
-import { linkMcpServer, publishedAgent, toolMessages, userMessage } from '../helpers/agent-api';
+import { linkMcpServer, publishedAgent } from '../helpers/agent-api';
+import { callListScript, sumCall, textResult, type ListedCall } from '../helpers/call-list-agent';
 import { startCountingProxy, type CountingProxy } from '../helpers/counting-proxy';
 import { evalApi } from '../helpers/eval-api';
 import { harness } from '../helpers/harness';
 import { startEverythingHttp, type EverythingServer } from '../helpers/mcp-peers';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
-import { startScriptedLlm, type ScriptedLlm, type ScriptedReply, type ScriptedRequest } from '../helpers/scripted-llm';
+import { startScriptedLlm, type ScriptedLlm } from '../helpers/scripted-llm';
 import { createTenant } from '../helpers/tenants';
 
-type Call = { tool: string; args: Record<string, unknown> };
-
-// The user message is the list of calls to make, one per step; the final answer lists what each call answered.
-function script(req: ScriptedRequest): ScriptedReply {
-  const calls = JSON.parse(userMessage(req.messages)) as Call[];
-  const done = toolMessages(req.messages);
-  if (done >= calls.length)
-    return { content: JSON.stringify(req.messages.filter((m) => m.role === 'tool').map((m) => m.content)) };
-  const offered = (req.body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name);
-  const name = offered.find((n) => n === calls[done].tool || n.endsWith(`__${calls[done].tool}`));
-  return { toolCalls: [{ name: name ?? 'missing', arguments: calls[done].args }] };
-}
-
-const text = (value: string) => ({ content: [{ type: 'text', text: value }] });
-const sum = (a: number, b: number): Call => ({ tool: 'get-sum', args: { a, b } });
-const crm = (contact_id: string): Call => ({ tool: 'crm_update_contact', args: { contact_id } });
+const text = textResult;
+const sum = sumCall;
+const crm = (contact_id: string): ListedCall => ({ tool: 'crm_update_contact', args: { contact_id } });
 
 describe('tool mocks: live runs answer tool calls from the case and set mocks', () => {
   let platform: TestPlatform;
@@ -44,7 +32,7 @@ describe('tool mocks: live runs answer tool calls from the case and set mocks', 
   before(async () => {
     platform = await createTestPlatform(await harness(), { env: { EGRESS_ALLOWLIST: '127.0.0.1' } });
     await platform.startWorker();
-    [llm, everything] = await Promise.all([startScriptedLlm(script), startEverythingHttp()]);
+    [llm, everything] = await Promise.all([startScriptedLlm(callListScript), startEverythingHttp()]);
     proxy = await startCountingProxy(everything.url);
     api = evalApi(platform.app, await createTenant(platform.runtime.db, 'owner'));
     await api.connect('openai', 'sk-mocks-openai-key-5b1d', llm.baseUrl);

@@ -112,6 +112,11 @@ export async function sandboxTarget(
     evalRunId: run.id,
     evalCaseId: evalCase.id,
     pinnedVersion: pinned.version,
-    mocks: runMocks(evalCase.tool_mocks, set?.tool_mocks ?? null, set?.mock_policy ?? DEFAULT_MOCK_POLICY),
+    mocks: runMocks(
+      evalCase.tool_mocks,
+      set?.tool_mocks ?? null,
+      set?.mock_policy ?? DEFAULT_MOCK_POLICY,
+      set?.simulate_tool_responses,
+    ),
   };
 }

@@ -54,6 +54,7 @@ function recordExecution(
     simulated: execution.simulated,
     replayed: execution.replayed,
     ...(execution.answeredBy ? { answered_by: execution.answeredBy } : {}),
+    ...(execution.simulationUsage ? { judge_usage: execution.simulationUsage } : {}),
     call_key: key,
   };
   return {
@@ -112,7 +113,7 @@ export function createAgentToolCallActivities(deps: ActivityDeps) {
     if (!tool) return { args: parsed.args, error: `unknown tool ${call.name}`, simulated: sandbox, replayed: false };
     if (!sandbox) return runTool(run, tool, parsed.args, key);
     // Mocks and the cassette answer first; the calls run sequentially, so the mock counts read here are current.
-    const before = await answerBeforeTool(deps.db, run, tool, parsed.args, key);
+    const before = await answerBeforeTool(deps, run, tool, parsed.args, key);
     const unmatched = before.unmatched ? { unmatched: true } : {};
     if (before.execution) return { ...before.execution, ...unmatched };
     const execution = await runTool(run, tool, parsed.args, key);

@@ -42,6 +42,7 @@ export async function loadAgentTools(
           tool_name: tool.name,
           sandbox_real_calls: link.sandbox_real_calls,
           record_cassette: link.record_cassette,
+          ...(tool.output_schema ? { output_schema: tool.output_schema } : {}),
         },
       });
     }

@@ -5,7 +5,9 @@ import type { AgentToolDef } from '../../domain/agent/agent-tools';
 import { findCassetteEntry } from '../../domain/eval/cassette';
 import { jsonBytes } from '../../domain/limit-checks';
 import { LIMITS } from '../../domain/limits';
+import type { ActivityDeps } from '../platform/activity-deps';
 import { simulateInSandbox } from './sandbox-tools';
+import { modelToolResponse } from './tool-response-model';
 import { answerFromMocks, mcpResultOf, mockedToolOf } from './tool-mock-answers';
 import type { ToolExecution } from './tool-execution';
 
@@ -30,11 +32,12 @@ async function cassetteAnswer(
 
 /**
  * What answers a sandbox call before its tool is looked at: a mock, else the set's cassette; a call neither answers is
- * unmatched (when the run has mocks) and the mock policy decides: `error` fails it, `simulate` simulates it, `replay`
+ * unmatched (when the run has mocks); an MCP call gets a model-written response when the set opts in, else the mock
+ * policy decides: `error` fails it, `simulate` simulates it, `replay`
  * leaves it to the recorded replay, the real call or the simulation as before (no execution).
  */
 export async function answerBeforeTool(
-  db: Db,
+  deps: ActivityDeps,
   run: AgentRun,
   tool: AgentToolDef,
   args: Record<string, unknown>,
@@ -43,9 +46,11 @@ export async function answerBeforeTool(
   const mocks = run.tool_mocks;
   const mocked = mocks ? answerFromMocks(mocks, tool, args) : null;
   if (mocked) return { execution: mocked, unmatched: false };
-  const recorded = isMcp(tool) ? await cassetteAnswer(db, run, tool, args) : null;
+  const recorded = isMcp(tool) ? await cassetteAnswer(deps.db, run, tool, args) : null;
   if (recorded) return { execution: recorded, unmatched: false };
   const unmatched = mocks !== null;
+  if (mocks?.simulate_responses && isMcp(tool))
+    return { execution: await modelToolResponse(deps, run, tool, args), unmatched };
   if (mocks?.policy === 'error') {
     const error = `no tool mock matched this call of ${mockedToolOf(tool).name} (the eval set's mock_policy is error)`;
     return { execution: { args, error, simulated: true, replayed: false }, unmatched };

@@ -1,4 +1,5 @@
 import type { ToolAnswerSource } from '../../db/tables/conversation.table';
+import type { JudgeUsage } from '../../db/tables/eval-run.table';
 
 /** How one tool call was answered: arguments, result or error, and whether it had a real effect. */
 export interface ToolExecution {
@@ -16,6 +17,8 @@ export interface ToolExecution {
   unmatched?: boolean;
   /** What answered a sandbox call other than a replay or a real call. */
   answeredBy?: ToolAnswerSource;
+  /** A model-written response: the judge usage of the calls that wrote it. */
+  simulationUsage?: JudgeUsage;
 }
 
 function mcpText(result: unknown): string | null {

@@ -19,6 +19,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('simulate_tool_responses', 'boolean', (c) => c.notNull().defaultTo(false))
     .execute();
   await db.schema.alterTable('agent_runs').addColumn('tool_mocks', 'jsonb').execute();
+  await db.schema.alterTable('mcp_tools').addColumn('output_schema', 'jsonb').execute();
   await db.schema.alterTable('conversations').addColumn('tool_mocks', 'jsonb').execute();
   await db.schema
     .alterTable('agent_mcp_servers')

@@ -25,6 +25,8 @@ export interface RecordedToolCall {
   replayed?: boolean;
   /** Set by the agent runtime: a sandbox call answered by a tool mock, the set's cassette or a model-written response. */
   answered_by?: ToolAnswerSource;
+  /** Set by the agent runtime: a model-written response's judge usage (calls and tokens). */
+  judge_usage?: { calls: number; prompt_tokens: number; completion_tokens: number; total_tokens: number };
   /** Set by the agent runtime: `<step>:<index>`, the call's place in the run. */
   call_key?: string;
 }

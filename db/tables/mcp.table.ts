@@ -68,6 +68,8 @@ export interface McpToolTable {
   description: string;
   parameters: Json<ToolParameter[]>;
   input_schema: Json<unknown>;
+  /** The tool's declared output schema; null when it declares none. */
+  output_schema: ColumnType<unknown, string | null | undefined, string | null>;
   hash: string;
   created_at: CreatedAt;
   updated_at: UpdatedAt;

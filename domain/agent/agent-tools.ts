@@ -43,6 +43,8 @@ export type AgentToolSource =
       sandbox_real_calls: boolean;
       /** Real sandbox calls are recorded into the eval set's cassette (absent in runs from before cassettes). */
       record_cassette?: boolean;
+      /** The tool's declared output schema (a simulated response must validate against it). */
+      output_schema?: unknown;
     };
 
 /** A tool offered to the model: its collision-free name, description, JSON-schema parameters and source. */

@@ -52,6 +52,8 @@ export interface UnmatchedCall {
 export interface RunMocks {
   mocks: ToolMock[];
   policy: MockPolicy;
+  /** A call neither a mock nor the cassette answers gets a model-written response (the set's opt-in). */
+  simulate_responses?: boolean;
   used: number[];
   unmatched: UnmatchedCall[];
 }
@@ -67,10 +69,12 @@ export function runMocks(
   caseMocks: readonly ToolMock[] | null,
   setMocks: readonly ToolMock[] | null,
   policy: MockPolicy,
+  simulateResponses = false,
 ): RunMocks | null {
   const mocks = [...(caseMocks ?? []), ...(setMocks ?? [])];
-  if (mocks.length === 0 && policy === DEFAULT_MOCK_POLICY) return null;
-  return { mocks, policy, used: mocks.map(() => 0), unmatched: [] };
+  if (mocks.length === 0 && policy === DEFAULT_MOCK_POLICY && !simulateResponses) return null;
+  const simulate = simulateResponses ? { simulate_responses: true } : {};
+  return { mocks, policy, ...simulate, used: mocks.map(() => 0), unmatched: [] };
 }
 
 /** The tool a call is for: its recorded name and server, and the name the model called it by. */

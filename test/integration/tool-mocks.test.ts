@@ -1,17 +1,32 @@
 import assert from 'node:assert/strict';
-import { linkMcpServer, publishedAgent } from '../helpers/agent-api';
+import { linkMcpServer, publishedAgent, userMessage } from '../helpers/agent-api';
 import { callListScript, sumCall, textResult, type ListedCall } from '../helpers/call-list-agent';
 import { startCountingProxy, type CountingProxy } from '../helpers/counting-proxy';
 import { evalApi } from '../helpers/eval-api';
 import { harness } from '../helpers/harness';
 import { startEverythingHttp, type EverythingServer } from '../helpers/mcp-peers';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
-import { startScriptedLlm, type ScriptedLlm } from '../helpers/scripted-llm';
+import { startScriptedLlm, type ScriptedLlm, type ScriptedReply, type ScriptedRequest } from '../helpers/scripted-llm';
 import { createTenant } from '../helpers/tenants';
 
 const text = textResult;
 const sum = sumCall;
 const crm = (contact_id: string): ListedCall => ({ tool: 'crm_update_contact', args: { contact_id } });
+
+const WEATHER = { temperature: 21, conditions: 'sunny', humidity: 40 };
+
+// Agent requests follow the call list; a tool-response request for Paris is refused first (no structuredContent),
+// then valid once told why; one for anywhere else never validates against the tool's output schema.
+function script(req: ScriptedRequest): ScriptedReply {
+  const asked = JSON.parse(userMessage(req.messages)) as { task?: string; arguments?: { location?: string } };
+  if (asked.task !== 'simulate_tool_response') return callListScript(req);
+  const told = 'previous_answer_refused_because' in asked;
+  if (asked.arguments?.location === 'Paris' && told)
+    return { content: JSON.stringify({ content: [{ type: 'text', text: 'sunny' }], structuredContent: WEATHER }) };
+  const structure = asked.arguments?.location === 'Paris' ? {} : { structuredContent: { temperature: 'hot' } };
+  return { content: JSON.stringify({ content: [{ type: 'text', text: 'no structure' }], ...structure }) };
+}
+const weather = (location: string): ListedCall => ({ tool: 'get-structured-content', args: { location } });
 
 describe('tool mocks: live runs answer tool calls from the case and set mocks', () => {
   let platform: TestPlatform;
@@ -32,7 +47,7 @@ describe('tool mocks: live runs answer tool calls from the case and set mocks', 
   before(async () => {
     platform = await createTestPlatform(await harness(), { env: { EGRESS_ALLOWLIST: '127.0.0.1' } });
     await platform.startWorker();
-    [llm, everything] = await Promise.all([startScriptedLlm(callListScript), startEverythingHttp()]);
+    [llm, everything] = await Promise.all([startScriptedLlm(script), startEverythingHttp()]);
     proxy = await startCountingProxy(everything.url);
     api = evalApi(platform.app, await createTenant(platform.runtime.db, 'owner'));
     await api.connect('openai', 'sk-mocks-openai-key-5b1d', llm.baseUrl);
@@ -127,6 +142,38 @@ describe('tool mocks: live runs answer tool calls from the case and set mocks', 
     assert.match(simulated.answers[0], /the tool was not called/);
     assert.equal(simulated.conversation.tool_calls[0].replayed, false);
     assert.equal(simulated.result.mocks.unmatched_calls.length, 1);
+  });
+
+  it('asks a model for a response valid against the outputSchema when the set opts in, once again, then fails', async () => {
+    await api.evalSet('mocked', { name: 'modelled', simulate_tool_responses: true });
+    await api.addCase('mocked', 'modelled', {
+      name: 'calls',
+      session_input: { message: JSON.stringify([weather('Paris')]) },
+    });
+    const requestsBefore = llm.requests.length;
+    const valid = await runOnce('modelled');
+    assert.deepEqual(valid.answers, ['sunny']);
+    const [call] = valid.conversation.tool_calls;
+    assert.deepEqual([call.answered_by, call.result.structured_content, call.judge_usage.calls], ['model', WEATHER, 2]);
+    const asked = llm.requests.slice(requestsBefore).map((r) => JSON.parse(userMessage(r.messages)));
+    const refusal = asked.find((a) => a.previous_answer_refused_because)?.previous_answer_refused_because;
+    assert.match(refusal, /structuredContent is missing/);
+
+    await api.send(
+      'patch',
+      `/api/ai-agents/mocked/eval-sets/modelled/cases/${(await api.send('get', '/api/ai-agents/mocked/eval-sets/modelled/cases', 200)).data[0].id}`,
+      200,
+      {
+        session_input: { message: JSON.stringify([weather('Nowhere')]) },
+      },
+    );
+    const invalid = await runOnce('modelled');
+    const [failed] = invalid.conversation.tool_calls;
+    assert.match(
+      failed.error,
+      /simulated response of get-structured-content was refused twice: structuredContent does not validate/,
+    );
+    assert.equal(failed.judge_usage.calls, 2);
   });
 
   it('refuses invalid mocks with the field and the limit, and stores nothing', async () => {

@@ -1,6 +1,7 @@
 import type { ActivityDeps } from './platform/activity-deps';
 import { createAgentRuntimeActivities } from './agent/agent-runtime.activities';
 import { createAgentToolCallActivities } from './agent/agent-tool-call.activities';
+import { createSandboxAgentRunActivities } from './agent/sandbox-agent-run.activities';
 import { createCaseSlotActivities } from './eval/case-slot.activities';
 import { createEvalRunActivities } from './eval/eval-run.activities';
 import { createFlowActivities } from './flow/flow.activities';
@@ -22,6 +23,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createCaseSlotActivities(deps),
     ...createAgentRuntimeActivities(deps),
     ...createAgentToolCallActivities(deps),
+    ...createSandboxAgentRunActivities(deps),
     ...createWorkspaceDeletionActivities(deps),
     ...createWorkspaceRunActivities(deps),
     ...createMaintenanceActivities(deps),

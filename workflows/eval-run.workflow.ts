@@ -4,6 +4,7 @@ import {
   executeChild,
   isCancellation,
   makeContinueAsNewFunc,
+  patched,
   proxyActivities,
   setCurrentDetails,
   setHandler,
@@ -13,7 +14,7 @@ import {
 import type { SearchAttributePair } from '@temporalio/common';
 import type { CaseBatchOutcome } from '../domain/eval/eval-batches';
 import { BOOKKEEPING_ACTIVITY, SCORING_ACTIVITY } from './activity-options';
-import { agentRunWorkflow } from './agent-run.workflow';
+import { agentRunWorkflow, runAgent } from './agent-run.workflow';
 import { runWindow } from './batch-window';
 import { CaseFeed, lowWaterFor, unlistedFeed, type CaseFeedState } from './case-feed';
 import { inCaseSlot, scoreInCaseSlot } from './case-slot';
@@ -100,24 +101,35 @@ async function scoreHeldCase(runId: string, caseId: string, conversationIds: str
   return answer;
 }
 
-// Live: the case runs in the sandbox as a child workflow keyed by run, case and repeat (one after another: the case
-// holds one slot), then its new conversations are scored, the slot held from the agent runs through scoring. A case
-// that already has a result is not run a second time; nor is one without turns (a conversation scenario, which needs
-// a simulated user): scoring decides its result.
+/** The patch under which a live case's sandbox run is this workflow's own activities, not a child workflow. */
+export const LIVE_CASE_WITHOUT_CHILD = 'live-case-without-child';
+
+// One repeat of a live case in the sandbox, keyed by run, case and repeat: in this workflow (its activities), or, in
+// histories from before that, as a child workflow of that id. A workflow per case cost the worker a workflow context
+// and three workflow tasks per case, which was most of a live run's time.
+async function runCaseRepeat(runId: string, caseId: string, repeat: number): Promise<string> {
+  const request = { mode: 'sandbox' as const, evalRunId: runId, evalCaseId: caseId };
+  const workflowId = workflowIds.evalCaseRepeatRun(runId, caseId, repeat);
+  if (patched(LIVE_CASE_WITHOUT_CHILD)) return (await runAgent(request, workflowId)).conversationId;
+  const { conversationId } = await executeChild(agentRunWorkflow, {
+    workflowId,
+    args: [request],
+    typedSearchAttributes: childSearchAttributes(),
+  });
+  return conversationId;
+}
+
+// Live: the case runs in the sandbox once per repeat (one after another: the case holds one slot), then its new
+// conversations are scored, the slot held from the agent runs through scoring. A case that already has a result is
+// not run a second time; nor is one without turns (a conversation scenario, which needs a simulated user): scoring
+// decides its result.
 async function scoreLiveCase(runId: string, caseId: string, repeats: number): Promise<CaseBatchOutcome> {
   try {
     return await inCaseSlot({ runId, caseId }, async () => {
       const { status, turns } = await bookkeeping.findStoredCaseResult({ runId, caseId });
       if (status !== null || turns === 0) return scoreHeldCase(runId, caseId);
       const conversationIds: string[] = [];
-      for (let repeat = 0; repeat < repeats; repeat++) {
-        const { conversationId } = await executeChild(agentRunWorkflow, {
-          workflowId: workflowIds.evalCaseRepeatRun(runId, caseId, repeat),
-          args: [{ mode: 'sandbox', evalRunId: runId, evalCaseId: caseId }],
-          typedSearchAttributes: childSearchAttributes(),
-        });
-        conversationIds.push(conversationId);
-      }
+      for (let repeat = 0; repeat < repeats; repeat++) conversationIds.push(await runCaseRepeat(runId, caseId, repeat));
       return scoreHeldCase(runId, caseId, conversationIds);
     });
   } catch (error) {

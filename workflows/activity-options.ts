@@ -48,6 +48,9 @@ export const AGENT_TOOL_CALL_ACTIVITY: ActivityOptions = {
  */
 export const SANDBOX_AGENT_RUN_ACTIVITY: ActivityOptions = { ...MODEL_STEP_ACTIVITY, startToCloseTimeout: '2 hours' };
 
+/** A live case in one activity (its sandbox runs, then its scoring): retried like a sandbox run, which it resumes. */
+export const LIVE_CASE_ACTIVITY: ActivityOptions = SANDBOX_AGENT_RUN_ACTIVITY;
+
 /** Starting and completing a flow run's row. */
 export const FLOW_BOOKKEEPING_ACTIVITY: ActivityOptions = {
   startToCloseTimeout: '30 seconds',

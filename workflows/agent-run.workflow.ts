@@ -50,7 +50,7 @@ function failureOf(error: unknown): ApplicationFailure {
  * whole run, up to the agent's step limit per turn, then records the conversation. A turn that ends at the step limit
  * ends the run; a cancelled or failed run still ends its row. History holds ids and counts only.
  */
-export async function runAgent(input: AgentRunRequest, key: string): Promise<AgentRunResult> {
+async function runAgent(input: AgentRunRequest, key: string): Promise<AgentRunResult> {
   let runId: string | undefined;
   try {
     const prepared = await setup.prepareAgentRun({ ...input, key });

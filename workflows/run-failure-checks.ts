@@ -8,11 +8,8 @@ export function failureMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/**
- * True when the failure ends the whole run (the provider refused the key, the endpoint is blocked …): an activity's or
- * child's, or one a sandbox run in the workflow itself ended with.
- */
+/** True when the failure ends the whole run (the provider refused the key, the endpoint is blocked …). */
 export function isRunFatal(error: unknown): boolean {
-  const cause = error instanceof ActivityFailure || error instanceof ChildWorkflowFailure ? error.cause : error;
+  const cause = error instanceof ActivityFailure || error instanceof ChildWorkflowFailure ? error.cause : undefined;
   return cause instanceof ApplicationFailure && RUN_FATAL_FAILURES.includes(cause.type ?? '');
 }

@@ -1,8 +1,10 @@
 import type { ActivityDeps } from './platform/activity-deps';
 import { createAgentRuntimeActivities } from './agent/agent-runtime.activities';
 import { createAgentToolCallActivities } from './agent/agent-tool-call.activities';
+import { createSandboxAgentRunActivities } from './agent/sandbox-agent-run.activities';
 import { createCaseSlotActivities } from './eval/case-slot.activities';
 import { createEvalRunActivities } from './eval/eval-run.activities';
+import { createLiveCaseActivities } from './eval/live-case.activities';
 import { createFlowActivities } from './flow/flow.activities';
 import { createMaintenanceActivities } from './platform/maintenance.activities';
 import { createMcpActivities } from './mcp/mcp.activities';
@@ -13,15 +15,19 @@ import { createWorkspaceRunActivities } from './platform/workspace-runs.activiti
 
 /** Every activity the worker registers, each group built from the same dependencies. */
 export function createActivities(deps: ActivityDeps) {
+  const evalRun = createEvalRunActivities(deps);
+  const sandbox = createSandboxAgentRunActivities(deps);
   return {
     ...createPlatformActivities(),
     ...createMcpActivities(deps),
     ...createMcpHealthActivities(deps),
     ...createFlowActivities(deps),
-    ...createEvalRunActivities(deps),
+    ...evalRun,
+    ...createLiveCaseActivities(deps, evalRun, sandbox),
     ...createCaseSlotActivities(deps),
     ...createAgentRuntimeActivities(deps),
     ...createAgentToolCallActivities(deps),
+    ...sandbox,
     ...createWorkspaceDeletionActivities(deps),
     ...createWorkspaceRunActivities(deps),
     ...createMaintenanceActivities(deps),

@@ -6,6 +6,7 @@ import type { AppDeps } from './app-deps';
 import { errorHandler } from './error-handler';
 import { servesOnlyLoopback } from '../lib/loopback-host';
 import { evalSetFileJsonSchema } from '../domain/eval/eval-set-file.schema';
+import { cassetteFileJsonSchema } from '../domain/eval/cassette';
 import { HttpError } from './http-error';
 import { httpMetrics } from './http-metrics';
 import { bulkBodies, jsonBodies } from './jsonl-body';
@@ -30,6 +31,7 @@ import { evalRunCompareRoutes } from './routes/eval-run-compare.routes';
 import { evalRunRoutes } from './routes/eval-runs.routes';
 import { evalSetRoutes } from './routes/eval-sets.routes';
 import { evalSetFileRoutes } from './routes/eval-set-files.routes';
+import { cassetteRoutes } from './routes/cassette.routes';
 import { adkConfigRoutes } from './routes/adk-config.routes';
 import { flowRunRoutes } from './routes/flow-runs.routes';
 import { flowRoutes } from './routes/flows.routes';
@@ -63,6 +65,7 @@ export const API_ROUTES: RouteSpec[] = [
   ...evalSetRoutes,
   ...evalCaseRoutes,
   ...evalSetFileRoutes,
+  ...cassetteRoutes,
   ...adkConfigRoutes,
   ...evalRunRoutes,
   ...evalRunCaseRoutes,
@@ -109,6 +112,10 @@ export function createApp(deps: AppDeps): Express {
   const evalSetSchema = evalSetFileJsonSchema();
   app.get('/schemas/eval-set.json', (_req, res) => {
     res.json(evalSetSchema);
+  });
+  const cassetteSchema = cassetteFileJsonSchema();
+  app.get('/schemas/cassette.json', (_req, res) => {
+    res.json(cassetteSchema);
   });
   app.use(builderPages());
   const codec = deps.temporal.options.loadedDataConverter.payloadCodecs[0];

@@ -77,6 +77,7 @@ export function updatedCase(current: EvalCase, body: z.infer<typeof updateCaseBo
     final_state: rest.final_state === undefined ? current.final_state : rest.final_state,
     conversation_scenario:
       rest.conversation_scenario === undefined ? current.conversation_scenario : rest.conversation_scenario,
+    tool_mocks: rest.tool_mocks === undefined ? current.tool_mocks : rest.tool_mocks,
     source_run_id: current.source_run_id,
     snapshot: current.snapshot,
   };

@@ -49,6 +49,13 @@ export const PLATFORM_PATHS: RouteConfig[] = [
   },
   {
     method: 'get',
+    path: '/schemas/cassette.json',
+    summary: "The JSON Schema (draft 2020-12) of a cassette file, an eval set's recorded tool responses (no token)",
+    tags: ['platform'],
+    responses: { 200: { description: 'JSON Schema', content: json(z.record(z.string(), z.unknown())) } },
+  },
+  {
+    method: 'get',
     path: '/docs',
     summary: 'This document as an HTML page (no token)',
     tags: ['platform'],

@@ -3,15 +3,18 @@ import type { Db } from './database';
 import { keysetPage, type KeysetOrder, type Page, type PageParams } from './keyset-page';
 import type { AgentMcpServer } from './tables/mcp.table';
 
-/** Links a server to an agent, or updates `enabled` (and `sandbox_real_calls` when given) of an existing link. */
+/** A link's sandbox opt-ins: real calls in live eval runs, and recording their responses into the set's cassette. */
+export type LinkOptIns = Partial<Pick<AgentMcpServer, 'sandbox_real_calls' | 'record_cassette'>>;
+
+/** Links a server to an agent, or updates `enabled` (and the opt-ins given) of an existing link. */
 export async function upsertAgentMcpLink(
   db: Db,
   agentId: string,
   serverId: string,
   enabled: boolean,
-  sandboxRealCalls?: boolean,
+  optIns: LinkOptIns = {},
 ): Promise<AgentMcpServer> {
-  const optIn = sandboxRealCalls === undefined ? {} : { sandbox_real_calls: sandboxRealCalls };
+  const optIn = Object.fromEntries(Object.entries(optIns).filter(([, value]) => value !== undefined));
   return db
     .insertInto('agent_mcp_servers')
     .values({ agent_id: agentId, mcp_server_id: serverId, enabled, ...optIn })

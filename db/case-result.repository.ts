@@ -4,6 +4,7 @@ import { jsonOrNull } from './column-values';
 import { notifyEvalProgress, PROGRESS_FLUSH_MAX } from './eval-progress';
 import { keysetPage, type KeysetOrder, type Page, type PageParams } from './keyset-page';
 import type { CaseStatus } from '../domain/scoring/case-outcome';
+import type { MockReport } from '../domain/eval/tool-mocks';
 import type { CaseResult, JudgeUsage, StoredCriterion, StoredRepeat } from './tables/eval-run.table';
 import type { CriterionKey } from '../domain/scoring/criteria';
 import type { CaseCost } from '../domain/scoring/run-cost';
@@ -40,6 +41,8 @@ export type CaseResultView = CaseResult & {
   session_input: unknown;
   expected_final_response: string | null;
   actual_final_response: string | null;
+  /** A live case run with tool mocks: the report its conversation recorded. */
+  mocks: MockReport | null;
 };
 
 /** The stored result of a case in a run, if any. */
@@ -170,7 +173,12 @@ function resultViews(db: Db, runId: string) {
     .leftJoin('eval_cases as c', 'c.id', 'r.case_id')
     .leftJoin('conversations as v', 'v.id', 'r.conversation_id')
     .selectAll('r')
-    .select(['c.session_input', 'c.expected_final_response', 'v.final_response as actual_final_response'])
+    .select([
+      'c.session_input',
+      'c.expected_final_response',
+      'v.final_response as actual_final_response',
+      'v.tool_mocks as mocks',
+    ])
     .where('r.run_id', '=', runId);
 }
 

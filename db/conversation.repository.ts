@@ -25,6 +25,8 @@ export interface ConversationInput {
   latency_ms?: number | null;
   agent_version?: number | null;
   stop_reason?: string | null;
+  /** A sandbox run with tool mocks: what it reports of them. */
+  tool_mocks?: Conversation['tool_mocks'];
 }
 
 function toColumns(agent: { id: string; workspace_id: string }, input: ConversationInput) {
@@ -43,6 +45,7 @@ function toColumns(agent: { id: string; workspace_id: string }, input: Conversat
     latency_ms: input.latency_ms ?? null,
     agent_version: input.agent_version ?? null,
     stop_reason: input.stop_reason ?? null,
+    tool_mocks: jsonOrNull(input.tool_mocks ?? null),
   };
 }
 

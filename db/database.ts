@@ -6,6 +6,7 @@ import type { AgentRunTable } from './tables/agent-run.table';
 import type { AgentTable, AgentVersionTable } from './tables/agent.table';
 import type { ConversationTable } from './tables/conversation.table';
 import type { CaseJudgeCallTable, CaseSlotTable } from './tables/case-slot.table';
+import type { CassetteEntryTable } from './tables/cassette.table';
 import type { CredentialTable } from './tables/credential.table';
 import type { CaseResultTable, EvalRunTable } from './tables/eval-run.table';
 import type { EvalCaseTable, EvalSetTable } from './tables/eval-set.table';
@@ -41,6 +42,7 @@ export interface Database {
   conversations: ConversationTable;
   eval_sets: EvalSetTable;
   eval_cases: EvalCaseTable;
+  cassette_entries: CassetteEntryTable;
   eval_runs: EvalRunTable;
   case_results: CaseResultTable;
   workspace_settings: WorkspaceSettingsTable;

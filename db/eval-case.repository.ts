@@ -25,6 +25,7 @@ export function evalCaseColumns(input: EvalCaseInput) {
     state: jsonOrNull(input.state ?? null),
     final_state: jsonOrNull(input.final_state ?? null),
     conversation_scenario: jsonOrNull(input.conversation_scenario ?? null),
+    tool_mocks: jsonOrNull(input.tool_mocks ?? null),
     source_run_id: input.source_run_id,
     snapshot: jsonOrNull(input.snapshot),
   };

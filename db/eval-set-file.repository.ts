@@ -24,6 +24,7 @@ export async function allEvalCases(db: Db, evalSetId: string): Promise<StoredCas
       'state',
       'final_state',
       'conversation_scenario',
+      'tool_mocks',
     ])
     .where('eval_set_id', '=', evalSetId)
     .orderBy('name')

@@ -1,16 +1,29 @@
 import type { Db } from './database';
 import { BY_NAME, keysetPage, type Page, type PageParams } from './keyset-page';
-import { isUuid } from './column-values';
+import { isUuid, jsonOrNull } from './column-values';
+import type { MockPolicy, ToolMock } from '../domain/eval/tool-mocks';
 import type { MinScores } from '../domain/scoring/criteria';
 import type { EvalSet } from './tables/eval-set.table';
 
-/** The stored fields of an eval set; `min_scores` is always complete (defaults resolved). */
+/**
+ * The stored fields of an eval set; `min_scores` is always complete (defaults resolved); the sandbox's tool settings
+ * left out keep their value (on create: none, `replay`, off).
+ */
 export interface EvalSetInput {
   name: string;
   description: string;
   min_scores: MinScores;
   judge_samples: number;
+  tool_mocks?: ToolMock[] | null;
+  mock_policy?: MockPolicy;
+  simulate_tool_responses?: boolean;
 }
+
+const setColumns = ({ tool_mocks, ...input }: EvalSetInput) => ({
+  ...input,
+  min_scores: JSON.stringify(input.min_scores),
+  ...(tool_mocks === undefined ? {} : { tool_mocks: jsonOrNull(tool_mocks) }),
+});
 
 /** Creates an eval set for an agent. */
 export async function insertEvalSet(
@@ -23,8 +36,7 @@ export async function insertEvalSet(
     .values({
       workspace_id: agent.workspace_id,
       agent_id: agent.id,
-      ...input,
-      min_scores: JSON.stringify(input.min_scores),
+      ...setColumns(input),
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -48,11 +60,23 @@ export async function findEvalSet(db: Db, agentId: string, idOrName: string): Pr
     .executeTakeFirst();
 }
 
+/** What a live run's sandbox takes from a case's set: its mocks and what answers a call none matches. */
+export async function findSetToolSettings(
+  db: Db,
+  id: string,
+): Promise<Pick<EvalSet, 'tool_mocks' | 'mock_policy' | 'simulate_tool_responses'> | undefined> {
+  return db
+    .selectFrom('eval_sets')
+    .select(['tool_mocks', 'mock_policy', 'simulate_tool_responses'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
 /** Updates an eval set with complete new values. */
 export async function updateEvalSet(db: Db, id: string, input: EvalSetInput): Promise<EvalSet> {
   return db
     .updateTable('eval_sets')
-    .set({ ...input, min_scores: JSON.stringify(input.min_scores), updated_at: new Date() })
+    .set({ ...setColumns(input), updated_at: new Date() })
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();

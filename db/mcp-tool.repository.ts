@@ -11,6 +11,8 @@ export interface ToolDescriptorInput {
   description: string;
   parameters: ToolParameter[];
   inputSchema: unknown;
+  /** The tool's `outputSchema` (its `structuredContent`), when it declares one. */
+  outputSchema?: unknown;
   hash: string;
 }
 
@@ -67,6 +69,7 @@ export async function saveToolSync(
         description: tool.description,
         parameters: JSON.stringify(tool.parameters),
         input_schema: JSON.stringify(tool.inputSchema ?? {}),
+        output_schema: tool.outputSchema === undefined ? null : JSON.stringify(tool.outputSchema),
         hash: tool.hash,
       }));
       await trx
@@ -77,6 +80,7 @@ export async function saveToolSync(
             description: eb.ref('excluded.description'),
             parameters: eb.ref('excluded.parameters'),
             input_schema: eb.ref('excluded.input_schema'),
+            output_schema: eb.ref('excluded.output_schema'),
             hash: eb.ref('excluded.hash'),
             updated_at: sql<Date>`now()`,
           })),

@@ -21,6 +21,12 @@ export const LIMITS = {
   conversationScenarioBytes: 32 * 1024,
   /** Rubrics on one case: each is a judge call per sample. */
   rubricsPerCase: 20,
+  /** Tool mocks on one case, and on one set (its defaults): each sandbox call is matched against them in order. */
+  toolMocksPerCase: 100,
+  /** Recorded tool responses in one eval set's cassette: each sandbox call not mocked is matched against them. */
+  cassetteEntriesPerSet: 1_000,
+  /** Size of one recorded response in a cassette as JSON, in bytes: a larger response is not recorded. */
+  cassetteResponseBytes: 64 * 1024,
   /** Guardrail events recorded on one conversation. */
   guardrailEventsPerConversation: 200,
   /** Cases in one eval set: the largest run the benchmarks prove (10,000 cases, bounded history). */

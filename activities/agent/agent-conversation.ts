@@ -2,6 +2,7 @@ import type { ConversationInput } from '../../db/conversation.repository';
 import type { AgentRun } from '../../db/tables/agent-run.table';
 import type { ConversationMessage } from '../../db/tables/conversation.table';
 import type { AgentMessage, AgentStopReason } from '../../domain/agent/agent-messages';
+import { mockReport } from '../../domain/eval/tool-mocks';
 import { recordedTurns } from './agent-turns';
 
 function toConversationMessage(message: AgentMessage): ConversationMessage {
@@ -36,5 +37,6 @@ export function conversationOf(run: AgentRun, stopReason: AgentStopReason, finis
     latency_ms: Math.max(0, finishedAt.getTime() - run.created_at.getTime()),
     agent_version: run.agent_version,
     stop_reason: stopReason,
+    tool_mocks: run.tool_mocks ? mockReport(run.tool_mocks) : null,
   };
 }

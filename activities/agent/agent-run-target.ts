@@ -2,11 +2,13 @@ import { ApplicationFailure } from '@temporalio/common';
 import { findAgentRun } from '../../db/agent-run.repository';
 import { findConversation } from '../../db/conversation.repository';
 import { findEvalCaseById } from '../../db/eval-case.repository';
+import { findSetToolSettings } from '../../db/eval-set.repository';
 import { findScoringRun, type ScoringRun } from '../../db/eval-run.repository';
 import type { AgentRun, AgentRunMode } from '../../db/tables/agent-run.table';
 import type { RecordedToolCall } from '../../db/tables/conversation.table';
 import type { EvalCase } from '../../db/tables/eval-set.table';
 import { caseTurns } from '../../domain/eval/case-turns';
+import { DEFAULT_MOCK_POLICY, runMocks, type RunMocks } from '../../domain/eval/tool-mocks';
 import { RUN_FAILURE } from '../../domain/eval/run-failures';
 import { overLimit, storedCaseProblem } from '../../domain/limit-checks';
 import { pinLiveRunAgent } from './agent-model';
@@ -27,6 +29,8 @@ export interface RunTarget {
   evalCaseId: string | null;
   /** A sandbox case runs the version its eval run pinned; a production run, the published one. */
   pinnedVersion?: number;
+  /** A sandbox case's tool mocks (its own, then its set's) and policy; null: none. */
+  mocks: RunMocks | null;
 }
 
 /** The agent run, or a non-retryable failure when it no longer exists. */
@@ -94,6 +98,7 @@ export async function sandboxTarget(
   if (userMessages.length === 0)
     throw ApplicationFailure.nonRetryable('the case has no turns to run (a conversation scenario only)');
   const replay = await replayedCalls(deps, run, evalCase, userMessages.length);
+  const set = await findSetToolSettings(deps.db, run.eval_set_id);
   // A run preflighted before runs pinned their agent pins it now, once, for all its cases.
   const pinned = run.agent ?? (await pinLiveRunAgent(deps, deps.egress, run));
   return {
@@ -107,5 +112,11 @@ export async function sandboxTarget(
     evalRunId: run.id,
     evalCaseId: evalCase.id,
     pinnedVersion: pinned.version,
+    mocks: runMocks(
+      evalCase.tool_mocks,
+      set?.tool_mocks ?? null,
+      set?.mock_policy ?? DEFAULT_MOCK_POLICY,
+      set?.simulate_tool_responses,
+    ),
   };
 }

@@ -64,6 +64,7 @@ function targetOf(deps: ActivityDeps, request: AgentRunRequest): Promise<RunTarg
         replay: [],
         evalRunId: null,
         evalCaseId: null,
+        mocks: null,
       })
     : sandboxTarget(deps, request);
 }
@@ -136,6 +137,7 @@ export function createAgentRuntimeActivities(deps: ActivityDeps) {
         guardrail_events: guarded.events,
         final_response: guarded.blocked ? settings.safeReply : null,
         turns: plannedTurns(target.userMessages, target.replayTurns, guarded.blocked),
+        tool_mocks: target.mocks,
       });
       deps.logger.info(
         { agent_run_id: run.id, agent_id: agent.id, mode: run.mode, tools: tools.length },

@@ -2,14 +2,21 @@ import { ApplicationFailure } from '@temporalio/common';
 import { findAgentRun, updateAgentRun, type AgentRunState } from '../../db/agent-run.repository';
 import type { AgentRun } from '../../db/tables/agent-run.table';
 import type { RequestedToolCall } from '../../domain/agent/agent-messages';
-import { parseToolArguments, type AgentToolSource, type BuiltinToolName } from '../../domain/agent/agent-tools';
+import {
+  parseToolArguments,
+  type AgentToolDef,
+  type AgentToolSource,
+  type BuiltinToolName,
+} from '../../domain/agent/agent-tools';
 import { RUN_FAILURE } from '../../domain/eval/run-failures';
 import { callServerTool } from '../../lib/outbound/mcp/tool-call';
 import { callKey } from './agent-step';
 import { runBuiltinTool } from './builtin-tools';
 import { withHeartbeat } from '../platform/heartbeat';
 import type { ActivityDeps } from '../platform/activity-deps';
+import { answerBeforeTool, recordIntoCassette } from './sandbox-answers';
 import { answerMcpInSandbox, simulateBuiltinTool } from './sandbox-tools';
+import { mocksAfter } from './tool-mock-answers';
 import { toolMessageContent, type ToolExecution } from './tool-execution';
 
 /** Which call of which run: its step and its position among that step's calls. */
@@ -46,10 +53,13 @@ function recordExecution(
     ...(execution.error !== undefined ? { error: execution.error } : {}),
     simulated: execution.simulated,
     replayed: execution.replayed,
+    ...(execution.answeredBy ? { answered_by: execution.answeredBy } : {}),
+    ...(execution.simulationUsage ? { judge_usage: execution.simulationUsage } : {}),
     call_key: key,
   };
   return {
     patch: {
+      ...mocksAfter(run, execution, recordedName(run, call)),
       tool_calls: [...run.tool_calls, recorded],
       messages: [...run.messages, { role: 'tool', tool_call_id: call.id, content: toolMessageContent(execution) }],
       ...(execution.replayIndex !== undefined ? { replay_used: [...run.replay_used, execution.replayIndex] } : {}),
@@ -101,15 +111,30 @@ export function createAgentToolCallActivities(deps: ActivityDeps) {
     if (!parsed.ok) return { args: {}, error: parsed.error, simulated: sandbox, replayed: false };
     const tool = run.tools.find((candidate) => candidate.name === call.name);
     if (!tool) return { args: parsed.args, error: `unknown tool ${call.name}`, simulated: sandbox, replayed: false };
+    if (!sandbox) return runTool(run, tool, parsed.args, key);
+    // Mocks and the cassette answer first; the calls run sequentially, so the mock counts read here are current.
+    const before = await answerBeforeTool(deps, run, tool, parsed.args, key);
+    const unmatched = before.unmatched ? { unmatched: true } : {};
+    if (before.execution) return { ...before.execution, ...unmatched };
+    const execution = await runTool(run, tool, parsed.args, key);
+    if (!execution.simulated) await recordIntoCassette(deps.db, run, tool, execution);
+    return { ...execution, ...unmatched };
+  }
+
+  async function runTool(
+    run: AgentRun,
+    tool: AgentToolDef,
+    args: Record<string, unknown>,
+    key: string,
+  ): Promise<ToolExecution> {
+    const sandbox = run.mode === 'sandbox';
     if (tool.source.kind === 'builtin') {
       const name = tool.name as BuiltinToolName;
-      return sandbox
-        ? simulateBuiltinTool(name, parsed.args, key)
-        : runBuiltinTool(deps.db, run, name, parsed.args, key);
+      return sandbox ? simulateBuiltinTool(name, args, key) : runBuiltinTool(deps.db, run, name, args, key);
     }
     // Sandbox: a server the agent's link opts in (read-only servers) is called for real; any other is never dialled.
-    if (sandbox && !tool.source.sandbox_real_calls) return answerMcpInSandbox(run, tool.name, tool.source, parsed.args);
-    return callMcp(run, tool.source, parsed.args, key);
+    if (sandbox && !tool.source.sandbox_real_calls) return answerMcpInSandbox(run, tool.name, tool.source, args);
+    return callMcp(run, tool.source, args, key);
   }
 
   return {

@@ -41,6 +41,8 @@ export async function loadAgentTools(
           server_name: server.name,
           tool_name: tool.name,
           sandbox_real_calls: link.sandbox_real_calls,
+          record_cassette: link.record_cassette,
+          ...(tool.output_schema ? { output_schema: tool.output_schema } : {}),
         },
       });
     }

@@ -3,6 +3,7 @@ import {
   crmUpdateContactArgs,
   invalidArgumentsMessage,
   sendMessageArgs,
+  type AgentToolDef,
   type BuiltinToolName,
 } from '../../domain/agent/agent-tools';
 import { findReplay, simulatedToolResult } from '../../domain/trajectory/tool-replay';
@@ -29,6 +30,12 @@ export function simulateBuiltinTool(name: BuiltinToolName, args: Record<string, 
       simulated: true,
     },
   };
+}
+
+/** Answers a tool in the sandbox with a plausible result, replaying nothing (an unmatched call under `simulate`). */
+export function simulateInSandbox(tool: AgentToolDef, args: Record<string, unknown>, key: string): ToolExecution {
+  if (tool.source.kind === 'builtin') return simulateBuiltinTool(tool.name as BuiltinToolName, args, key);
+  return { args, result: simulatedToolResult(tool.source.tool_name, args), simulated: true, replayed: false };
 }
 
 /**

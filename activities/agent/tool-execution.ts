@@ -1,3 +1,6 @@
+import type { ToolAnswerSource } from '../../db/tables/conversation.table';
+import type { JudgeUsage } from '../../db/tables/eval-run.table';
+
 /** How one tool call was answered: arguments, result or error, and whether it had a real effect. */
 export interface ToolExecution {
   args: Record<string, unknown>;
@@ -8,6 +11,14 @@ export interface ToolExecution {
   replayed: boolean;
   /** The recorded call replayed (its index in the run's replay calls). */
   replayIndex?: number;
+  /** The tool mock that answered (its index in the run's mocks). */
+  mockIndex?: number;
+  /** The run has tool mocks and none matched the call. */
+  unmatched?: boolean;
+  /** What answered a sandbox call other than a replay or a real call. */
+  answeredBy?: ToolAnswerSource;
+  /** A model-written response: the judge usage of the calls that wrote it. */
+  simulationUsage?: JudgeUsage;
 }
 
 function mcpText(result: unknown): string | null {

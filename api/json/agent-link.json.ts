@@ -6,6 +6,7 @@ export const linkJson = z.object({
   mcp_server_id: z.string(),
   enabled: z.boolean(),
   sandbox_real_calls: z.boolean(),
+  record_cassette: z.boolean().describe("live eval runs record this server's real responses into the set's cassette"),
 });
 
 /** The API shape of an agent–server link. */
@@ -15,5 +16,6 @@ export function toLinkJson(row: AgentMcpServer): z.infer<typeof linkJson> {
     mcp_server_id: row.mcp_server_id,
     enabled: row.enabled,
     sandbox_real_calls: row.sandbox_real_calls,
+    record_cassette: row.record_cassette,
   };
 }

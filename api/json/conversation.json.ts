@@ -9,6 +9,14 @@ const recordedCallJson = z.object({
   error: z.string().optional(),
   simulated: z.boolean().optional(),
   replayed: z.boolean().optional(),
+  answered_by: z
+    .enum(['mock', 'cassette', 'model'])
+    .optional()
+    .describe('a sandbox call answered by a tool mock, the eval set cassette or a model-written response'),
+  judge_usage: z
+    .object({ calls: z.number(), prompt_tokens: z.number(), completion_tokens: z.number(), total_tokens: z.number() })
+    .optional()
+    .describe("a model-written response: the judge calls that wrote it (the eval run's judge provider and model)"),
   call_key: z.string().optional(),
 });
 

@@ -1,3 +1,4 @@
+import { toolMockSchema } from '../../domain/eval/tool-mocks';
 import { z } from 'zod';
 import type { EvalCase } from '../../db/tables/eval-set.table';
 import { ARGS_MATCH_MODES } from '../../domain/trajectory/arg-matchers';
@@ -38,6 +39,10 @@ export const evalCaseJson = z.object({
   state: z.record(z.string(), z.unknown()).nullable(),
   final_state: z.record(z.string(), z.unknown()).nullable(),
   conversation_scenario: z.record(z.string(), z.unknown()).nullable(),
+  tool_mocks: z
+    .array(toolMockSchema)
+    .nullable()
+    .describe("Live runs answer matching tool calls from these, before the set's"),
   source_run_id: z.string().nullable(),
   snapshot: z
     .object({
@@ -64,6 +69,7 @@ export function toEvalCaseJson(row: EvalCase): z.infer<typeof evalCaseJson> {
     state: row.state,
     final_state: row.final_state,
     conversation_scenario: row.conversation_scenario,
+    tool_mocks: row.tool_mocks,
     source_run_id: row.source_run_id,
     snapshot: row.snapshot,
     created_at: row.created_at.toISOString(),

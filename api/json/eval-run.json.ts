@@ -4,6 +4,7 @@ import type { EvalRun } from '../../db/tables/eval-run.table';
 import { LIMITS } from '../../domain/limits';
 import { CASE_STATUSES } from '../../domain/scoring/case-outcome';
 import { caseTurnsResultFields, toCaseTurnsJson } from './case-turn-result.json';
+import { mockReportJson } from './tool-mock.json';
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 
@@ -122,6 +123,9 @@ export const caseResultJson = z.object({
     .nullable()
     .describe('min(repeats passed, repeats not passed) ÷ repeats: 0 stable, 0.5 an even split (null for one repeat)'),
   cost: caseCostJson.nullable(),
+  mocks: mockReportJson
+    .nullable()
+    .describe('a live case run with tool mocks: the calls no mock matched, and the mocks not used up'),
   ...caseTurnsResultFields,
   scored_at: z.string(),
 });
@@ -174,6 +178,7 @@ export function toCaseResultJson(row: CaseResultView): z.infer<typeof caseResult
     repeats: row.repeats as z.infer<typeof caseResultJson>['repeats'],
     flip_rate: row.flip_rate,
     cost: row.cost,
+    mocks: row.mocks ?? null,
     ...toCaseTurnsJson(row.turns),
     scored_at: row.created_at.toISOString(),
   };

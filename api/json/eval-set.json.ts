@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { EvalSet } from '../../db/tables/eval-set.table';
 import { resolveMinScores } from '../../domain/scoring/criteria';
+import { MOCK_POLICIES, toolMockSchema } from '../../domain/eval/tool-mocks';
 
 export const minScoresJson = z.object({
   tool_trajectory_avg_score: z.number(),
@@ -16,6 +17,13 @@ export const evalSetJson = z.object({
   description: z.string(),
   min_scores: minScoresJson,
   judge_samples: z.number(),
+  tool_mocks: z.array(toolMockSchema).nullable().describe("Every case's tool mocks after its own"),
+  mock_policy: z
+    .enum(MOCK_POLICIES)
+    .describe('a live tool call no mock matches: error, replay (else simulate), simulate'),
+  simulate_tool_responses: z
+    .boolean()
+    .describe('a model writes the response of a call neither a mock nor the cassette answers'),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -29,6 +37,9 @@ export function toEvalSetJson(row: EvalSet): z.infer<typeof evalSetJson> {
     description: row.description,
     min_scores: resolveMinScores(row.min_scores),
     judge_samples: row.judge_samples,
+    tool_mocks: row.tool_mocks,
+    mock_policy: row.mock_policy,
+    simulate_tool_responses: row.simulate_tool_responses,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

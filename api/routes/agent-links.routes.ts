@@ -6,11 +6,13 @@ import { route, type RouteSpec } from '../route';
 import { linkedPage, pageQuery } from '../paging';
 import { linkJson, toLinkJson } from '../json/agent-link.json';
 
-// sandbox_real_calls: live eval runs call this server for real (for read-only servers); left out, it keeps its value.
+// sandbox_real_calls: live eval runs call this server for real (for read-only servers); record_cassette: those real
+// responses are recorded into the eval set's cassette (and replayed from it after); left out, each keeps its value.
 const linkBody = z.object({
   mcp_server_id: z.string().min(1).max(200),
   enabled: z.boolean().default(true),
   sandbox_real_calls: z.boolean().optional(),
+  record_cassette: z.boolean().optional(),
 });
 
 /** Agent ↔ MCP server links: link (or update enabled), list, unlink; agent and server share the workspace. */
@@ -26,7 +28,10 @@ export const agentLinkRoutes: RouteSpec[] = [
     handler: async ({ body, params, auth, deps }) => {
       const agent = await requireAgent(deps.db, auth.workspaceId, params.agent_id);
       const server = await requireMcpServer(deps.db, auth.workspaceId, body.mcp_server_id);
-      return toLinkJson(await upsertAgentMcpLink(deps.db, agent.id, server.id, body.enabled, body.sandbox_real_calls));
+      const { sandbox_real_calls, record_cassette } = body;
+      return toLinkJson(
+        await upsertAgentMcpLink(deps.db, agent.id, server.id, body.enabled, { sandbox_real_calls, record_cassette }),
+      );
     },
   }),
   route({

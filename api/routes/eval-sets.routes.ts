@@ -3,6 +3,7 @@ import { deleteEvalSet, insertEvalSet, listEvalSets, updateEvalSet } from '../..
 import { isUniqueViolation } from '../../db/pg-errors';
 import { resolveMinScores } from '../../domain/scoring/criteria';
 import { evalName, evalSetFields } from '../../domain/eval/eval-fields';
+import { DEFAULT_MOCK_POLICY } from '../../domain/eval/tool-mocks';
 import { HttpError } from '../http-error';
 import { requireAgentEvalSet } from '../eval-lookups';
 import { requireAgent } from '../lookups';
@@ -42,6 +43,9 @@ export const evalSetRoutes: RouteSpec[] = [
         description: body.description ?? '',
         min_scores: resolveMinScores(body.min_scores),
         judge_samples: body.judge_samples ?? 1,
+        tool_mocks: body.tool_mocks ?? null,
+        mock_policy: body.mock_policy ?? DEFAULT_MOCK_POLICY,
+        simulate_tool_responses: body.simulate_tool_responses ?? false,
       }).catch(orNameTaken(body.name));
       return { data: toEvalSetJson(row) };
     },
@@ -86,6 +90,9 @@ export const evalSetRoutes: RouteSpec[] = [
         description: body.description ?? set.description,
         min_scores: resolveMinScores(set.min_scores, body.min_scores),
         judge_samples: body.judge_samples ?? set.judge_samples,
+        tool_mocks: body.tool_mocks === undefined ? set.tool_mocks : body.tool_mocks,
+        mock_policy: body.mock_policy ?? set.mock_policy,
+        simulate_tool_responses: body.simulate_tool_responses ?? set.simulate_tool_responses,
       }).catch(orNameTaken(body.name ?? set.name));
       return { data: toEvalSetJson(row) };
     },

@@ -5,6 +5,7 @@ import type { Provider } from '../../domain/agent/model-provider';
 import type { GuardrailEvent } from '../../domain/scoring/safety';
 import type { RecordedToolCall } from './conversation.table';
 import type { Json } from './json-column';
+import type { RunMocks } from '../../domain/eval/tool-mocks';
 
 /** Production runs have real effects; sandbox runs (live evaluation) simulate or replay them. */
 export type AgentRunMode = 'production' | 'sandbox';
@@ -51,6 +52,8 @@ export interface AgentRunTable {
   final_response: string | null;
   /** Every turn the run is to run, in order; `[]` for runs made before turns (they ran one). */
   turns: Json<AgentRunTurn[]>;
+  /** A sandbox run's tool mocks (the case's, then its set's), as used so far; null: none. */
+  tool_mocks: ColumnType<RunMocks | null, string | null | undefined, string | null>;
   status: 'running' | 'completed' | 'failed' | 'cancelled';
   error: string | null;
   conversation_id: string | null;

@@ -1,9 +1,13 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { Json, NullableJson } from './json-column';
 import type { ConversationTurn } from '../../domain/eval/conversation-turns';
+import type { MockReport } from '../../domain/eval/tool-mocks';
 
 /** Where a conversation came from: imported through the API, or produced by a live or sandbox agent run. */
 export type ConversationSource = 'imported' | 'live' | 'sandbox';
+
+/** What answered a sandbox tool call other than a replay or a real call. */
+export type ToolAnswerSource = 'mock' | 'cassette' | 'model';
 
 /** One recorded tool call of a conversation. */
 export interface RecordedToolCall {
@@ -19,6 +23,10 @@ export interface RecordedToolCall {
   simulated?: boolean;
   /** Set by the agent runtime: the result was replayed from the case's source conversation. */
   replayed?: boolean;
+  /** Set by the agent runtime: a sandbox call answered by a tool mock, the set's cassette or a model-written response. */
+  answered_by?: ToolAnswerSource;
+  /** Set by the agent runtime: a model-written response's judge usage (calls and tokens). */
+  judge_usage?: { calls: number; prompt_tokens: number; completion_tokens: number; total_tokens: number };
   /** Set by the agent runtime: `<step>:<index>`, the call's place in the run. */
   call_key?: string;
 }
@@ -52,6 +60,8 @@ export interface ConversationTable {
   latency_ms: number | null;
   agent_version: number | null;
   stop_reason: string | null;
+  /** A sandbox run with tool mocks: the calls none matched and the mocks not used up; null otherwise. */
+  tool_mocks: ColumnType<MockReport | null, string | null | undefined, never>;
   created_at: ColumnType<Date, never, never>;
 }
 

@@ -5,6 +5,7 @@ import type { ExpectedCall } from '../../domain/trajectory/expected-call';
 import type { ToolCall } from '../../domain/trajectory/tool-call';
 import type { TrajectoryMatch } from '../../domain/trajectory/trajectory-modes';
 import type { CaseTurn, ConversationScenario } from '../../domain/eval/case-turns';
+import type { MockPolicy, ToolMock } from '../../domain/eval/tool-mocks';
 
 /** A collection of eval cases for one agent, with its default minimum scores and judge sample count. */
 export interface EvalSetTable {
@@ -15,6 +16,12 @@ export interface EvalSetTable {
   description: string;
   min_scores: Json<MinScores>;
   judge_samples: number;
+  /** Mocks every case of the set falls back to, after its own. */
+  tool_mocks: NullableJson<ToolMock[]>;
+  /** What a live run's sandbox does with a tool call no mock matches. */
+  mock_policy: ColumnType<MockPolicy, MockPolicy | undefined, MockPolicy>;
+  /** Whether a sandbox call neither a mock nor the cassette answers gets a model-written response. */
+  simulate_tool_responses: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, never, Date>;
 }
@@ -43,6 +50,8 @@ export interface EvalCaseTable {
   final_state: NullableJson<Record<string, unknown>>;
   /** An ADK conversation scenario (a simulated user's prompt and plan), kept whole; such a case needs a user simulator. */
   conversation_scenario: NullableJson<ConversationScenario>;
+  /** Mocks that answer the case's tool calls in live runs, before its set's. */
+  tool_mocks: NullableJson<ToolMock[]>;
   source_run_id: string | null;
   snapshot: NullableJson<CaseSnapshot>;
   created_at: ColumnType<Date, never, never>;

@@ -68,6 +68,8 @@ export interface McpToolTable {
   description: string;
   parameters: Json<ToolParameter[]>;
   input_schema: Json<unknown>;
+  /** The tool's declared output schema; null when it declares none. */
+  output_schema: ColumnType<unknown, string | null | undefined, string | null>;
   hash: string;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
@@ -79,6 +81,8 @@ export interface AgentMcpServerTable {
   mcp_server_id: string;
   enabled: boolean;
   sandbox_real_calls: ColumnType<boolean, boolean | undefined, boolean>;
+  /** Live eval runs record this server's real responses into the eval set's cassette. */
+  record_cassette: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

@@ -35,7 +35,17 @@ const BUILTIN_DESCRIPTIONS: Readonly<Record<BuiltinToolName, { description: stri
 /** Where a tool offered to the model is executed. */
 export type AgentToolSource =
   | { kind: 'builtin' }
-  | { kind: 'mcp'; server_id: string; server_name: string; tool_name: string; sandbox_real_calls: boolean };
+  | {
+      kind: 'mcp';
+      server_id: string;
+      server_name: string;
+      tool_name: string;
+      sandbox_real_calls: boolean;
+      /** Real sandbox calls are recorded into the eval set's cassette (absent in runs from before cassettes). */
+      record_cassette?: boolean;
+      /** The tool's declared output schema (a simulated response must validate against it). */
+      output_schema?: unknown;
+    };
 
 /** A tool offered to the model: its collision-free name, description, JSON-schema parameters and source. */
 export interface AgentToolDef {

@@ -5,6 +5,7 @@ import { expectedCallSchema } from '../trajectory/expected-call';
 import { TRAJECTORY_MATCH_MODES } from '../trajectory/trajectory-modes';
 import { caseTurnsSchema, conversationScenarioSchema, firstTurnColumns, sessionStateSchema } from './case-turns';
 import type { ImportCase } from './eval-set-file.reader';
+import { MOCK_POLICIES, toolMocksSchema } from './tool-mocks';
 
 /** A string with at least one non-whitespace character. */
 export const nonBlank = boundedString('textChars').regex(/\S/, 'must not be empty');
@@ -29,13 +30,20 @@ export const evalCaseFields = {
   state: sessionStateSchema.nullish(),
   final_state: sessionStateSchema.nullish(),
   conversation_scenario: conversationScenarioSchema.nullish(),
+  tool_mocks: toolMocksSchema.nullish(),
 };
+
+/** The optional fields of a case kept whole (absent when the case has none, so a plain case reads as it always has). */
+export const CASE_EXTRAS = ['state', 'final_state', 'conversation_scenario', 'tool_mocks'] as const;
 
 /** The optional settings of an eval set a builder writes. */
 export const evalSetFields = {
   description: z.string().max(10_000).optional(),
   min_scores: minScoresOverrideSchema.optional(),
   judge_samples: z.number().int().min(1).max(9).optional(),
+  tool_mocks: toolMocksSchema.nullish(),
+  mock_policy: z.enum(MOCK_POLICIES).optional(),
+  simulate_tool_responses: z.boolean().optional(),
 };
 
 type CaseShape = {
@@ -91,11 +99,7 @@ export const blankToNull = (text: string | null | undefined): string | null =>
  */
 export function caseFieldsOf(body: z.infer<typeof evalCaseBody>): ImportCase {
   // Extras a case does not have stay absent, so a one-turn case reads as it always has.
-  const extras = Object.fromEntries(
-    (['state', 'final_state', 'conversation_scenario'] as const).flatMap((key) =>
-      body[key] ? [[key, body[key]]] : [],
-    ),
-  );
+  const extras = Object.fromEntries(CASE_EXTRAS.flatMap((key) => (body[key] ? [[key, body[key]]] : [])));
   const common = { name: body.name, trajectory_match: body.trajectory_match, rubrics: body.rubrics ?? null, ...extras };
   if (body.turns) return { ...common, ...firstTurnColumns(body.turns, body.session_input), turns: body.turns };
   const message = body.session_input?.message ?? String(body.conversation_scenario?.starting_prompt ?? '');

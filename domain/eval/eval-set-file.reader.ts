@@ -3,6 +3,7 @@ import { adkEvalSetSchema, adkSetName, adkSourceOf, caseFromAdk, isAdkEvalSet } 
 import { adkTestListToEvalSet, adkWebListToEvalSet, isAdkTestList, isAdkWebList, legacyField } from './adk-legacy';
 import { caseFieldsOf } from './eval-fields';
 import type { CaseTurn, ConversationScenario } from './case-turns';
+import type { ToolMock } from './tool-mocks';
 import { evalSetFileCase, evalSetFileSchema } from './eval-set-file.schema';
 import { fieldPath, issuesAt, type FieldProblem } from '../field-problems';
 import { LIMITS } from '../limits';
@@ -29,6 +30,7 @@ export interface ImportCase {
   state?: Record<string, unknown> | null;
   final_state?: Record<string, unknown> | null;
   conversation_scenario?: ConversationScenario | null;
+  tool_mocks?: ToolMock[] | null;
 }
 
 /** A case of the file and where it stands in it (`cases[3]`), with the field that holds its name. */

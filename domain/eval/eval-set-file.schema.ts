@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { evalCaseBody, evalName, evalSetFields } from './eval-fields';
+import { CASE_EXTRAS, evalCaseBody, evalName, evalSetFields } from './eval-fields';
 import { LIMITS } from '../limits';
 import type { MinScores } from '../scoring/criteria';
 import { DEFAULT_TRAJECTORY_MATCH } from '../trajectory/trajectory-modes';
@@ -48,9 +48,7 @@ export function evalSetFileJsonSchema(): Record<string, unknown> {
 
 // A one-turn case is written as before; a case of turns keeps its expectations in them. Absent extras stay absent.
 function fileCase(c: EvalSetFileCase): EvalSetFileCase {
-  const extras = Object.fromEntries(
-    (['state', 'final_state', 'conversation_scenario'] as const).flatMap((key) => (c[key] ? [[key, c[key]]] : [])),
-  );
+  const extras = Object.fromEntries(CASE_EXTRAS.flatMap((key) => (c[key] ? [[key, c[key]]] : [])));
   const common = {
     name: c.name,
     session_input: c.session_input,

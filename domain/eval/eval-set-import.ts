@@ -1,6 +1,7 @@
 import type { ImportCase, LocatedCase } from './eval-set-file.reader';
 import type { FieldProblem } from '../field-problems';
 import { jsonEqual } from '../json/json-equal';
+import { CASE_EXTRAS } from './eval-fields';
 import { DEFAULT_TRAJECTORY_MATCH } from '../trajectory/trajectory-modes';
 
 /** A case the set already holds. */
@@ -22,9 +23,7 @@ const sameCase = (a: ImportCase, b: ImportCase): boolean =>
   (a.trajectory_match ?? DEFAULT_TRAJECTORY_MATCH) === (b.trajectory_match ?? DEFAULT_TRAJECTORY_MATCH) &&
   a.expected_final_response === b.expected_final_response &&
   jsonEqual(a.rubrics, b.rubrics) &&
-  (['turns', 'state', 'final_state', 'conversation_scenario'] as const).every((key) =>
-    jsonEqual(a[key] ?? null, b[key] ?? null),
-  );
+  (['turns', ...CASE_EXTRAS] as const).every((key) => jsonEqual(a[key] ?? null, b[key] ?? null));
 
 /**
  * Upsert by case name: a name the set lacks is created, one it holds is updated unless every field is already equal.

@@ -258,6 +258,7 @@ describe('MCP servers: the recommended order against a real server-everything', 
       mcp_server_id: serverId,
       enabled: true,
       sandbox_real_calls: false,
+      record_cassette: false,
     });
     const disabled = await call(owner, 'post', `/api/v1/agents/mcp-agent/mcp-servers`, {
       mcp_server_id: serverId,
@@ -268,9 +269,10 @@ describe('MCP servers: the recommended order against a real server-everything', 
       mcp_server_id: serverId,
       enabled: false,
       sandbox_real_calls: false,
+      record_cassette: false,
     });
     assert.deepEqual((await call(owner, 'get', `/api/v1/agents/${agentId}/mcp-servers`)).body, [
-      { agent_id: agentId, mcp_server_id: serverId, enabled: false, sandbox_real_calls: false },
+      { agent_id: agentId, mcp_server_id: serverId, enabled: false, sandbox_real_calls: false, record_cassette: false },
     ]);
     await call(owner, 'post', `/api/v1/agents/${agentId}/mcp-servers`, { mcp_server_id: serverId, enabled: true });
   });

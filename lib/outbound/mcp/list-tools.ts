@@ -55,18 +55,23 @@ export async function listAllTools(client: Client, timeoutMs: number): Promise<L
   throw new McpProtocolError(`tools/list returned more than ${MAX_TOOL_PAGES} pages`);
 }
 
+const outputOf = (tool: ListedTool): { outputSchema?: unknown } =>
+  tool.outputSchema ? { outputSchema: tool.outputSchema } : {};
+
 /** The persisted form of a listed tool: flattened parameters, the raw schema, and a fingerprint for change detection. */
 export function toToolDescriptor(tool: ListedTool): ToolDescriptorInput {
   const description = tool.description ?? '';
   const hash = crypto
     .createHash('sha256')
-    .update(stableJson({ description, inputSchema: tool.inputSchema }))
+    // An output schema joins the fingerprint only when given, so tools without one keep theirs.
+    .update(stableJson({ description, inputSchema: tool.inputSchema, ...outputOf(tool) }))
     .digest('hex');
   return {
     name: tool.name,
     description,
     parameters: flattenParameters(tool.inputSchema),
     inputSchema: tool.inputSchema,
+    ...outputOf(tool),
     hash,
   };
 }

@@ -2,9 +2,10 @@ import type { Kysely } from 'kysely';
 
 /**
  * Simulated users: an eval set's simulator settings (null: the defaults), and on a conversation a simulated user
- * played, what played it (null otherwise).
+ * played, what played it, and on an agent run the simulated user's progress (null otherwise).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('eval_sets').addColumn('simulator', 'jsonb').execute();
   await db.schema.alterTable('conversations').addColumn('simulation', 'jsonb').execute();
+  await db.schema.alterTable('agent_runs').addColumn('simulation', 'jsonb').execute();
 }

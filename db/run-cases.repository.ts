@@ -102,6 +102,7 @@ export async function tallyJudgedCases(
         'rubric_chars',
       ),
       sql<string>`${caseRubrics(rubricCount)} + ${oneTurnOr(sql`0`, turnSums.rubrics)}`.as('rubrics'),
+      sql<string>`count(*) FILTER (WHERE conversation_scenario IS NOT NULL AND turns IS NULL)`.as('scenario_cases'),
     ])
     .executeTakeFirstOrThrow();
   return {
@@ -111,6 +112,7 @@ export async function tallyJudgedCases(
     rubric_cases: Number(row.rubric_cases),
     rubric_chars: Number(row.rubric_chars),
     rubrics: Number(row.rubrics),
+    scenario_cases: Number(row.scenario_cases),
   };
 }
 

@@ -41,6 +41,7 @@ export function conversationOf(run: AgentRun, stopReason: AgentStopReason, finis
       simulator_model: run.simulation.model,
       simulator_calls: run.simulation.usage.calls,
       cached_turns: run.simulation.cached_turns,
+      simulator_usage: run.simulation.usage,
     },
   };
 }

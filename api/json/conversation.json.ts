@@ -55,6 +55,12 @@ export const conversationJson = z.object({
       simulator_model: z.string(),
       simulator_calls: z.number(),
       cached_turns: z.number(),
+      simulator_usage: z.object({
+        calls: z.number(),
+        prompt_tokens: z.number(),
+        completion_tokens: z.number(),
+        total_tokens: z.number(),
+      }),
     })
     .nullable()
     .describe(

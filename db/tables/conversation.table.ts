@@ -2,6 +2,7 @@ import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { Json, NullableJson } from './json-column';
 import type { ConversationTurn } from '../../domain/eval/conversation-turns';
 import type { ConversationScenario } from '../../domain/eval/case-turns';
+import type { JudgeUsage } from './eval-run.table';
 
 /** Where a conversation came from: imported through the API, or produced by a live or sandbox agent run. */
 export type ConversationSource = 'imported' | 'live' | 'sandbox';
@@ -41,6 +42,8 @@ export interface ConversationSimulation {
   simulator_model: string;
   simulator_calls: number;
   cached_turns: number;
+  /** The simulator calls' tokens (priced into the case cost). */
+  simulator_usage: JudgeUsage;
 }
 
 /** One recorded agent run (the spec's `{run}`): what the agent was asked, did and answered. */

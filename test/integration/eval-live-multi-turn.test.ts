@@ -51,7 +51,7 @@ describe('live eval runs of many turns', () => {
     const turn2 = [...turn1, 'assistant:crm_update_contact', 'tool:' + toolText(), 'assistant:updated c7'];
     assert.deepEqual(sent('which contact was it?'), [[...turn2, 'user:which contact was it?']]);
     assert.deepEqual(sent('thanks'), [[...turn2, 'user:which contact was it?', 'assistant:it was c7', 'user:thanks']]);
-    assert.deepEqual(run.summary.counts, { total: 2, passed: 1, failed: 1, error: 0, skipped: 0 });
+    assert.deepEqual(run.summary.counts, { total: 2, passed: 1, failed: 1, error: 0 });
 
     const conversation = (
       await api.send('get', `/api/ai-agents/concierge/runs/${resultOf(multi.id).conversation_id}`, 200)

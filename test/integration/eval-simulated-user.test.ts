@@ -56,7 +56,8 @@ describe('simulated users (conversation scenarios in live runs)', () => {
       const conversations = await Promise.all(
         rows.map(async (row) => (await api.send('get', `/api/ai-agents/shop/runs/${row.conversation_id}`, 200)).data),
       );
-      return { run, conversations, simulatorCalls: llm.requests.filter(isSimulator).length - before };
+      const [result] = (await api.results('shop', run.id)).filter((r) => r.case_id === scenario.id);
+      return { run, result, conversations, simulatorCalls: llm.requests.filter(isSimulator).length - before };
     };
     return { api, set, scenario, runLive };
   }
@@ -87,6 +88,14 @@ describe('simulated users (conversation scenarios in live runs)', () => {
       ['gpt-4.1-mini', 3, 0],
     );
     assert.equal(played.simulation.scenario.user_persona, 'novice');
+    // Counted on the case result like the judge's calls (the scripted server reports 10 + 5 tokens a call).
+    assert.equal(first.result.conversation_id, played.id);
+    assert.deepEqual(first.result.simulator_usage, {
+      calls: 3,
+      prompt_tokens: 30,
+      completion_tokens: 15,
+      total_tokens: 45,
+    });
     // The novice persona reached the simulator's prompt.
     const asked = suite.llm.requests.filter(isSimulator).at(-1)!;
     assert.match(asked.messages[0].content ?? '', /A novice is trying to solve a problem/);
@@ -94,6 +103,7 @@ describe('simulated users (conversation scenarios in live runs)', () => {
     // A re-run of the unchanged agent replays the same user turns without a simulator call.
     const frozen = await runLive();
     assert.equal(frozen.simulatorCalls, 0);
+    assert.equal(frozen.result.simulator_usage.calls, 0);
     assert.deepEqual(transcript(frozen.conversations[0]), transcript(played));
     assert.deepEqual(
       [frozen.conversations[0].simulation.simulator_calls, frozen.conversations[0].simulation.cached_turns],
@@ -119,7 +129,15 @@ describe('simulated users (conversation scenarios in live runs)', () => {
 
   it("stops at the set's max_turns when the simulated user never ends", async () => {
     Object.assign(script, { changedOn: '', stopAfter: 99 });
-    const { runLive } = await setUp('sk-simulated-user-key-3c4d', { max_turns: 3, stop_signal: '<done/>' });
+    const { api, runLive } = await setUp('sk-simulated-user-key-3c4d', { max_turns: 3, stop_signal: '<done/>' });
+    // The dry run counts the simulator calls a live run makes at most: (max_turns − 1) per scenario case and repeat.
+    const dry = await api.send('post', '/api/ai-agents/shop/eval-sets/returns/run', 200, {
+      mode: 'live',
+      repeats: 2,
+      dry_run: true,
+    });
+    assert.equal(dry.data.simulator_calls, 4);
+    assert.ok(dry.data.estimated_cost.prompt_tokens > 0);
     const { conversations, simulatorCalls } = await runLive();
     assert.equal(conversations[0].turns.length, 3);
     assert.equal(simulatorCalls, 2);

@@ -108,7 +108,14 @@ const adkPersonaSchema = z.looseObject({
 
 /** A scenario's `user_persona`: a built-in name (any case, as ADK's `"NOVICE"`), a persona of its own, or ADK's. */
 export const userPersonaSchema = z.union([
-  z.preprocess((value) => (typeof value === 'string' ? value.toLowerCase() : value), z.enum(PERSONA_NAMES)),
+  // Kept as written (an ADK file's "NOVICE" exports back as it came), read case-insensitively.
+  z
+    .string()
+    .max(50)
+    .refine((name) => Object.hasOwn(BUILT_IN_PERSONAS, name.toLowerCase()), {
+      message: `a built-in persona (${PERSONA_NAMES.join(', ')}, any case) or a persona object`,
+    })
+    .meta({ description: `a built-in persona: ${PERSONA_NAMES.join(', ')} (any case)` }),
   z
     .object({
       description: personaText,
@@ -129,7 +136,7 @@ export function resolvePersona(persona: unknown): UserPersona | null {
   if (!parsed.success) return null;
   const value = parsed.data;
   if (typeof value === 'string') {
-    const builtIn = BUILT_IN_PERSONAS[value];
+    const builtIn = BUILT_IN_PERSONAS[value.toLowerCase() as PersonaName];
     return { ...builtIn, behaviours: [...builtIn.behaviours], violation_rubrics: [...builtIn.violation_rubrics] };
   }
   if ('behaviors' in value)

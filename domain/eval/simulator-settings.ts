@@ -27,7 +27,13 @@ export const simulatorSettingsSchema = z
       .default(DEFAULT_MAX_TURNS),
     stop_signal: z.string().trim().min(1, 'must not be empty').max(200).default(DEFAULT_STOP_SIGNAL),
   })
-  .strict();
+  .strict()
+  .meta({
+    description:
+      `How a live run's simulated user plays the set's scenario cases: at most max_turns user turns (limit ` +
+      `turnsPerScenario, ${LIMITS.turnsPerScenario}), each simulated reply at most ${LIMITS.simulatorReplyChars} ` +
+      `characters (limit simulatorReplyChars; a longer one is asked again); model absent: the run's judge model.`,
+  });
 
 /** The simulator settings a set runs with: its own, else the defaults. */
 export function resolveSimulatorSettings(settings: SimulatorSettings | null | undefined): SimulatorSettings {

@@ -138,6 +138,22 @@ describe('simulated users (conversation scenarios in live runs)', () => {
     });
     assert.equal(dry.data.simulator_calls, 4);
     assert.ok(dry.data.estimated_cost.prompt_tokens > 0);
+
+    // Bad settings are refused naming the field (and the limit), and change nothing; the file carries the settings.
+    const refused = await api.send('patch', '/api/ai-agents/shop/eval-sets/returns', 422, {
+      simulator: { max_turns: 21 },
+    });
+    assert.deepEqual(
+      [refused.error.details[0].field, refused.error.details[0].limit],
+      ['simulator.max_turns', 'turnsPerScenario'],
+    );
+    const persona = await api.send('post', '/api/ai-agents/shop/eval-sets/returns/cases', 422, {
+      name: 'pirate',
+      conversation_scenario: { starting_prompt: 'ahoy', user_persona: 'pirate' },
+    });
+    assert.equal(persona.error.details[0].field, 'conversation_scenario.user_persona');
+    const file = await api.send('get', '/api/ai-agents/shop/eval-sets/returns/export', 200);
+    assert.deepEqual(file.simulator, { max_turns: 3, stop_signal: '<done/>' });
     const { conversations, simulatorCalls } = await runLive();
     assert.equal(conversations[0].turns.length, 3);
     assert.equal(simulatorCalls, 2);

@@ -1,8 +1,10 @@
 import type { ActivityDeps } from './platform/activity-deps';
 import { createAgentRuntimeActivities } from './agent/agent-runtime.activities';
 import { createAgentToolCallActivities } from './agent/agent-tool-call.activities';
+import { createSandboxAgentRunActivities } from './agent/sandbox-agent-run.activities';
 import { createCaseSlotActivities } from './eval/case-slot.activities';
 import { createEvalRunActivities } from './eval/eval-run.activities';
+import { createLiveCaseActivities } from './eval/live-case.activities';
 import { createUserSimulatorActivities } from './agent/user-simulator.activities';
 import { createJudge } from './judge/judge.service';
 import { createFlowActivities } from './flow/flow.activities';
@@ -17,16 +19,20 @@ import { createWorkspaceRunActivities } from './platform/workspace-runs.activiti
 export function createActivities(deps: ActivityDeps) {
   // One judge (its connections and limiters kept between cases) for scoring and the simulated users it prices alike.
   const judge = createJudge(deps);
+  const evalRun = createEvalRunActivities(deps, judge);
+  const sandbox = createSandboxAgentRunActivities(deps, judge);
   return {
     ...createPlatformActivities(),
     ...createMcpActivities(deps),
     ...createMcpHealthActivities(deps),
     ...createFlowActivities(deps),
-    ...createEvalRunActivities(deps, judge),
+    ...evalRun,
+    ...createLiveCaseActivities(deps, evalRun, sandbox),
     ...createCaseSlotActivities(deps),
     ...createAgentRuntimeActivities(deps),
     ...createUserSimulatorActivities(deps, judge),
     ...createAgentToolCallActivities(deps),
+    ...sandbox,
     ...createWorkspaceDeletionActivities(deps),
     ...createWorkspaceRunActivities(deps),
     ...createMaintenanceActivities(deps),

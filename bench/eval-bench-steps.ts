@@ -63,10 +63,14 @@ export async function seedBenchSet(
   return { tenant, agent: name, set: set.id, cases };
 }
 
-/** Triggers a run of the set and waits for it to complete (throws if it ends otherwise). */
-export async function runToEnd(platform: TestPlatform, seeded: Seeded): Promise<Finished> {
+/** Triggers a run of the set (`body`: the trigger's, e.g. its mode) and waits for it to complete (throws if it ends otherwise). */
+export async function runToEnd(
+  platform: TestPlatform,
+  seeded: Seeded,
+  body: Record<string, unknown> = {},
+): Promise<Finished> {
   const api = evalApi(platform.app, seeded.tenant);
-  const run = await api.trigger(seeded.agent, seeded.set);
+  const run = await api.trigger(seeded.agent, seeded.set, body);
   const done = await api.waitForEnd(seeded.agent, run.id, 3_600_000);
   if (done.status !== 'completed') throw new Error(`run ${run.id} ${done.status}: ${done.error}`);
   // Trigger to completed by the run's own timestamps (one clock, Postgres's), not by when the poll noticed.

@@ -3,6 +3,7 @@ import { aimdBench } from './eval-aimd.bench';
 import { evalBench } from './eval.bench';
 import { evalScaleOutBench } from './eval-scale-out.bench';
 import { judgeCacheBench } from './judge-cache.bench';
+import { liveBench } from './live.bench';
 import { multiTurnBench } from './multiturn.bench';
 
 const BENCHES: Record<string, () => Promise<void>> = {
@@ -11,6 +12,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   aimd: aimdBench,
   'judge-cache': judgeCacheBench,
   multiturn: multiTurnBench,
+  live: liveBench,
 };
 
 /** `npm run bench [-- name…]`: runs the named benchmarks (all by default) on real services started for the run. */

@@ -4,10 +4,11 @@ import type { Db } from './database';
 /** The kinds of run rows a workflow keeps up to date. */
 export type RunKind = 'eval' | 'flow' | 'agent';
 
-/** A run row that is not finished yet: its id, its workflow key (agent runs) and its age. */
+/** A run row that is not finished yet: its id, its workflow key and eval run (agent runs) and its age. */
 export interface UnfinishedRun {
   id: string;
   key: string | null;
+  eval_run_id?: string | null;
   created_at: Date;
 }
 
@@ -26,11 +27,11 @@ export async function listUnfinishedRuns(
   limit: number,
   workspaceId?: string,
 ): Promise<UnfinishedRun[]> {
-  const key = kind === 'agent' ? sql.ref('key') : sql`null`;
+  const key = kind === 'agent' ? sql`key, eval_run_id` : sql`null AS key`;
   const children = kind === 'agent' ? sql`AND eval_run_id IS NULL` : sql``;
   const scope = workspaceId === undefined ? sql`` : sql`AND workspace_id = ${workspaceId}::uuid ${children}`;
   const { rows } = await sql<UnfinishedRun>`
-    SELECT id, ${key} AS key, created_at FROM ${sql.table(TABLES[kind])}
+    SELECT id, ${key}, created_at FROM ${sql.table(TABLES[kind])}
     WHERE status IN ('queued', 'running') AND id > ${after}::uuid ${scope}
     ORDER BY id LIMIT ${limit}`.execute(db);
   return rows;

@@ -41,6 +41,16 @@ export const AGENT_TOOL_CALL_ACTIVITY: ActivityOptions = {
   retry: { ...patientRetry, maximumAttempts: 3 },
 };
 
+/**
+ * A sandbox agent run's turns in one activity (a live eval case): its model steps and simulated calls, each stored as
+ * it ends, so a retry resumes after the last stored one. Long, since a case may take many slow steps; the heartbeat,
+ * not the time limit, catches a dead worker.
+ */
+export const SANDBOX_AGENT_RUN_ACTIVITY: ActivityOptions = { ...MODEL_STEP_ACTIVITY, startToCloseTimeout: '2 hours' };
+
+/** A live case in one activity (its sandbox runs, then its scoring): retried like a sandbox run, which it resumes. */
+export const LIVE_CASE_ACTIVITY: ActivityOptions = SANDBOX_AGENT_RUN_ACTIVITY;
+
 /** Starting and completing a flow run's row. */
 export const FLOW_BOOKKEEPING_ACTIVITY: ActivityOptions = {
   startToCloseTimeout: '30 seconds',

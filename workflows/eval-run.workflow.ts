@@ -4,6 +4,7 @@ import {
   executeChild,
   isCancellation,
   makeContinueAsNewFunc,
+  patched,
   proxyActivities,
   setCurrentDetails,
   setHandler,
@@ -12,7 +13,8 @@ import {
 } from '@temporalio/workflow';
 import type { SearchAttributePair } from '@temporalio/common';
 import type { CaseBatchOutcome } from '../domain/eval/eval-batches';
-import { BOOKKEEPING_ACTIVITY, SCORING_ACTIVITY } from './activity-options';
+import { heldCaseBatch } from '../domain/eval/live-case';
+import { BOOKKEEPING_ACTIVITY, LIVE_CASE_ACTIVITY, SCORING_ACTIVITY } from './activity-options';
 import { agentRunWorkflow } from './agent-run.workflow';
 import { runWindow } from './batch-window';
 import { CaseFeed, lowWaterFor, unlistedFeed, type CaseFeedState } from './case-feed';
@@ -25,6 +27,7 @@ import type { Activities } from '../activities';
 
 const bookkeeping = proxyActivities<Activities>(BOOKKEEPING_ACTIVITY);
 const scoring = proxyActivities<Activities>(SCORING_ACTIVITY);
+const liveCases = proxyActivities<Activities>(LIVE_CASE_ACTIVITY);
 
 /** Input of `evalRunWorkflow`; everything but `runId` and `concurrency` is carried across continue-as-new only. */
 export interface EvalRunWorkflowInput {
@@ -85,44 +88,51 @@ async function scoreBatch(
 // Scores a live case in the slot it already holds (so the activity never answers that it waits for one), against the
 // conversation of each repeat's agent run (none: the case already has a result and is only counted).
 async function scoreHeldCase(runId: string, caseId: string, conversationIds: string[] = []): Promise<CaseBatchOutcome> {
-  const last = conversationIds[conversationIds.length - 1];
-  const conversations = last ? { [caseId]: last } : undefined;
-  const repeatConversations = conversationIds.length > 1 ? { [caseId]: conversationIds } : undefined;
-  const answer = await scoring.scoreCaseBatch({
-    runId,
-    caseIds: [caseId],
-    width: 1,
-    conversations,
-    repeatConversations,
-    slotHeld: true,
-  });
+  const answer = await scoring.scoreCaseBatch(heldCaseBatch(runId, caseId, conversationIds));
   if ('waitingForSlot' in answer) throw ApplicationFailure.nonRetryable('a live case lost the slot it held');
   return answer;
 }
 
-// Live: the case runs in the sandbox as a child workflow keyed by run, case and repeat (one after another: the case
-// holds one slot), then its new conversations are scored, the slot held from the agent runs through scoring. A case
-// that already has a result is not run a second time; nor is one without turns nor a scenario: scoring decides its
-// result. A scenario case's simulated user plays it (each repeat with its own seed).
+/** The patch under which a live case is one activity of this workflow (its sandbox runs and its scoring). */
+export const LIVE_CASE_IN_ONE_ACTIVITY = 'live-case-in-one-activity';
+
+// Histories from before that patch: each repeat a child workflow, then the case scored.
+async function runLiveCaseInChildren(runId: string, caseId: string, keys: string[]): Promise<CaseBatchOutcome> {
+  const { status, turns, scenario } = await bookkeeping.findStoredCaseResult({ runId, caseId });
+  if (status !== null || (turns === 0 && !scenario)) return scoreHeldCase(runId, caseId);
+  const conversationIds: string[] = [];
+  for (const [repeat, workflowId] of keys.entries()) {
+    const { conversationId } = await executeChild(agentRunWorkflow, {
+      workflowId,
+      args: [{ mode: 'sandbox', evalRunId: runId, evalCaseId: caseId, repeat }],
+      typedSearchAttributes: childSearchAttributes(),
+    });
+    conversationIds.push(conversationId);
+  }
+  return scoreHeldCase(runId, caseId, conversationIds);
+}
+
+// Live: the case runs in the sandbox once per repeat (one after another, each run keyed by run, case and repeat: the
+// case holds one slot), then its new conversations are scored, the slot held from the agent runs through scoring: one
+// activity (a workflow and its tasks per case were most of a live run's time). A case that already has a result is not
+// run a second time; nor is one without turns that is not a scenario (a scenario's simulated user plays it, each
+// repeat with its own seed): scoring decides its result. However the activity ends, its sandbox runs still running end with it.
 async function scoreLiveCase(runId: string, caseId: string, repeats: number): Promise<CaseBatchOutcome> {
+  const keys = Array.from({ length: repeats }, (_, repeat) => workflowIds.evalCaseRepeatRun(runId, caseId, repeat));
+  let inOne = false;
   try {
-    return await inCaseSlot({ runId, caseId }, async () => {
-      const { status, turns, scenario } = await bookkeeping.findStoredCaseResult({ runId, caseId });
-      if (status !== null || (turns === 0 && !scenario)) return scoreHeldCase(runId, caseId);
-      const conversationIds: string[] = [];
-      for (let repeat = 0; repeat < repeats; repeat++) {
-        const { conversationId } = await executeChild(agentRunWorkflow, {
-          workflowId: workflowIds.evalCaseRepeatRun(runId, caseId, repeat),
-          args: [{ mode: 'sandbox', evalRunId: runId, evalCaseId: caseId, repeat }],
-          typedSearchAttributes: childSearchAttributes(),
-        });
-        conversationIds.push(conversationId);
-      }
-      return scoreHeldCase(runId, caseId, conversationIds);
+    return await inCaseSlot({ runId, caseId }, () => {
+      inOne = patched(LIVE_CASE_IN_ONE_ACTIVITY);
+      return inOne ? liveCases.runLiveCase({ runId, caseId, keys }) : runLiveCaseInChildren(runId, caseId, keys);
     });
   } catch (error) {
-    if (isCancellation(error) || isRunFatal(error)) throw error;
+    const cancelled = isCancellation(error);
     const message = `scoring failed after retries: ${failureMessage(error)}`;
+    if (inOne)
+      await CancellationScope.nonCancellable(() =>
+        liveCases.endLiveCaseRuns({ keys, error: cancelled ? undefined : failureMessage(error) }),
+      );
+    if (cancelled || isRunFatal(error)) throw error;
     return bookkeeping.recordBatchErrors({ runId, caseIds: [caseId], error: message });
   }
 }

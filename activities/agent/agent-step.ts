@@ -1,3 +1,4 @@
+import type { AgentStepResult } from '../../domain/agent/agent-turn-loop';
 import type { AgentRunState } from '../../db/agent-run.repository';
 import type { AgentRun } from '../../db/tables/agent-run.table';
 import type { RecordedToolCall } from '../../db/tables/conversation.table';
@@ -12,11 +13,11 @@ import { applyGuardrails } from '../../domain/guardrails/apply-guardrails';
 import { LIMITS } from '../../domain/limits';
 import type { ToolChatReply } from '../../lib/outbound/llm/provider-client';
 
+/** What the workflow learns from a model step (defined beside the turn loop that reads it). */
+export type { AgentStepResult };
+
 /** Tool calls one model step may run; more are answered with an error without running (bounds the workflow's loop). */
 export const MAX_TOOL_CALLS_PER_STEP = 10;
-
-/** What the workflow learns from a model step: how many tool calls to run next, or that the answer is final. */
-export type AgentStepResult = { kind: 'tools'; toolCalls: number } | { kind: 'final' };
 
 /** The key of a tool call in a run: its step and its position in that step. */
 export const callKey = (step: number, index: number): string => `${step}:${index}`;

@@ -1,3 +1,4 @@
+import type { TurnStart } from '../../domain/agent/agent-turn-loop';
 import type { AgentRunState } from '../../db/agent-run.repository';
 import type { AgentRun, AgentRunTurn } from '../../db/tables/agent-run.table';
 import type { RecordedToolCall } from '../../db/tables/conversation.table';
@@ -7,8 +8,8 @@ import type { ConversationTurn } from '../../domain/eval/conversation-turns';
 import { applyGuardrails, type GuardrailOutcome } from '../../domain/guardrails/apply-guardrails';
 import { LIMITS } from '../../domain/limits';
 
-/** How a turn started: whether an input guardrail answered it, or that the conversation had no room left for it. */
-export type TurnStart = { blocked: boolean; full?: false } | { blocked: false; full: true };
+/** How a turn started (defined beside the turn loop that reads it). */
+export type { TurnStart };
 
 /**
  * A turn's first messages: the user's message (as the input guardrails left it) and, when a guardrail blocked it,

@@ -27,7 +27,8 @@ const KINDS: Record<
     end: async (db, id, s) => (await endFlowRun(db, id, { stopped: s })) !== undefined,
   },
   agent: {
-    workflowId: (run) => run.key ?? '',
+    // A live case's sandbox run lives in its eval run's workflow (or, started before that, in a child it closes).
+    workflowId: (run) => (run.eval_run_id ? evalRunWorkflowId(run.eval_run_id) : (run.key ?? '')),
     end: async (db, id, s) => (await endAgentRun(db, id, { stopped: s })) !== undefined,
   },
 };

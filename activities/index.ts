@@ -5,6 +5,8 @@ import { createSandboxAgentRunActivities } from './agent/sandbox-agent-run.activ
 import { createCaseSlotActivities } from './eval/case-slot.activities';
 import { createEvalRunActivities } from './eval/eval-run.activities';
 import { createLiveCaseActivities } from './eval/live-case.activities';
+import { createUserSimulatorActivities } from './agent/user-simulator.activities';
+import { createJudge } from './judge/judge.service';
 import { createFlowActivities } from './flow/flow.activities';
 import { createMaintenanceActivities } from './platform/maintenance.activities';
 import { createMcpActivities } from './mcp/mcp.activities';
@@ -15,8 +17,10 @@ import { createWorkspaceRunActivities } from './platform/workspace-runs.activiti
 
 /** Every activity the worker registers, each group built from the same dependencies. */
 export function createActivities(deps: ActivityDeps) {
-  const evalRun = createEvalRunActivities(deps);
-  const sandbox = createSandboxAgentRunActivities(deps);
+  // One judge (its connections and limiters kept between cases) for scoring and the simulated users it prices alike.
+  const judge = createJudge(deps);
+  const evalRun = createEvalRunActivities(deps, judge);
+  const sandbox = createSandboxAgentRunActivities(deps, judge);
   return {
     ...createPlatformActivities(),
     ...createMcpActivities(deps),
@@ -26,6 +30,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createLiveCaseActivities(deps, evalRun, sandbox),
     ...createCaseSlotActivities(deps),
     ...createAgentRuntimeActivities(deps),
+    ...createUserSimulatorActivities(deps, judge),
     ...createAgentToolCallActivities(deps),
     ...sandbox,
     ...createWorkspaceDeletionActivities(deps),

@@ -23,7 +23,8 @@ export type AgentRunInput = Pick<
   | 'final_response'
   | 'turns'
   | 'tool_mocks'
->;
+> &
+  Partial<Pick<AgentRun, 'simulation'>>;
 
 /** The fields activities change as a run advances. */
 export type AgentRunState = Pick<
@@ -38,6 +39,7 @@ export type AgentRunState = Pick<
   | 'final_response'
   | 'turns'
   | 'tool_mocks'
+  | 'simulation'
 >;
 
 const STATE_JSON = [
@@ -50,6 +52,7 @@ const STATE_JSON = [
   'token_usage',
   'turns',
   'tool_mocks',
+  'simulation',
 ] as const;
 
 function stateColumns(patch: Partial<AgentRunState>): Updateable<AgentRunTable> {
@@ -77,6 +80,7 @@ export async function createAgentRun(db: Db, input: AgentRunInput): Promise<Agen
       guardrail_events: JSON.stringify(input.guardrail_events),
       turns: JSON.stringify(input.turns),
       tool_mocks: input.tool_mocks ? JSON.stringify(input.tool_mocks) : null,
+      simulation: input.simulation ? JSON.stringify(input.simulation) : null,
       token_usage: JSON.stringify({ model_calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }),
       status: 'running',
     })

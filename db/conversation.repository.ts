@@ -5,6 +5,7 @@ import { jsonOrNull } from './column-values';
 import type {
   Conversation,
   ConversationMessage,
+  ConversationSimulation,
   ConversationSource,
   RecordedToolCall,
 } from './tables/conversation.table';
@@ -27,6 +28,8 @@ export interface ConversationInput {
   stop_reason?: string | null;
   /** A sandbox run with tool mocks: what it reports of them. */
   tool_mocks?: Conversation['tool_mocks'];
+  /** Set when a simulated user played the conversation. */
+  simulation?: ConversationSimulation | null;
 }
 
 function toColumns(agent: { id: string; workspace_id: string }, input: ConversationInput) {
@@ -46,6 +49,7 @@ function toColumns(agent: { id: string; workspace_id: string }, input: Conversat
     agent_version: input.agent_version ?? null,
     stop_reason: input.stop_reason ?? null,
     tool_mocks: jsonOrNull(input.tool_mocks ?? null),
+    simulation: jsonOrNull(input.simulation ?? null),
   };
 }
 

@@ -4,6 +4,7 @@ import { isUuid, jsonOrNull } from './column-values';
 import type { MockPolicy, ToolMock } from '../domain/eval/tool-mocks';
 import type { MinScores } from '../domain/scoring/criteria';
 import type { EvalSet } from './tables/eval-set.table';
+import type { SimulatorSettings } from '../domain/eval/simulator-settings';
 
 /**
  * The stored fields of an eval set; `min_scores` is always complete (defaults resolved); the sandbox's tool settings
@@ -17,13 +18,19 @@ export interface EvalSetInput {
   tool_mocks?: ToolMock[] | null;
   mock_policy?: MockPolicy;
   simulate_tool_responses?: boolean;
+  /** Absent: kept as it is (an insert: null, the defaults). */
+  simulator?: SimulatorSettings | null;
 }
 
-const setColumns = ({ tool_mocks, ...input }: EvalSetInput) => ({
-  ...input,
-  min_scores: JSON.stringify(input.min_scores),
-  ...(tool_mocks === undefined ? {} : { tool_mocks: jsonOrNull(tool_mocks) }),
-});
+// The stored columns of an input: jsonb as JSON strings; an absent simulator or tool_mocks left as it is.
+function columnsOf({ simulator, tool_mocks, ...input }: EvalSetInput) {
+  return {
+    ...input,
+    min_scores: JSON.stringify(input.min_scores),
+    ...(simulator === undefined ? {} : { simulator: jsonOrNull(simulator) }),
+    ...(tool_mocks === undefined ? {} : { tool_mocks: jsonOrNull(tool_mocks) }),
+  };
+}
 
 /** Creates an eval set for an agent. */
 export async function insertEvalSet(
@@ -36,7 +43,7 @@ export async function insertEvalSet(
     .values({
       workspace_id: agent.workspace_id,
       agent_id: agent.id,
-      ...setColumns(input),
+      ...columnsOf(input),
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -76,7 +83,7 @@ export async function findSetToolSettings(
 export async function updateEvalSet(db: Db, id: string, input: EvalSetInput): Promise<EvalSet> {
   return db
     .updateTable('eval_sets')
-    .set({ ...setColumns(input), updated_at: new Date() })
+    .set({ ...columnsOf(input), updated_at: new Date() })
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();

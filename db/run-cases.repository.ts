@@ -102,6 +102,7 @@ export async function tallyJudgedCases(
         'rubric_chars',
       ),
       sql<string>`${caseRubrics(rubricCount)} + ${oneTurnOr(sql`0`, turnSums.rubrics)}`.as('rubrics'),
+      sql<string>`count(*) FILTER (WHERE conversation_scenario IS NOT NULL AND turns IS NULL)`.as('scenario_cases'),
     ])
     .executeTakeFirstOrThrow();
   return {
@@ -111,16 +112,19 @@ export async function tallyJudgedCases(
     rubric_cases: Number(row.rubric_cases),
     rubric_chars: Number(row.rubric_chars),
     rubrics: Number(row.rubrics),
+    scenario_cases: Number(row.scenario_cases),
   };
 }
 
 /** True when some case of the run needs the judge (an expected final response or rubrics). */
-export async function someRunCaseNeedsJudge(db: Db, scope: RunCaseScope): Promise<boolean> {
+export async function someRunCaseNeedsJudge(db: Db, scope: RunCaseScope, live = false): Promise<boolean> {
   const row = await inScope(db, scope)
     .select('id')
     .where((eb) =>
       eb.or([
         eb('expected_final_response', 'is not', null),
+        // A live run's scenario case: its simulated user asks the judge's provider.
+        ...(live ? [eb.and([eb('conversation_scenario', 'is not', null), eb('turns', 'is', null)])] : []),
         sql<boolean>`jsonb_array_length(coalesce(rubrics, '[]'::jsonb)) > 0`,
         sql<boolean>`EXISTS (SELECT 1 FROM jsonb_array_elements(coalesce(turns, '[]'::jsonb)) AS t
           WHERE coalesce(t->>'expected_response', '') ~ '\\S'

@@ -31,6 +31,7 @@ const stepActivities = (runId: string): AgentRunSteps => ({
   modelStep: (step) => modelSteps.runAgentModelStep({ runId, step }),
   toolCall: (step, index) => toolCalls.runAgentToolCall({ runId, step, index }),
   startTurn: (turn) => setup.startAgentTurn({ runId, turn }),
+  simulateTurn: (turn) => modelSteps.simulateUserTurn({ runId, turn }),
 });
 
 function failureOf(error: unknown): ApplicationFailure {

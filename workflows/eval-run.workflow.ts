@@ -98,13 +98,13 @@ export const LIVE_CASE_IN_ONE_ACTIVITY = 'live-case-in-one-activity';
 
 // Histories from before that patch: each repeat a child workflow, then the case scored.
 async function runLiveCaseInChildren(runId: string, caseId: string, keys: string[]): Promise<CaseBatchOutcome> {
-  const { status, turns } = await bookkeeping.findStoredCaseResult({ runId, caseId });
-  if (status !== null || turns === 0) return scoreHeldCase(runId, caseId);
+  const { status, turns, scenario } = await bookkeeping.findStoredCaseResult({ runId, caseId });
+  if (status !== null || (turns === 0 && !scenario)) return scoreHeldCase(runId, caseId);
   const conversationIds: string[] = [];
-  for (const workflowId of keys) {
+  for (const [repeat, workflowId] of keys.entries()) {
     const { conversationId } = await executeChild(agentRunWorkflow, {
       workflowId,
-      args: [{ mode: 'sandbox', evalRunId: runId, evalCaseId: caseId }],
+      args: [{ mode: 'sandbox', evalRunId: runId, evalCaseId: caseId, repeat }],
       typedSearchAttributes: childSearchAttributes(),
     });
     conversationIds.push(conversationId);
@@ -115,8 +115,8 @@ async function runLiveCaseInChildren(runId: string, caseId: string, keys: string
 // Live: the case runs in the sandbox once per repeat (one after another, each run keyed by run, case and repeat: the
 // case holds one slot), then its new conversations are scored, the slot held from the agent runs through scoring: one
 // activity (a workflow and its tasks per case were most of a live run's time). A case that already has a result is not
-// run a second time; nor is one without turns (a conversation scenario, which needs a simulated user): scoring decides
-// its result. However the activity ends, its sandbox runs still running end with it.
+// run a second time; nor is one without turns that is not a scenario (a scenario's simulated user plays it, each
+// repeat with its own seed): scoring decides its result. However the activity ends, its sandbox runs still running end with it.
 async function scoreLiveCase(runId: string, caseId: string, repeats: number): Promise<CaseBatchOutcome> {
   const keys = Array.from({ length: repeats }, (_, repeat) => workflowIds.evalCaseRepeatRun(runId, caseId, repeat));
   let inOne = false;

@@ -38,5 +38,12 @@ export function conversationOf(run: AgentRun, stopReason: AgentStopReason, finis
     agent_version: run.agent_version,
     stop_reason: stopReason,
     tool_mocks: run.tool_mocks ? mockReport(run.tool_mocks) : null,
+    simulation: run.simulation && {
+      scenario: run.simulation.scenario,
+      simulator_model: run.simulation.model,
+      simulator_calls: run.simulation.usage.calls,
+      cached_turns: run.simulation.cached_turns,
+      simulator_usage: run.simulation.usage,
+    },
   };
 }

@@ -4,6 +4,8 @@ import { runAgentTurns, type AgentTurnPlan } from '../../domain/agent/agent-turn
 import type { ActivityDeps } from '../platform/activity-deps';
 import { createAgentRuntimeActivities, type AgentRunResult } from './agent-runtime.activities';
 import { createAgentToolCallActivities } from './agent-tool-call.activities';
+import { createUserSimulatorActivities } from './user-simulator.activities';
+import type { Judge } from '../judge/judge.service';
 
 // Between two steps: says the run is alive, and stops it when its workflow was cancelled (heard through heartbeats).
 function checkpoint(): void {
@@ -18,8 +20,9 @@ function checkpoint(): void {
  * stores its outcome once and answers a stored one as it was, so a retried attempt resumes after the last stored step
  * and never asks the model twice for one step.
  */
-export function createSandboxAgentRunActivities(deps: ActivityDeps) {
+export function createSandboxAgentRunActivities(deps: ActivityDeps, judge: Judge) {
   const runtime = createAgentRuntimeActivities(deps);
+  const { simulateUserTurn } = createUserSimulatorActivities(deps, judge);
   const { runAgentToolCall } = createAgentToolCallActivities(deps);
 
   return {
@@ -31,6 +34,7 @@ export function createSandboxAgentRunActivities(deps: ActivityDeps) {
           modelStep: (step) => (checkpoint(), runtime.runAgentModelStep({ runId, step })),
           toolCall: (step, index) => (checkpoint(), runAgentToolCall({ runId, step, index })),
           startTurn: (turn) => (checkpoint(), runtime.startAgentTurn({ runId, turn })),
+          simulateTurn: (turn) => (checkpoint(), simulateUserTurn({ runId, turn })),
         },
         input,
       );

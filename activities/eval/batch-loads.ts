@@ -20,6 +20,8 @@ export interface CaseRefused {
   error: string;
   /** The case is not scored at all: it is stored `skipped` with `error` as its reason, never as an `error`. */
   skipped?: true;
+  /** A scenario case a live run played: the conversations its simulated user played (their calls are costed). */
+  played?: Conversation[];
 }
 
 /** A case of a batch ready to score against its conversation. */
@@ -70,7 +72,12 @@ export async function planBatch(
     // Rows written before the limits existed are refused here, as a scored error, rather than exhausting the worker.
     const caseProblem = storedCaseProblem(evalCase);
     if (caseProblem) return refuse(caseProblem);
-    if (caseTurns(evalCase).length === 0) return { ...refuse(SCENARIO_SKIP_REASON), skipped: true };
+    if (caseTurns(evalCase).length === 0) {
+      // A live run played it (its criteria are not scored here): the result names the conversation and costs it.
+      const live = liveConversations[caseId];
+      const played = (repeatConversations[caseId] ?? (live ? [live] : [])).flatMap((id) => conversations.get(id) ?? []);
+      return { ...refuse(SCENARIO_SKIP_REASON, live ?? null), skipped: true, played };
+    }
     const conversationId = chosen.get(caseId);
     if (!conversationId) return refuse(NO_CONVERSATION);
     const conversation = conversations.get(conversationId);

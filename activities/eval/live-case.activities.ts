@@ -20,14 +20,15 @@ type SandboxActivities = ReturnType<typeof createSandboxAgentRunActivities>;
 export function createLiveCaseActivities(deps: ActivityDeps, evalRun: EvalRunActivities, sandbox: SandboxActivities) {
   const { prepareAgentRun } = createAgentRuntimeActivities(deps);
   return {
-    /** Runs and scores one live case; a case already scored is only counted, one without turns not run. */
+    /** Runs and scores one live case; a case already scored is only counted, one without turns (or scenario) not run. */
     async runLiveCase(input: LiveCaseInput): Promise<CaseBatchOutcome> {
       const { runId, caseId } = input;
-      const { status, turns } = await evalRun.findStoredCaseResult({ runId, caseId });
+      const { status, turns, scenario } = await evalRun.findStoredCaseResult({ runId, caseId });
       const conversationIds: string[] = [];
-      if (status === null && turns !== 0)
-        for (const key of input.keys) {
-          const prepared = await prepareAgentRun({ mode: 'sandbox', evalRunId: runId, evalCaseId: caseId, key });
+      if (status === null && (turns !== 0 || scenario))
+        for (const [repeat, key] of input.keys.entries()) {
+          const request = { mode: 'sandbox', evalRunId: runId, evalCaseId: caseId, repeat, key } as const;
+          const prepared = await prepareAgentRun(request);
           conversationIds.push((await sandbox.runSandboxAgent(prepared)).conversationId);
         }
       const answer = await evalRun.scoreCaseBatch(heldCaseBatch(runId, caseId, conversationIds));

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { EvalSet } from '../../db/tables/eval-set.table';
 import { resolveMinScores } from '../../domain/scoring/criteria';
 import { MOCK_POLICIES, toolMockSchema } from '../../domain/eval/tool-mocks';
+import { resolveSimulatorSettings } from '../../domain/eval/simulator-settings';
 
 export const minScoresJson = z.object({
   tool_trajectory_avg_score: z.number(),
@@ -24,6 +25,9 @@ export const evalSetJson = z.object({
   simulate_tool_responses: z
     .boolean()
     .describe('a model writes the response of a call neither a mock nor the cassette answers'),
+  simulator: z
+    .object({ model: z.string().optional(), max_turns: z.number(), stop_signal: z.string() })
+    .describe("how a simulated user plays the scenario cases; model absent: the judge provider's cheaper model"),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -40,6 +44,7 @@ export function toEvalSetJson(row: EvalSet): z.infer<typeof evalSetJson> {
     tool_mocks: row.tool_mocks,
     mock_policy: row.mock_policy,
     simulate_tool_responses: row.simulate_tool_responses,
+    simulator: resolveSimulatorSettings(row.simulator),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

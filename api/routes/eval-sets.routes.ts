@@ -46,6 +46,7 @@ export const evalSetRoutes: RouteSpec[] = [
         tool_mocks: body.tool_mocks ?? null,
         mock_policy: body.mock_policy ?? DEFAULT_MOCK_POLICY,
         simulate_tool_responses: body.simulate_tool_responses ?? false,
+        simulator: body.simulator ?? null,
       }).catch(orNameTaken(body.name));
       return { data: toEvalSetJson(row) };
     },
@@ -93,6 +94,7 @@ export const evalSetRoutes: RouteSpec[] = [
         tool_mocks: body.tool_mocks === undefined ? set.tool_mocks : body.tool_mocks,
         mock_policy: body.mock_policy ?? set.mock_policy,
         simulate_tool_responses: body.simulate_tool_responses ?? set.simulate_tool_responses,
+        simulator: body.simulator,
       }).catch(orNameTaken(body.name ?? set.name));
       return { data: toEvalSetJson(row) };
     },

@@ -6,6 +6,7 @@ import type { ToolCall } from '../../domain/trajectory/tool-call';
 import type { TrajectoryMatch } from '../../domain/trajectory/trajectory-modes';
 import type { CaseTurn, ConversationScenario } from '../../domain/eval/case-turns';
 import type { MockPolicy, ToolMock } from '../../domain/eval/tool-mocks';
+import type { SimulatorSettings } from '../../domain/eval/simulator-settings';
 
 /** A collection of eval cases for one agent, with its default minimum scores and judge sample count. */
 export interface EvalSetTable {
@@ -22,6 +23,8 @@ export interface EvalSetTable {
   mock_policy: ColumnType<MockPolicy, MockPolicy | undefined, MockPolicy>;
   /** Whether a sandbox call neither a mock nor the cassette answers gets a model-written response. */
   simulate_tool_responses: ColumnType<boolean, boolean | undefined, boolean>;
+  /** How a simulated user plays the set's scenario cases; null: the defaults. */
+  simulator: ColumnType<SimulatorSettings | null, string | null | undefined, string | null>;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, never, Date>;
 }

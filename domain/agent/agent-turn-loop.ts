@@ -11,6 +11,8 @@ export interface AgentRunSteps {
   modelStep(step: number): Promise<AgentStepResult>;
   toolCall(step: number, index: number): Promise<unknown>;
   startTurn(turn: number): Promise<TurnStart>;
+  /** A simulated run: the simulated user writes turn `turn` before it starts, or ends the conversation (`stop`). */
+  simulateTurn(turn: number): Promise<{ stop: boolean }>;
 }
 
 /** A prepared run as the loop needs it: its step limit per turn, its turns, whether its first turn was blocked. */
@@ -18,6 +20,8 @@ export interface AgentTurnPlan {
   maxSteps: number;
   blocked: boolean;
   turns?: number;
+  /** A simulated user writes each turn after the first (`simulateTurn`); `turns` is then its turn cap. */
+  simulated?: boolean;
 }
 
 // One turn's model steps (numbered on from `step` across the run), up to the agent's step limit: how the turn ended
@@ -48,6 +52,7 @@ export async function runAgentTurns(steps: AgentRunSteps, plan: AgentTurnPlan): 
   // History stays bounded whatever the turns: every step adds a message and every call a recorded call, so a run
   // makes at most messagesPerConversation steps and toolCallsPerConversation calls, plus one start per turn.
   for (let next = 1; next < (plan.turns ?? 1) && turn.stopReason !== 'step_limit'; next++) {
+    if (plan.simulated && (await steps.simulateTurn(next)).stop) break;
     const started = await steps.startTurn(next);
     if (started.full) return 'message_limit';
     turn = await runTurnSteps(steps, turn.step, plan.maxSteps, started.blocked);

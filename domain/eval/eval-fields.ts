@@ -6,6 +6,7 @@ import { TRAJECTORY_MATCH_MODES } from '../trajectory/trajectory-modes';
 import { caseTurnsSchema, conversationScenarioSchema, firstTurnColumns, sessionStateSchema } from './case-turns';
 import type { ImportCase } from './eval-set-file.reader';
 import { MOCK_POLICIES, toolMocksSchema } from './tool-mocks';
+import { simulatorSettingsSchema } from './simulator-settings';
 
 /** A string with at least one non-whitespace character. */
 export const nonBlank = boundedString('textChars').regex(/\S/, 'must not be empty');
@@ -44,6 +45,8 @@ export const evalSetFields = {
   tool_mocks: toolMocksSchema.nullish(),
   mock_policy: z.enum(MOCK_POLICIES).optional(),
   simulate_tool_responses: z.boolean().optional(),
+  /** How a simulated user plays the set's scenario cases (null: the defaults). */
+  simulator: simulatorSettingsSchema.nullish(),
 };
 
 type CaseShape = {

@@ -26,6 +26,7 @@ export const agentRunRow = (): AgentRun => ({
   final_response: null,
   turns: [],
   tool_mocks: null,
+  simulation: null,
   status: 'running',
   error: null,
   conversation_id: null,

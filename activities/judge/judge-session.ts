@@ -34,6 +34,11 @@ export interface JudgeSession {
     input: { userInput: string; response: string; rubrics: readonly string[] } & SampleOffset,
     samples: number,
   ): Promise<Array<RubricVerdict[] | null>>;
+  /** A verdict per item of a prompt built elsewhere (the scenario criteria), parsed like rubric verdicts. */
+  sampleItems(
+    input: { messages: JudgeMessage[]; items: number } & SampleOffset,
+    samples: number,
+  ): Promise<Array<RubricVerdict[] | null>>;
   usage(): JudgeUsage;
   /** The samples the verdict cache answered and those it did not; both 0 when the run opted out (`no_cache`). */
   cache(): JudgeCacheCounts;
@@ -157,6 +162,8 @@ export function openSession(
       sample(rubricsPrompt(input), input.sampleOffset ?? 0, samples, (content) =>
         parseRubricVerdicts(content, input.rubrics.length),
       ),
+    sampleItems: (input, samples) =>
+      sample(input.messages, input.sampleOffset ?? 0, samples, (content) => parseRubricVerdicts(content, input.items)),
     usage: () => ({ ...usage }),
     cache: () => ({ ...cached }),
   };

@@ -114,7 +114,7 @@ export async function tallyJudgedCases(
   };
 }
 
-/** True when some case of the run needs the judge (an expected final response or rubrics). */
+/** True when some case of the run needs the judge (an expected final response, rubrics, or a scenario). */
 export async function someRunCaseNeedsJudge(db: Db, scope: RunCaseScope): Promise<boolean> {
   const row = await inScope(db, scope)
     .select('id')
@@ -122,6 +122,8 @@ export async function someRunCaseNeedsJudge(db: Db, scope: RunCaseScope): Promis
       eb.or([
         eb('expected_final_response', 'is not', null),
         sql<boolean>`jsonb_array_length(coalesce(rubrics, '[]'::jsonb)) > 0`,
+        // A conversation scenario: task_success and persona_adherence are judged.
+        sql<boolean>`(turns IS NULL AND conversation_scenario IS NOT NULL)`,
         sql<boolean>`EXISTS (SELECT 1 FROM jsonb_array_elements(coalesce(turns, '[]'::jsonb)) AS t
           WHERE coalesce(t->>'expected_response', '') ~ '\\S'
             OR (jsonb_typeof(t->'rubrics') = 'array' AND jsonb_array_length(t->'rubrics') > 0))`,

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { SCENARIO_SKIP_REASON } from '../../domain/scoring/case-outcome';
 import { PLAN_FULFILLED } from '../../domain/scoring/scenario-prompts';
+import { ADK_FIXTURES_DIR } from '../helpers/adk-files';
 import { evalApi } from '../helpers/eval-api';
 import { harness } from '../helpers/harness';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
@@ -35,6 +38,8 @@ function judge(req: ScriptedRequest): { content: string } {
   }
   return { content: 'not a scenario ask' };
 }
+
+const ADK_SCENARIO_FILE = 'google-adk-python/conversation_scenario.test.json';
 
 const turn = (user_message: string, final_response: string) => ({ user_message, final_response, tool_calls: [] });
 
@@ -136,6 +141,27 @@ describe('scenario criteria (offline, against a conversation of turns)', () => {
     const task = scenario.criteria.task_success;
     assert.deepEqual([task.score, task.min_score, task.passed], [0, 0.5, false]);
     assert.equal(scenario.criteria.persona_adherence.score, 1);
+  });
+
+  it('scores a scenario case of an imported ADK file as written, in a set whose only judged case it is', async () => {
+    const adkSet = (await api.evalSet('shop', { name: 'adk scenarios' })).id;
+    const setPath = `/api/ai-agents/shop/eval-sets/${adkSet}`;
+    const file = JSON.parse(fs.readFileSync(path.join(ADK_FIXTURES_DIR, ADK_SCENARIO_FILE), 'utf8'));
+    await api.send('post', `${setPath}/cases/import`, 200, file);
+    const [imported] = (await api.send('get', `${setPath}/cases`, 200)).data;
+    assert.equal(imported.name, 'CS-1');
+    const queued = await api.trigger('shop', adkSet, {
+      run_selection: 'explicit',
+      conversations: { [imported.id]: ids.good },
+      no_cache: true,
+    });
+    const run = await api.waitForEnd('shop', queued.id);
+    assert.equal(run.status, 'completed', run.error);
+    const [result] = await api.results('shop', run.id);
+    // No rubrics: task_success is the plan alone (the last reply confirms it); the persona verdicts as above.
+    assert.equal(result.status, 'passed', result.error);
+    assert.deepEqual([result.criteria.task_success.score, result.criteria.task_success.detail.approved.length], [1, 1]);
+    assert.equal(result.criteria.persona_adherence.score, 2 / 3);
   });
 
   it('still skips a scenario case that has no conversation, asking the judge nothing for it', async () => {

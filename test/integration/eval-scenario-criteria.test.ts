@@ -164,6 +164,17 @@ describe('scenario criteria (offline, against a conversation of turns)', () => {
     assert.equal(result.criteria.persona_adherence.score, 2 / 3);
   });
 
+  it("estimates a dry run's judge calls: a scenario case with a conversation asks twice per sample", async () => {
+    const dry = await api.send('post', `/api/ai-agents/shop/eval-sets/${ids.set}/run`, 200, {
+      dry_run: true,
+      run_selection: 'explicit',
+      conversations: { [ids.case]: ids.good },
+      judge_samples: 3,
+    });
+    assert.deepEqual([dry.data.cases, dry.data.judge_calls], [2, 6]);
+    assert.ok(dry.data.estimated_cost.prompt_tokens > 0);
+  });
+
   it('still skips a scenario case that has no conversation, asking the judge nothing for it', async () => {
     const { scenario, asked } = await scoreAgainst(null);
     assert.deepEqual([scenario.status, scenario.skip_reason], ['skipped', SCENARIO_SKIP_REASON]);

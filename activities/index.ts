@@ -3,6 +3,8 @@ import { createAgentRuntimeActivities } from './agent/agent-runtime.activities';
 import { createAgentToolCallActivities } from './agent/agent-tool-call.activities';
 import { createCaseSlotActivities } from './eval/case-slot.activities';
 import { createEvalRunActivities } from './eval/eval-run.activities';
+import { createUserSimulatorActivities } from './agent/user-simulator.activities';
+import { createJudge } from './judge/judge.service';
 import { createFlowActivities } from './flow/flow.activities';
 import { createMaintenanceActivities } from './platform/maintenance.activities';
 import { createMcpActivities } from './mcp/mcp.activities';
@@ -13,14 +15,17 @@ import { createWorkspaceRunActivities } from './platform/workspace-runs.activiti
 
 /** Every activity the worker registers, each group built from the same dependencies. */
 export function createActivities(deps: ActivityDeps) {
+  // One judge (its connections and limiters kept between cases) for scoring and the simulated users it prices alike.
+  const judge = createJudge(deps);
   return {
     ...createPlatformActivities(),
     ...createMcpActivities(deps),
     ...createMcpHealthActivities(deps),
     ...createFlowActivities(deps),
-    ...createEvalRunActivities(deps),
+    ...createEvalRunActivities(deps, judge),
     ...createCaseSlotActivities(deps),
     ...createAgentRuntimeActivities(deps),
+    ...createUserSimulatorActivities(deps, judge),
     ...createAgentToolCallActivities(deps),
     ...createWorkspaceDeletionActivities(deps),
     ...createWorkspaceRunActivities(deps),

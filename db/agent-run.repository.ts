@@ -22,7 +22,8 @@ export type AgentRunInput = Pick<
   | 'guardrail_events'
   | 'final_response'
   | 'turns'
->;
+> &
+  Partial<Pick<AgentRun, 'simulation'>>;
 
 /** The fields activities change as a run advances. */
 export type AgentRunState = Pick<
@@ -36,6 +37,7 @@ export type AgentRunState = Pick<
   | 'token_usage'
   | 'final_response'
   | 'turns'
+  | 'simulation'
 >;
 
 const STATE_JSON = [
@@ -47,6 +49,7 @@ const STATE_JSON = [
   'guardrail_events',
   'token_usage',
   'turns',
+  'simulation',
 ] as const;
 
 function stateColumns(patch: Partial<AgentRunState>): Updateable<AgentRunTable> {
@@ -73,6 +76,7 @@ export async function createAgentRun(db: Db, input: AgentRunInput): Promise<Agen
       started_calls: '[]',
       guardrail_events: JSON.stringify(input.guardrail_events),
       turns: JSON.stringify(input.turns),
+      simulation: input.simulation ? JSON.stringify(input.simulation) : null,
       token_usage: JSON.stringify({ model_calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }),
       status: 'running',
     })

@@ -19,6 +19,8 @@ export interface CaseResultInput {
   criteria: Partial<Record<CriterionKey, StoredCriterion>>;
   error: string | null;
   judge_usage: JudgeUsage | null;
+  /** A scenario case of a live run: its simulated user's calls (absent or null otherwise). */
+  simulator_usage?: JudgeUsage | null;
   /** Judge samples the verdict cache answered, and those it did not (0 when absent). */
   judge_cache_hits?: number;
   judge_cache_misses?: number;
@@ -104,6 +106,7 @@ export async function recordCaseResults(db: Db, runId: string, results: CaseResu
           run_id: runId,
           criteria: JSON.stringify(result.criteria),
           judge_usage: jsonOrNull(result.judge_usage),
+          simulator_usage: jsonOrNull(result.simulator_usage ?? null),
           repeats: jsonOrNull(result.repeats),
           cost: jsonOrNull(result.cost),
           turns: jsonOrNull(result.turns),

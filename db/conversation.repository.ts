@@ -5,6 +5,7 @@ import { jsonOrNull } from './column-values';
 import type {
   Conversation,
   ConversationMessage,
+  ConversationSimulation,
   ConversationSource,
   RecordedToolCall,
 } from './tables/conversation.table';
@@ -25,6 +26,8 @@ export interface ConversationInput {
   latency_ms?: number | null;
   agent_version?: number | null;
   stop_reason?: string | null;
+  /** Set when a simulated user played the conversation. */
+  simulation?: ConversationSimulation | null;
 }
 
 function toColumns(agent: { id: string; workspace_id: string }, input: ConversationInput) {
@@ -43,6 +46,7 @@ function toColumns(agent: { id: string; workspace_id: string }, input: Conversat
     latency_ms: input.latency_ms ?? null,
     agent_version: input.agent_version ?? null,
     stop_reason: input.stop_reason ?? null,
+    simulation: jsonOrNull(input.simulation ?? null),
   };
 }
 

@@ -3,6 +3,7 @@ import { BY_NAME, keysetPage, type Page, type PageParams } from './keyset-page';
 import { isUuid } from './column-values';
 import type { MinScores } from '../domain/scoring/criteria';
 import type { EvalSet } from './tables/eval-set.table';
+import type { SimulatorSettings } from '../domain/eval/simulator-settings';
 
 /** The stored fields of an eval set; `min_scores` is always complete (defaults resolved). */
 export interface EvalSetInput {
@@ -10,6 +11,14 @@ export interface EvalSetInput {
   description: string;
   min_scores: MinScores;
   judge_samples: number;
+  /** Absent: kept as it is (an insert: null, the defaults). */
+  simulator?: SimulatorSettings | null;
+}
+
+// The stored columns of an input: jsonb as JSON strings, an absent simulator left as it is.
+function columnsOf({ simulator, ...input }: EvalSetInput) {
+  const columns = { ...input, min_scores: JSON.stringify(input.min_scores) };
+  return simulator === undefined ? columns : { ...columns, simulator: simulator && JSON.stringify(simulator) };
 }
 
 /** Creates an eval set for an agent. */
@@ -23,8 +32,7 @@ export async function insertEvalSet(
     .values({
       workspace_id: agent.workspace_id,
       agent_id: agent.id,
-      ...input,
-      min_scores: JSON.stringify(input.min_scores),
+      ...columnsOf(input),
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -52,7 +60,7 @@ export async function findEvalSet(db: Db, agentId: string, idOrName: string): Pr
 export async function updateEvalSet(db: Db, id: string, input: EvalSetInput): Promise<EvalSet> {
   return db
     .updateTable('eval_sets')
-    .set({ ...input, min_scores: JSON.stringify(input.min_scores), updated_at: new Date() })
+    .set({ ...columnsOf(input), updated_at: new Date() })
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();

@@ -25,6 +25,7 @@ import * as judgeCacheBytes from './migrations/0022-judge-cache-bytes';
 import * as multiTurn from './migrations/0023-multi-turn';
 import * as caseSkipped from './migrations/0024-case-skipped';
 import * as agentRunTurns from './migrations/0025-agent-run-turns';
+import * as simulatedUsers from './migrations/0026-simulated-users';
 
 // A static list rather than a folder scan: works the same under tsx, a bundle or a compiled build.
 const migrations: Record<string, Migration> = {
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   '0023-multi-turn': multiTurn,
   '0024-case-skipped': caseSkipped,
   '0025-agent-run-turns': agentRunTurns,
+  '0026-simulated-users': simulatedUsers,
 };
 
 /** Brings the schema up to date; safe to call on every start. */

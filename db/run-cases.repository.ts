@@ -135,7 +135,7 @@ export async function someRunCaseNeedsJudge(db: Db, scope: RunCaseScope): Promis
       eb.or([
         eb('expected_final_response', 'is not', null),
         sql<boolean>`jsonb_array_length(coalesce(rubrics, '[]'::jsonb)) > 0`,
-        // A conversation scenario: task_success and persona_adherence are judged.
+        // A conversation scenario: task_success and persona_adherence are judged (live, its simulated user asks too).
         SCENARIO,
         sql<boolean>`EXISTS (SELECT 1 FROM jsonb_array_elements(coalesce(turns, '[]'::jsonb)) AS t
           WHERE coalesce(t->>'expected_response', '') ~ '\\S'

@@ -19,6 +19,11 @@ export const LIMITS = {
   sessionStateBytes: 32 * 1024,
   /** Size of a case's `conversation_scenario` (a simulated user's starting prompt and plan) as JSON, in bytes. */
   conversationScenarioBytes: 32 * 1024,
+  /** Turns a simulated user may play in one scenario (a set's `simulator.max_turns`): each is a simulator call and a
+   * whole agent turn, so a case's cost grows with it. */
+  turnsPerScenario: 20,
+  /** Characters of one simulated user's reply: a user's message, not a document; a longer reply is asked again. */
+  simulatorReplyChars: 8_000,
   /** Rubrics on one case: each is a judge call per sample. */
   rubricsPerCase: 20,
   /** Guardrail events recorded on one conversation. */

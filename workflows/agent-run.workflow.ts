@@ -46,7 +46,8 @@ async function runTurnSteps(
 
 /**
  * Runs an agent version on one message (production: the published one; a live eval case: the one its run pinned, on
- * each of the case's turns in order, the session carried from turn to turn): one activity per model step and one per
+ * each of the case's turns in order, the session carried from turn to turn; a scenario case: on each turn its
+ * simulated user writes, up to the set's `max_turns`): one activity per model step and one per
  * tool call, up to the agent's step limit per turn, then records the conversation. A turn that ends at the step limit
  * ends the run. The workflow id keys the run, so a retried activity resumes it; history holds ids and counts only.
  */
@@ -59,6 +60,8 @@ export async function agentRunWorkflow(input: AgentRunRequest): Promise<AgentRun
     // History stays bounded whatever the turns: every step adds a message and every call a recorded call, so a run
     // makes at most messagesPerConversation steps and toolCallsPerConversation calls, plus one start per turn.
     for (let next = 1; next < (prepared.turns ?? 1) && turn.stopReason !== 'step_limit'; next++) {
+      // A simulated user writes the next turn from the transcript so far, or ends the conversation.
+      if (prepared.simulated && (await modelSteps.simulateUserTurn({ runId, turn: next })).stop) break;
       const started = await setup.startAgentTurn({ runId, turn: next });
       if (started.full) {
         turn = { stopReason: 'message_limit', step: turn.step };

@@ -102,18 +102,18 @@ async function scoreHeldCase(runId: string, caseId: string, conversationIds: str
 
 // Live: the case runs in the sandbox as a child workflow keyed by run, case and repeat (one after another: the case
 // holds one slot), then its new conversations are scored, the slot held from the agent runs through scoring. A case
-// that already has a result is not run a second time; nor is one without turns (a conversation scenario, which needs
-// a simulated user): scoring decides its result.
+// that already has a result is not run a second time; nor is one without turns nor a scenario: scoring decides its
+// result. A scenario case's simulated user plays it (each repeat with its own seed).
 async function scoreLiveCase(runId: string, caseId: string, repeats: number): Promise<CaseBatchOutcome> {
   try {
     return await inCaseSlot({ runId, caseId }, async () => {
-      const { status, turns } = await bookkeeping.findStoredCaseResult({ runId, caseId });
-      if (status !== null || turns === 0) return scoreHeldCase(runId, caseId);
+      const { status, turns, scenario } = await bookkeeping.findStoredCaseResult({ runId, caseId });
+      if (status !== null || (turns === 0 && !scenario)) return scoreHeldCase(runId, caseId);
       const conversationIds: string[] = [];
       for (let repeat = 0; repeat < repeats; repeat++) {
         const { conversationId } = await executeChild(agentRunWorkflow, {
           workflowId: workflowIds.evalCaseRepeatRun(runId, caseId, repeat),
-          args: [{ mode: 'sandbox', evalRunId: runId, evalCaseId: caseId }],
+          args: [{ mode: 'sandbox', evalRunId: runId, evalCaseId: caseId, repeat }],
           typedSearchAttributes: childSearchAttributes(),
         });
         conversationIds.push(conversationId);

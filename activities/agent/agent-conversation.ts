@@ -36,5 +36,12 @@ export function conversationOf(run: AgentRun, stopReason: AgentStopReason, finis
     latency_ms: Math.max(0, finishedAt.getTime() - run.created_at.getTime()),
     agent_version: run.agent_version,
     stop_reason: stopReason,
+    simulation: run.simulation && {
+      scenario: run.simulation.scenario,
+      simulator_model: run.simulation.model,
+      simulator_calls: run.simulation.usage.calls,
+      cached_turns: run.simulation.cached_turns,
+      simulator_usage: run.simulation.usage,
+    },
   };
 }

@@ -3,7 +3,9 @@ import { findAgentRun } from '../../db/agent-run.repository';
 import { findConversation } from '../../db/conversation.repository';
 import { findEvalCaseById } from '../../db/eval-case.repository';
 import { findScoringRun, type ScoringRun } from '../../db/eval-run.repository';
-import type { AgentRun, AgentRunMode } from '../../db/tables/agent-run.table';
+import type { AgentRun, AgentRunMode, AgentRunSimulation } from '../../db/tables/agent-run.table';
+import { findEvalSet } from '../../db/eval-set.repository';
+import { resolveSimulatorSettings } from '../../domain/eval/simulator-settings';
 import type { RecordedToolCall } from '../../db/tables/conversation.table';
 import type { EvalCase } from '../../db/tables/eval-set.table';
 import { caseTurns } from '../../domain/eval/case-turns';
@@ -27,6 +29,8 @@ export interface RunTarget {
   evalCaseId: string | null;
   /** A sandbox case runs the version its eval run pinned; a production run, the published one. */
   pinnedVersion?: number;
+  /** A scenario case: how its simulated user plays (its first message is the starting prompt, verbatim). */
+  simulation?: AgentRunSimulation;
 }
 
 /** The agent run, or a non-retryable failure when it no longer exists. */
@@ -50,6 +54,34 @@ async function requireRunnableCase(deps: ActivityDeps, evalCaseId: string): Prom
   const caseProblem = storedCaseProblem(evalCase);
   if (caseProblem) throw ApplicationFailure.nonRetryable(caseProblem, RUN_FAILURE.limitExceeded);
   return evalCase;
+}
+
+// A scenario case (no turns of its own) is played by a simulated user with its set's simulator settings, asking the
+// run's judge provider (the set's simulator model, else the judge's).
+async function simulationOf(
+  deps: ActivityDeps,
+  run: ScoringRun,
+  evalCase: EvalCase,
+  seed: number,
+): Promise<AgentRunSimulation | undefined> {
+  const scenario = evalCase.conversation_scenario;
+  if (evalCase.turns || !scenario) return undefined;
+  if (!run.judge)
+    throw ApplicationFailure.nonRetryable(
+      'the run resolved no judge provider to play the simulated user',
+      RUN_FAILURE.judgeUnresolvable,
+    );
+  const set = await findEvalSet(deps.db, run.agent_id, evalCase.eval_set_id);
+  const settings = resolveSimulatorSettings(set?.simulator);
+  return {
+    scenario,
+    max_turns: settings.max_turns,
+    stop_signal: settings.stop_signal,
+    model: settings.model ?? run.judge.model,
+    seed,
+    usage: { calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+    cached_turns: 0,
+  };
 }
 
 // A sandbox case replays the calls recorded in its source conversation: the case's snapshot, else the conversation;
@@ -84,15 +116,17 @@ function turnSlices(counts: number[], total: number): Array<[number, number]> | 
 /** The target of a live eval run's case: the run's pinned agent on the case's input, replaying its recorded calls. */
 export async function sandboxTarget(
   deps: ActivityDeps,
-  request: { evalRunId: string; evalCaseId: string },
+  request: { evalRunId: string; evalCaseId: string; repeat?: number },
 ): Promise<RunTarget> {
   const run = await requireScoringRun(deps, request.evalRunId);
   const evalCase = await requireRunnableCase(deps, request.evalCaseId);
-  const userMessages = caseTurns(evalCase).map((turn) => turn.user_message);
+  const simulation = await simulationOf(deps, run, evalCase, request.repeat ?? 0);
+  const userMessages = simulation
+    ? [simulation.scenario.starting_prompt]
+    : caseTurns(evalCase).map((turn) => turn.user_message);
   const turnProblem = overLimit('the case turns', userMessages.length, 'turnsPerConversation');
   if (turnProblem) throw ApplicationFailure.nonRetryable(turnProblem, RUN_FAILURE.limitExceeded);
-  if (userMessages.length === 0)
-    throw ApplicationFailure.nonRetryable('the case has no turns to run (a conversation scenario only)');
+  if (userMessages.length === 0) throw ApplicationFailure.nonRetryable('the case has no turns to run');
   const replay = await replayedCalls(deps, run, evalCase, userMessages.length);
   // A run preflighted before runs pinned their agent pins it now, once, for all its cases.
   const pinned = run.agent ?? (await pinLiveRunAgent(deps, deps.egress, run));
@@ -107,5 +141,6 @@ export async function sandboxTarget(
     evalRunId: run.id,
     evalCaseId: evalCase.id,
     pinnedVersion: pinned.version,
+    ...(simulation ? { simulation } : {}),
   };
 }

@@ -27,7 +27,7 @@ export type AgentRunRequest =
       agentId: string;
       sessionInput: { message: string } & Record<string, unknown>;
     }
-  | { mode: 'sandbox'; evalRunId: string; evalCaseId: string };
+  | { mode: 'sandbox'; evalRunId: string; evalCaseId: string; repeat?: number };
 
 /** A prepared run: its id, its step limit (per turn), whether an input guardrail already answered its first turn, and
  * how many turns it runs (absent in histories from before turns: one). */
@@ -36,6 +36,8 @@ export interface PreparedAgentRun {
   maxSteps: number;
   blocked: boolean;
   turns?: number;
+  /** A simulated user plays the run: before each turn after the first, `simulateUserTurn` writes (or ends) it. */
+  simulated?: boolean;
 }
 
 /** How a run ended: the recorded conversation. */
@@ -53,7 +55,8 @@ const prepared = (run: AgentRun): PreparedAgentRun => ({
   runId: run.id,
   maxSteps: runtimeSettings(run.settings).maxSteps,
   blocked: run.steps.length === 0 && run.final_response !== null,
-  turns: Math.max(1, run.turns.length),
+  turns: run.simulation ? run.simulation.max_turns : Math.max(1, run.turns.length),
+  ...(run.simulation ? { simulated: true } : {}),
 });
 
 function targetOf(deps: ActivityDeps, request: AgentRunRequest): Promise<RunTarget> {
@@ -136,6 +139,7 @@ export function createAgentRuntimeActivities(deps: ActivityDeps) {
         guardrail_events: guarded.events,
         final_response: guarded.blocked ? settings.safeReply : null,
         turns: plannedTurns(target.userMessages, target.replayTurns, guarded.blocked),
+        simulation: target.simulation ?? null,
       });
       deps.logger.info(
         { agent_run_id: run.id, agent_id: agent.id, mode: run.mode, tools: tools.length },

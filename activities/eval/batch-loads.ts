@@ -20,6 +20,8 @@ export interface CaseRefused {
   error: string;
   /** The case is not scored at all: it is stored `skipped` with `error` as its reason, never as an `error`. */
   skipped?: true;
+  /** A scenario case a live run played: the conversations its simulated user played (their calls are costed). */
+  played?: Conversation[];
 }
 
 /** A case of a batch ready to score against its conversation. */

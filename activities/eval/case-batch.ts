@@ -150,7 +150,7 @@ export async function scoreCaseBatch(
   try {
     const plans = await planBatch(deps, run, todo, input.conversations, input.repeatConversations);
     const prepaid = await prepayJudgeCalls(deps, run, plans);
-    const priceOf = await runPrices(deps, run);
+    const priceOf = await runPrices(deps, run, plans);
     outcome.timings.loadMs = performance.now() - loading;
     await scoreLanes(deps, judge, run, { plans, prepaid, priceOf }, slots, lanes, outcome, carried);
     return outcome;

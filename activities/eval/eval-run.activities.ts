@@ -51,16 +51,18 @@ export function createEvalRunActivities(deps: ActivityDeps, judge: Judge = creat
 
     /**
      * The status of a case's stored result, or null: a live case already scored is not run again; and the number of
-     * turns an unscored case has to run (0: a conversation scenario only, which the agent does not run; absent when
-     * the case is scored or deleted).
+     * turns an unscored case has to run (absent when the case is scored or deleted), 0 and `scenario` for a
+     * conversation scenario a simulated user plays.
      */
     async findStoredCaseResult(input: {
       runId: string;
       caseId: string;
-    }): Promise<{ status: CaseStatus | null; turns?: number }> {
+    }): Promise<{ status: CaseStatus | null; turns?: number; scenario?: boolean }> {
       const status = (await findCaseResult(deps.db, input.runId, input.caseId))?.status ?? null;
       const evalCase = status === null ? await findEvalCaseById(deps.db, input.caseId) : undefined;
-      return { status, ...(evalCase ? { turns: caseTurns(evalCase).length } : {}) };
+      if (!evalCase) return { status };
+      const turns = caseTurns(evalCase).length;
+      return { status, turns, ...(turns === 0 && evalCase.conversation_scenario ? { scenario: true } : {}) };
     },
 
     /** The next page of case ids of the run after the cursor. */

@@ -14,7 +14,8 @@ import { withCaseFetch, type JudgeConnection } from './judge-connections.service
 import { measuredJudgeCall } from './judge-metrics';
 import type { JudgeCacheCounts, VerdictCache } from './judge-verdict-cache.service';
 
-type Parse<T> = (content: string) => T | null;
+/** Reads a reply: null when it is unusable (asked again). */
+export type Parse<T> = (content: string) => T | null;
 
 // A reply that cannot be parsed is asked again; after this many unusable replies the sample counts as no verdict.
 const PARSE_ATTEMPTS = 3;
@@ -39,6 +40,9 @@ export interface JudgeSession {
     input: { messages: JudgeMessage[]; items: number } & SampleOffset,
     samples: number,
   ): Promise<Array<RubricVerdict[] | null>>;
+  /** One judge-like call (the simulated user's next turn): sample `sampleIndex` of `messages`, through the same cache,
+   * budget and endpoint; null when no reply parsed. */
+  reply<T>(messages: JudgeMessage[], sampleIndex: number, parse: Parse<T>): Promise<T | null>;
   usage(): JudgeUsage;
   /** The samples the verdict cache answered and those it did not; both 0 when the run opted out (`no_cache`). */
   cache(): JudgeCacheCounts;
@@ -164,6 +168,7 @@ export function openSession(
       ),
     sampleItems: (input, samples) =>
       sample(input.messages, input.sampleOffset ?? 0, samples, (content) => parseRubricVerdicts(content, input.items)),
+    reply: async (messages, sampleIndex, parse) => (await sample(messages, sampleIndex, 1, parse))[0],
     usage: () => ({ ...usage }),
     cache: () => ({ ...cached }),
   };

@@ -49,6 +49,24 @@ export const conversationJson = z.object({
       'agent runtime: completed, input_blocked, step_limit (a turn reached max_steps) or message_limit (no room left ' +
         'for the next turn); null when imported',
     ),
+  simulation: z
+    .object({
+      scenario: z.record(z.string(), z.unknown()),
+      simulator_model: z.string(),
+      simulator_calls: z.number(),
+      cached_turns: z.number(),
+      simulator_usage: z.object({
+        calls: z.number(),
+        prompt_tokens: z.number(),
+        completion_tokens: z.number(),
+        total_tokens: z.number(),
+      }),
+    })
+    .nullable()
+    .describe(
+      'a simulated user played the user (a scenario case of a live run): its scenario, the simulator model, the ' +
+        'simulator calls made and the user turns the frozen simulation replayed without a call; null otherwise',
+    ),
   created_at: z.string(),
 });
 
@@ -69,6 +87,7 @@ export function toConversationJson(row: Conversation): z.infer<typeof conversati
     latency_ms: row.latency_ms,
     agent_version: row.agent_version,
     stop_reason: row.stop_reason,
+    simulation: row.simulation ?? null,
     created_at: row.created_at.toISOString(),
   };
 }

@@ -105,6 +105,10 @@ export const caseResultJson = z.object({
   judge_usage: z
     .object({ calls: z.number(), prompt_tokens: z.number(), completion_tokens: z.number(), total_tokens: z.number() })
     .nullable(),
+  simulator_usage: z
+    .object({ calls: z.number(), prompt_tokens: z.number(), completion_tokens: z.number(), total_tokens: z.number() })
+    .nullable()
+    .describe("a scenario case of a live run: the simulated user's calls over its repeats (cache hits cost none)"),
   judge_cache: judgeCacheJson.describe('judge samples the verdict cache answered (no call made), and those it did not'),
   repeats: z
     .array(
@@ -170,6 +174,7 @@ export function toCaseResultJson(row: CaseResultView): z.infer<typeof caseResult
     error: row.error,
     skip_reason: row.skip_reason,
     judge_usage: row.judge_usage,
+    simulator_usage: row.simulator_usage ?? null,
     judge_cache: { hits: row.judge_cache_hits, misses: row.judge_cache_misses },
     repeats: row.repeats as z.infer<typeof caseResultJson>['repeats'],
     flip_rate: row.flip_rate,

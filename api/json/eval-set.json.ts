@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { EvalSet } from '../../db/tables/eval-set.table';
 import { resolveMinScores } from '../../domain/scoring/criteria';
+import { resolveSimulatorSettings } from '../../domain/eval/simulator-settings';
 
 export const minScoresJson = z.object({
   tool_trajectory_avg_score: z.number(),
@@ -18,6 +19,9 @@ export const evalSetJson = z.object({
   description: z.string(),
   min_scores: minScoresJson,
   judge_samples: z.number(),
+  simulator: z
+    .object({ model: z.string().optional(), max_turns: z.number(), stop_signal: z.string() })
+    .describe("how a simulated user plays the scenario cases; model absent: the judge provider's cheaper model"),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -31,6 +35,7 @@ export function toEvalSetJson(row: EvalSet): z.infer<typeof evalSetJson> {
     description: row.description,
     min_scores: resolveMinScores(row.min_scores),
     judge_samples: row.judge_samples,
+    simulator: resolveSimulatorSettings(row.simulator),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

@@ -42,6 +42,7 @@ export const evalSetRoutes: RouteSpec[] = [
         description: body.description ?? '',
         min_scores: resolveMinScores(body.min_scores),
         judge_samples: body.judge_samples ?? 1,
+        simulator: body.simulator ?? null,
       }).catch(orNameTaken(body.name));
       return { data: toEvalSetJson(row) };
     },
@@ -86,6 +87,7 @@ export const evalSetRoutes: RouteSpec[] = [
         description: body.description ?? set.description,
         min_scores: resolveMinScores(set.min_scores, body.min_scores),
         judge_samples: body.judge_samples ?? set.judge_samples,
+        simulator: body.simulator,
       }).catch(orNameTaken(body.name ?? set.name));
       return { data: toEvalSetJson(row) };
     },

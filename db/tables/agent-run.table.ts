@@ -5,6 +5,8 @@ import type { Provider } from '../../domain/agent/model-provider';
 import type { GuardrailEvent } from '../../domain/scoring/safety';
 import type { RecordedToolCall } from './conversation.table';
 import type { Json } from './json-column';
+import type { ConversationScenario } from '../../domain/eval/case-turns';
+import type { JudgeUsage } from './eval-run.table';
 
 /** Production runs have real effects; sandbox runs (live evaluation) simulate or replay them. */
 export type AgentRunMode = 'production' | 'sandbox';
@@ -23,6 +25,23 @@ export interface AgentRunTurn {
   blocked?: boolean;
   replay?: [number, number];
   reply?: string | null;
+}
+
+/** A run whose user a simulator plays (a scenario case): its settings, and the calls made so far. */
+export interface AgentRunSimulation {
+  scenario: ConversationScenario;
+  max_turns: number;
+  stop_signal: string;
+  /** The simulator's model: the set's `simulator.model`, else the run's judge model. */
+  model: string;
+  /** The repeat the run plays: part of each simulated turn's cache key, so repeats are asked apart. */
+  seed: number;
+  /** Simulator calls made and their tokens (cache hits cost none). */
+  usage: JudgeUsage;
+  /** User turns the frozen simulation answered (no call). */
+  cached_turns: number;
+  /** The turn at which the simulated user wrote the stop signal (that turn was not started). */
+  stopped_at?: number;
 }
 
 /** The runtime state of one agent-run workflow, written by its activities. */
@@ -51,6 +70,8 @@ export interface AgentRunTable {
   final_response: string | null;
   /** Every turn the run is to run, in order; `[]` for runs made before turns (they ran one). */
   turns: Json<AgentRunTurn[]>;
+  /** Set when a simulated user plays the run (a scenario case); null otherwise. */
+  simulation: ColumnType<AgentRunSimulation | null, string | null | undefined, string | null>;
   status: 'running' | 'completed' | 'failed' | 'cancelled';
   error: string | null;
   conversation_id: string | null;

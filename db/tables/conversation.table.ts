@@ -1,6 +1,8 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { Json, NullableJson } from './json-column';
 import type { ConversationTurn } from '../../domain/eval/conversation-turns';
+import type { ConversationScenario } from '../../domain/eval/case-turns';
+import type { JudgeUsage } from './eval-run.table';
 
 /** Where a conversation came from: imported through the API, or produced by a live or sandbox agent run. */
 export type ConversationSource = 'imported' | 'live' | 'sandbox';
@@ -33,6 +35,17 @@ export interface ConversationMessage {
   tool_call_id?: string;
 }
 
+/** What played the user of a simulated conversation: its scenario, the simulator's model, the simulator calls made
+ * and the user turns the frozen simulation replayed (no call). */
+export interface ConversationSimulation {
+  scenario: ConversationScenario;
+  simulator_model: string;
+  simulator_calls: number;
+  cached_turns: number;
+  /** The simulator calls' tokens (priced into the case cost). */
+  simulator_usage: JudgeUsage;
+}
+
 /** One recorded agent run (the spec's `{run}`): what the agent was asked, did and answered. */
 export interface ConversationTable {
   id: Generated<string>;
@@ -52,6 +65,8 @@ export interface ConversationTable {
   latency_ms: number | null;
   agent_version: number | null;
   stop_reason: string | null;
+  /** Set when a simulated user played the conversation's user (null otherwise). */
+  simulation: ColumnType<ConversationSimulation | null, string | null | undefined, string | null>;
   created_at: ColumnType<Date, never, never>;
 }
 

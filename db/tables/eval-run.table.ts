@@ -97,6 +97,8 @@ export interface CaseResultTable {
   criteria: Json<Partial<Record<CriterionKey, StoredCriterion>>>;
   error: string | null;
   judge_usage: NullableJson<JudgeUsage>;
+  /** A scenario case of a live run: the simulated user's calls over its repeats (null otherwise). */
+  simulator_usage: ColumnType<JudgeUsage | null, string | null | undefined, never>;
   /** Judge samples the verdict cache answered (no call made), and those it could not (judged afresh). */
   judge_cache_hits: ColumnType<number, number | undefined, never>;
   judge_cache_misses: ColumnType<number, number | undefined, never>;

@@ -5,6 +5,7 @@ import type { ExpectedCall } from '../../domain/trajectory/expected-call';
 import type { ToolCall } from '../../domain/trajectory/tool-call';
 import type { TrajectoryMatch } from '../../domain/trajectory/trajectory-modes';
 import type { CaseTurn, ConversationScenario } from '../../domain/eval/case-turns';
+import type { SimulatorSettings } from '../../domain/eval/simulator-settings';
 
 /** A collection of eval cases for one agent, with its default minimum scores and judge sample count. */
 export interface EvalSetTable {
@@ -15,6 +16,8 @@ export interface EvalSetTable {
   description: string;
   min_scores: Json<MinScores>;
   judge_samples: number;
+  /** How a simulated user plays the set's scenario cases; null: the defaults. */
+  simulator: ColumnType<SimulatorSettings | null, string | null | undefined, string | null>;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, never, Date>;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { boundedArray, boundedJson, boundedLooseObject, boundedString } from '../bounded-schemas';
 import { expectedCallSchema, type ExpectedCall } from '../trajectory/expected-call';
+import { userPersonaSchema } from './personas';
 
 const nonBlankText = boundedString('textChars').regex(/\S/, 'must not be empty');
 
@@ -35,9 +36,13 @@ export const caseTurnsSchema = boundedArray(caseTurnSchema, 'turnsPerCase').min(
 /** A session's state (the initial `state` of a case, or its expected `final_state`). */
 export const sessionStateSchema = boundedLooseObject({}, 'sessionStateBytes');
 
-/** An ADK `conversation_scenario` (a simulated user's starting prompt and plan), stored whole. */
+/** An ADK `conversation_scenario` (a simulated user's starting prompt, plan and persona), stored whole. */
 export const conversationScenarioSchema = boundedLooseObject(
-  { starting_prompt: nonBlankText, conversation_plan: boundedString('textChars').optional() },
+  {
+    starting_prompt: nonBlankText,
+    conversation_plan: boundedString('textChars').optional(),
+    user_persona: userPersonaSchema.nullish(),
+  },
   'conversationScenarioBytes',
 );
 

@@ -5,6 +5,7 @@ import { expectedCallSchema } from '../trajectory/expected-call';
 import { TRAJECTORY_MATCH_MODES } from '../trajectory/trajectory-modes';
 import { caseTurnsSchema, conversationScenarioSchema, firstTurnColumns, sessionStateSchema } from './case-turns';
 import type { ImportCase } from './eval-set-file.reader';
+import { simulatorSettingsSchema } from './simulator-settings';
 
 /** A string with at least one non-whitespace character. */
 export const nonBlank = boundedString('textChars').regex(/\S/, 'must not be empty');
@@ -36,6 +37,8 @@ export const evalSetFields = {
   description: z.string().max(10_000).optional(),
   min_scores: minScoresOverrideSchema.optional(),
   judge_samples: z.number().int().min(1).max(9).optional(),
+  /** How a simulated user plays the set's scenario cases (null: the defaults). */
+  simulator: simulatorSettingsSchema.nullish(),
 };
 
 type CaseShape = {

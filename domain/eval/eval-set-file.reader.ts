@@ -8,6 +8,7 @@ import { fieldPath, issuesAt, type FieldProblem } from '../field-problems';
 import { LIMITS } from '../limits';
 import { DEFAULT_TRAJECTORY_MATCH } from '../trajectory/trajectory-modes';
 import type { MinScores } from '../scoring/criteria';
+import type { SimulatorSettings } from './simulator-settings';
 import type { ExpectedCall } from '../trajectory/expected-call';
 import type { TrajectoryMatch } from '../trajectory/trajectory-modes';
 
@@ -44,6 +45,7 @@ export interface ImportedSetSettings {
   description?: string;
   min_scores?: Partial<MinScores>;
   judge_samples?: number;
+  simulator?: SimulatorSettings | null;
 }
 
 /** A file read whole: its cases, or every invalid field, or a case count over `casesPerEvalSet`. */
@@ -125,7 +127,13 @@ function readAdk(value: unknown): ImportRead {
   return { format: 'adk', set: { name, description: description ?? undefined }, cases: read.cases };
 }
 
-const nativeSettings = evalSetFileSchema.pick({ name: true, description: true, min_scores: true, judge_samples: true });
+const nativeSettings = evalSetFileSchema.pick({
+  name: true,
+  description: true,
+  min_scores: true,
+  judge_samples: true,
+  simulator: true,
+});
 
 /** The set settings a parsed JSON file carries, as far as they are valid (to create the set a file names). */
 export function fileSetSettings(value: unknown, legacyName?: string): ImportedSetSettings {

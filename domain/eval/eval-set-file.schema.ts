@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { evalCaseBody, evalName, evalSetFields } from './eval-fields';
 import { LIMITS } from '../limits';
 import type { MinScores } from '../scoring/criteria';
+import type { SimulatorSettings } from './simulator-settings';
 import { DEFAULT_TRAJECTORY_MATCH } from '../trajectory/trajectory-modes';
 
 /** The `format` tag of an Assay eval set file. */
@@ -55,7 +56,13 @@ function fileCase(c: EvalSetFileCase): EvalSetFileCase {
 
 /** The file of a set and its cases, cases in name order (ids and timestamps are left out). */
 export function toEvalSetFile(
-  set: { name: string; description: string; min_scores: MinScores; judge_samples: number },
+  set: {
+    name: string;
+    description: string;
+    min_scores: MinScores;
+    judge_samples: number;
+    simulator?: SimulatorSettings | null;
+  },
   cases: ReadonlyArray<EvalSetFileCase>,
 ): EvalSetFile {
   return {
@@ -64,6 +71,7 @@ export function toEvalSetFile(
     description: set.description,
     min_scores: set.min_scores,
     judge_samples: set.judge_samples,
+    ...(set.simulator ? { simulator: set.simulator } : {}),
     cases: [...cases].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map(fileCase),
   };
 }

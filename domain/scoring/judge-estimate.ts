@@ -13,7 +13,10 @@ export interface JudgedCaseTally {
   rubric_cases: number;
   rubric_chars: number;
   rubrics: number;
-  /** Scenario cases (docs/evaluation.md "Scenario criteria"), their prompt, plan and rubric characters, and rubrics. */
+  /**
+   * Scenario cases to score (a live run's simulated users play them; docs/evaluation.md "Scenario criteria"), their
+   * prompt, plan and rubric characters, and rubrics.
+   */
   scenario_cases?: number;
   scenario_chars?: number;
   scenario_rubrics?: number;
@@ -60,6 +63,26 @@ export function estimateJudgeWork(tally: JudgedCaseTally, samples: number, repea
     judge_calls: (tally.match_cases + tally.rubric_cases + 2 * scenarios) * asks,
     prompt_tokens: Math.ceil(((matchChars + rubricChars + scenarioChars) * asks) / CHARS_PER_TOKEN),
     completion_tokens: (tally.match_cases + tally.rubrics + scenarioVerdicts) * VERDICT_TOKENS * asks,
+  };
+}
+
+// A simulated user's prompt: its instructions and plan (about SIMULATOR_FRAME_CHARS) and the transcript so far; its
+// reply, a user's message, takes about SIMULATOR_REPLY_TOKENS.
+const SIMULATOR_FRAME_CHARS = 2_000;
+const SIMULATOR_REPLY_TOKENS = 60;
+
+/**
+ * Estimates a live run's simulator work: at most `maxTurns − 1` calls per scenario case and repeat (the first user
+ * turn is the starting prompt), each reading the plan and, on average, half the turns of transcript. An upper bound
+ * on the calls: a simulated user that stops early, or a frozen simulation, makes fewer.
+ */
+export function estimateSimulatorWork(scenarioCases: number, maxTurns: number, repeats = 1): JudgeEstimate {
+  const calls = scenarioCases * Math.max(0, maxTurns - 1) * repeats;
+  const promptChars = SIMULATOR_FRAME_CHARS + (maxTurns / 2) * 2 * ANSWER_CHARS;
+  return {
+    judge_calls: calls,
+    prompt_tokens: Math.ceil((calls * promptChars) / CHARS_PER_TOKEN),
+    completion_tokens: calls * SIMULATOR_REPLY_TOKENS,
   };
 }
 

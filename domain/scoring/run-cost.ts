@@ -49,10 +49,19 @@ function partCost(part: PricedUsage | null, unpriced: Set<string>): number | nul
   return usdOf(part.price, part.usage as TokenCounts);
 }
 
-/** A case's cost: a part without usage costs 0 (no calls made, whatever the price); `agent` is null offline. */
-export function caseCost(input: { judge: PricedUsage | null; agent: PricedUsage | null }): CaseCost {
+/**
+ * A case's cost: a part without usage costs 0 (no calls made, whatever the price); `agent` is null offline. A
+ * simulated user's calls (`simulator`) are judge-like: they add to `judge_usd`.
+ */
+export function caseCost(input: {
+  judge: PricedUsage | null;
+  agent: PricedUsage | null;
+  simulator?: PricedUsage | null;
+}): CaseCost {
   const unpriced = new Set<string>();
-  const judge_usd = partCost(input.judge, unpriced) ?? (input.judge ? null : 0);
+  const judged = partCost(input.judge, unpriced) ?? (input.judge ? null : 0);
+  const simulated = input.simulator ? partCost(input.simulator, unpriced) : 0;
+  const judge_usd = judged === null || simulated === null ? null : judged + simulated;
   const agent_usd = partCost(input.agent, unpriced);
   return { judge_usd, agent_usd, unpriced_models: [...unpriced] };
 }

@@ -25,6 +25,7 @@ export const agentRunRow = (): AgentRun => ({
   token_usage: { model_calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
   final_response: null,
   turns: [],
+  simulation: null,
   status: 'running',
   error: null,
   conversation_id: null,

@@ -2,6 +2,7 @@ import type { Conversation } from '../../db/tables/conversation.table';
 import type { EvalCase } from '../../db/tables/eval-set.table';
 import type { ConversationScenario } from '../../domain/eval/case-turns';
 import { conversationTurns } from '../../domain/eval/conversation-turns';
+import { resolvePersona } from '../../domain/eval/personas';
 import { decideCaseOutcome, type CaseOutcome } from '../../domain/scoring/case-outcome';
 import { isCriterionError, type CriterionResult, type MinScores } from '../../domain/scoring/criteria';
 import type { RubricDetail } from '../../domain/scoring/judge-verdicts';
@@ -35,14 +36,13 @@ export function isScenarioCase(evalCase: EvalCase): boolean {
 /** The judge calls scoring a scenario case makes when every reply is usable: each criterion's samples. */
 export const SCENARIO_JUDGED_CRITERIA = 2;
 
-/** The scenario as the judge reads it. */
+/** The scenario as the judge reads it: a built-in persona resolved to its description, behaviours and rubrics. */
 export function scenarioBrief(scenario: ConversationScenario): ScenarioBrief {
-  const persona = scenario.user_persona;
   return {
     starting_prompt: scenario.starting_prompt,
     conversation_plan: scenario.conversation_plan ?? null,
-    persona: typeof persona === 'string' || (typeof persona === 'object' && persona !== null) ? persona : null,
-  } as ScenarioBrief;
+    persona: resolvePersona(scenario.user_persona),
+  };
 }
 
 /**

@@ -86,7 +86,7 @@ const calls = (list: unknown): string =>
 function explain(key: string, criterion: CriterionJson): string[] {
   const d = (criterion.detail ?? {}) as Detail;
   if (key === 'tool_trajectory_avg_score') return [`missing: ${calls(d.missing)}`, `extra: ${calls(d.extra)}`];
-  if (key === 'rubric_based') {
+  if (key === 'rubric_based' || key === 'task_success' || key === 'persona_adherence') {
     return ((d.rejected as Array<{ rubric: string; justification: string }>) ?? []).map(
       (r) => `rejected: "${r.rubric}" — ${r.justification}`,
     );
@@ -95,8 +95,10 @@ function explain(key: string, criterion: CriterionJson): string[] {
   return [JSON.stringify(d)];
 }
 
-// A multi-turn result's criterion: each failed turn's own detail, then the conversation rubrics' verdicts.
+// A multi-turn result's criterion: each failed turn's own detail, then the conversation rubrics' verdicts; a criterion
+// judged over the whole conversation only (a scenario's task_success) its own detail.
 function explainTurns(r: CaseResultJson, key: string, criterion: CriterionJson): string[] {
+  if (!Array.isArray((criterion.detail as { turns?: unknown } | null)?.turns)) return explain(key, criterion);
   const lines = failedTurnsOf(r, key).flatMap(({ turn, criterion: c }) => {
     const reason = reasonOf(c.detail);
     return (reason ? [reason] : explain(key, { applicable: true, ...c })).map((l) => `turn ${turn}: ${l}`);

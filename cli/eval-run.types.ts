@@ -84,5 +84,7 @@ export const CRITERIA_ORDER = [
   'final_response_match',
   'response_match_score',
   'rubric_based',
+  'task_success',
+  'persona_adherence',
   'safety',
 ];

@@ -46,6 +46,9 @@ export interface OfflineSelection {
   explicit: Readonly<Record<string, string>> | null;
 }
 
+// A case that is a conversation scenario only: scored with task_success and persona_adherence.
+const SCENARIO = sql<boolean>`(turns IS NULL AND conversation_scenario IS NOT NULL)`;
+
 const judgedTurn = (what: string, where: string): RawBuilder<unknown> =>
   sql`(SELECT coalesce(sum(${sql.raw(what)}), 0) FROM jsonb_array_elements(turns) AS t WHERE ${sql.raw(where)})`;
 const EXPECTS_RESPONSE = `coalesce(t->>'expected_response', '') ~ '\\S'`;
@@ -89,7 +92,11 @@ export async function tallyJudgedCases(
   const oneTurnOr = (columns: RawBuilder<unknown>, ofTurns: RawBuilder<unknown>) =>
     sql`coalesce(sum(CASE WHEN turns IS NULL THEN ${columns} ELSE ${ofTurns} END) FILTER (WHERE ${scorable}), 0)`;
   const caseRubrics = (value: RawBuilder<unknown>) =>
-    sql`coalesce(sum(CASE WHEN ${rubricCount} > 0 THEN ${value} ELSE 0 END) FILTER (WHERE ${scorable}), 0)`;
+    sql`coalesce(sum(CASE WHEN ${rubricCount} > 0 AND NOT ${SCENARIO} THEN ${value} ELSE 0 END) FILTER (WHERE ${scorable}), 0)`;
+  // A scenario case: its two judged asks read its starting prompt, plan and rubrics (counted apart from rubrics).
+  const scenarios = (value: RawBuilder<unknown>) =>
+    sql`coalesce(sum(CASE WHEN ${SCENARIO} THEN ${value} ELSE 0 END) FILTER (WHERE ${scorable}), 0)`;
+  const scenarioText = sql<number>`coalesce(length(conversation_scenario->>'starting_prompt'), 0) + coalesce(length(conversation_scenario->>'conversation_plan'), 0)`;
   const row = await inScope(db, scope)
     .select([
       sql<string>`count(*)`.as('cases'),
@@ -102,7 +109,9 @@ export async function tallyJudgedCases(
         'rubric_chars',
       ),
       sql<string>`${caseRubrics(rubricCount)} + ${oneTurnOr(sql`0`, turnSums.rubrics)}`.as('rubrics'),
-      sql<string>`count(*) FILTER (WHERE conversation_scenario IS NOT NULL AND turns IS NULL)`.as('scenario_cases'),
+      sql<string>`${scenarios(sql`1`)}`.as('scenario_cases'),
+      sql<string>`${scenarios(sql`${scenarioText} + ${rubricChars}`)}`.as('scenario_chars'),
+      sql<string>`${scenarios(rubricCount)}`.as('scenario_rubrics'),
     ])
     .executeTakeFirstOrThrow();
   return {
@@ -113,19 +122,21 @@ export async function tallyJudgedCases(
     rubric_chars: Number(row.rubric_chars),
     rubrics: Number(row.rubrics),
     scenario_cases: Number(row.scenario_cases),
+    scenario_chars: Number(row.scenario_chars),
+    scenario_rubrics: Number(row.scenario_rubrics),
   };
 }
 
-/** True when some case of the run needs the judge (an expected final response or rubrics). */
-export async function someRunCaseNeedsJudge(db: Db, scope: RunCaseScope, live = false): Promise<boolean> {
+/** True when some case of the run needs the judge (an expected final response, rubrics, or a scenario). */
+export async function someRunCaseNeedsJudge(db: Db, scope: RunCaseScope): Promise<boolean> {
   const row = await inScope(db, scope)
     .select('id')
     .where((eb) =>
       eb.or([
         eb('expected_final_response', 'is not', null),
-        // A live run's scenario case: its simulated user asks the judge's provider.
-        ...(live ? [eb.and([eb('conversation_scenario', 'is not', null), eb('turns', 'is', null)])] : []),
         sql<boolean>`jsonb_array_length(coalesce(rubrics, '[]'::jsonb)) > 0`,
+        // A conversation scenario: task_success and persona_adherence are judged (live, its simulated user asks too).
+        SCENARIO,
         sql<boolean>`EXISTS (SELECT 1 FROM jsonb_array_elements(coalesce(turns, '[]'::jsonb)) AS t
           WHERE coalesce(t->>'expected_response', '') ~ '\\S'
             OR (jsonb_typeof(t->'rubrics') = 'array' AND jsonb_array_length(t->'rubrics') > 0))`,

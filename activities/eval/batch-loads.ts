@@ -72,13 +72,9 @@ export async function planBatch(
     // Rows written before the limits existed are refused here, as a scored error, rather than exhausting the worker.
     const caseProblem = storedCaseProblem(evalCase);
     if (caseProblem) return refuse(caseProblem);
-    if (caseTurns(evalCase).length === 0) {
-      // A live run played it (its criteria are not scored here): the result names the conversation and costs it.
-      const live = liveConversations[caseId];
-      const played = (repeatConversations[caseId] ?? (live ? [live] : [])).flatMap((id) => conversations.get(id) ?? []);
-      return { ...refuse(SCENARIO_SKIP_REASON, live ?? null), skipped: true, played };
-    }
     const conversationId = chosen.get(caseId);
+    // A scenario case is scored against a conversation its simulated user had; without one it is not scored.
+    if (!conversationId && caseTurns(evalCase).length === 0) return { ...refuse(SCENARIO_SKIP_REASON), skipped: true };
     if (!conversationId) return refuse(NO_CONVERSATION);
     const conversation = conversations.get(conversationId);
     if (!conversation) return refuse(`conversation ${conversationId} no longer exists`);

@@ -22,6 +22,7 @@ import {
   type TurnOutcome,
 } from '../../domain/scoring/turn-outcomes';
 import type { JudgeSession } from '../judge/judge-session';
+import { isScenarioCase, SCENARIO_JUDGED_CRITERIA, scoreScenarioAgainst } from './scenario-scoring';
 import { perTurnKeys, scoreTurn, transcriptBeforeLastReply, turnJudgeCalls, type TurnJudging } from './turn-scoring';
 
 /** What scoring one case reads. */
@@ -37,6 +38,7 @@ export interface CaseScoringInput {
 
 /** The judge calls a case makes when every reply is usable: the samples of each judged criterion of each turn. */
 export function expectedJudgeCalls(evalCase: EvalCase, samples: number): number {
+  if (isScenarioCase(evalCase)) return SCENARIO_JUDGED_CRITERIA * samples;
   return turnJudgeCalls(caseTurns(evalCase), samples) + (hasRubrics(evalCase.rubrics) ? samples : 0);
 }
 
@@ -54,6 +56,7 @@ export async function scoreCaseAgainst(input: CaseScoringInput): Promise<CaseOut
   const { evalCase, conversation, minScores, judgeSamples, judge, sampleOffset = 0 } = input;
   if (caseNeedsJudge(evalCase) && !judge)
     return { status: 'error', criteria: [], error: 'the run has no judge for this case' };
+  if (isScenarioCase(evalCase) && judge) return scoreScenarioAgainst({ ...input, judge, sampleOffset });
   const expected = caseTurns(evalCase);
   const actual = conversationTurns(conversation);
   const judging = { mode: evalCase.trajectory_match, minScores, judgeSamples, judge, sampleOffset };

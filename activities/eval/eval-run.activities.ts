@@ -38,7 +38,7 @@ export function createEvalRunActivities(deps: ActivityDeps, judge: Judge = creat
       const live = run.mode === 'live';
       const pinned = live ? await pinLiveRunAgent(deps, guard, run) : null;
       const scope = runCaseScope(run);
-      const judged = (await someRunCaseNeedsJudge(deps.db, scope, live))
+      const judged = (await someRunCaseNeedsJudge(deps.db, scope))
         ? await judge.resolveForRun(
             run,
             pinned?.model ?? (await judgedAgentModel(deps, run.workspace_id, run.agent_id)),

@@ -35,6 +35,11 @@ export interface JudgeSession {
     input: { userInput: string; response: string; rubrics: readonly string[] } & SampleOffset,
     samples: number,
   ): Promise<Array<RubricVerdict[] | null>>;
+  /** A verdict per item of a prompt built elsewhere (the scenario criteria), parsed like rubric verdicts. */
+  sampleItems(
+    input: { messages: JudgeMessage[]; items: number } & SampleOffset,
+    samples: number,
+  ): Promise<Array<RubricVerdict[] | null>>;
   /** One judge-like call (the simulated user's next turn): sample `sampleIndex` of `messages`, through the same cache,
    * budget and endpoint; null when no reply parsed. */
   reply<T>(messages: JudgeMessage[], sampleIndex: number, parse: Parse<T>): Promise<T | null>;
@@ -161,6 +166,8 @@ export function openSession(
       sample(rubricsPrompt(input), input.sampleOffset ?? 0, samples, (content) =>
         parseRubricVerdicts(content, input.rubrics.length),
       ),
+    sampleItems: (input, samples) =>
+      sample(input.messages, input.sampleOffset ?? 0, samples, (content) => parseRubricVerdicts(content, input.items)),
     reply: async (messages, sampleIndex, parse) => (await sample(messages, sampleIndex, 1, parse))[0],
     usage: () => ({ ...usage }),
     cache: () => ({ ...cached }),

@@ -9,6 +9,8 @@ export const minScoresJson = z.object({
   final_response_match: z.number(),
   rubric_based: z.number(),
   response_match_score: z.number().optional().describe('ADK ROUGE-1: applied only when set (no default)'),
+  task_success: z.number().optional().describe('Scenario cases only; 0.7 when not set'),
+  persona_adherence: z.number().optional().describe('Scenario cases only: gates the case only when set'),
 });
 
 export const evalSetJson = z.object({

@@ -164,7 +164,8 @@ window.CaseView = (() => {
   // What a case's body shows below its scores: its turns when scored by turns (or waiting with several), else the
   // one turn's trajectory, responses, rubrics and guardrails as always.
   function detail(evalCase, result, criteria) {
-    if (evalCase && evalCase.conversation_scenario) return window.TurnsView.scenario(evalCase.conversation_scenario);
+    if (evalCase && evalCase.conversation_scenario)
+      return window.ScenarioView.render(evalCase.conversation_scenario, result, { rubrics });
     if (hasTurns(result)) return window.TurnsView.render(result, evalCase, { trajectory, rubrics, guardrails });
     if (!result && evalCase && Array.isArray(evalCase.turns) && evalCase.turns.length > 1)
       return window.TurnsView.waiting(evalCase);

@@ -111,6 +111,8 @@ window.Assay = (() => {
     final_response_match: 'Final response',
     response_match_score: 'ROUGE-1',
     rubric_based: 'Rubrics',
+    task_success: 'Task success',
+    persona_adherence: 'Persona',
     safety: 'Safety',
   };
 

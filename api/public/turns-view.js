@@ -128,16 +128,5 @@ window.TurnsView = (() => {
     );
   }
 
-  /** A case of a simulated conversation (run by a user simulator, skipped until there is one): its prompt and plan. */
-  function scenario(plan) {
-    return el(
-      'div',
-      { class: 'scenario' },
-      el('h4', { text: 'Conversation scenario' }),
-      el('blockquote', { text: plan.starting_prompt }),
-      plan.conversation_plan ? el('p', { class: 'hint', text: `Plan: ${plan.conversation_plan}` }) : null,
-    );
-  }
-
-  return { render, waiting, headline, scenario };
+  return { render, waiting, headline };
 })();

@@ -7,6 +7,8 @@ export const CRITERION_KEYS = [
   'rubric_based',
   'safety',
   'response_match_score',
+  'task_success',
+  'persona_adherence',
 ] as const;
 
 /** A criterion key as it appears in case results and in the run summary. */
@@ -27,8 +29,24 @@ export const OPT_IN_KEYS = ['response_match_score'] as const;
 /** A criterion key applied only when its minimum is set. */
 export type OptInKey = (typeof OPT_IN_KEYS)[number];
 
-/** Minimum score per configurable criterion, each in [0, 1]; an opt-in criterion only where it was set. */
-export type MinScores = Record<MinScoreKey, number> & Partial<Record<OptInKey, number>>;
+/**
+ * The criteria of scenario cases (docs/evaluation.md "Scenario criteria"): `task_success` applies with
+ * `SCENARIO_DEFAULT_MIN_SCORES` unless set; `persona_adherence` is reported and gates only when its minimum is set.
+ * Like opt-in ones they are in resolved minimums and a summary's `avg_score` only once set or applied.
+ */
+export const SCENARIO_KEYS = ['task_success', 'persona_adherence'] as const;
+
+/** A criterion key of scenario cases. */
+export type ScenarioKey = (typeof SCENARIO_KEYS)[number];
+
+/** The criteria a summary lists only once they applied (no default shown for them). */
+export const APPLIED_ONLY_KEYS: readonly CriterionKey[] = [...OPT_IN_KEYS, ...SCENARIO_KEYS];
+
+/** Minimum score per configurable criterion, each in [0, 1]; an opt-in or scenario criterion only where it was set. */
+export type MinScores = Record<MinScoreKey, number> & Partial<Record<OptInKey | ScenarioKey, number>>;
+
+/** The minimum `task_success` needs when no layer sets it (kept apart so one-turn sets show no scenario default). */
+export const SCENARIO_DEFAULT_MIN_SCORES: Readonly<{ task_success: number }> = Object.freeze({ task_success: 0.7 });
 
 /** The spec's defaults, used where neither the eval set nor the run sets a minimum. */
 export const DEFAULT_MIN_SCORES: Readonly<MinScores> = Object.freeze({
@@ -46,6 +64,8 @@ export const minScoresOverrideSchema = z
     final_response_match: minScore.optional(),
     rubric_based: minScore.optional(),
     response_match_score: minScore.optional(),
+    task_success: minScore.optional(),
+    persona_adherence: minScore.optional(),
   })
   .strict();
 
@@ -85,7 +105,7 @@ export function resolveMinScores(
 ): MinScores {
   const resolved: MinScores = { ...DEFAULT_MIN_SCORES };
   for (const layer of [setDefaults, runOverride]) {
-    for (const key of [...MIN_SCORE_KEYS, ...OPT_IN_KEYS]) {
+    for (const key of [...MIN_SCORE_KEYS, ...OPT_IN_KEYS, ...SCENARIO_KEYS]) {
       const value = layer?.[key];
       if (typeof value === 'number') resolved[key] = value;
     }
@@ -100,6 +120,11 @@ export function notApplicable(
   reason: string,
 ): CriterionResult<NotApplicableDetail> {
   return { criterion, score: 1, min_score: minScore, passed: true, applicable: false, detail: { reason } };
+}
+
+/** Builds the result of a criterion reported beside the score without gating the case (no minimum: it passes). */
+export function reportedOnly<D>(criterion: CriterionKey, score: number, detail: D): CriterionResult<D> {
+  return { criterion, score, min_score: null, passed: true, applicable: true, detail };
 }
 
 /** Builds the result of an applied criterion; it passes when the score reaches the minimum. */

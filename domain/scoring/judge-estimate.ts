@@ -1,4 +1,5 @@
 import { finalResponsePrompt, rubricsPrompt } from './judge-prompts';
+import { personaAdherencePrompt, taskSuccessPrompt } from './scenario-prompts';
 import type { ModelPrice } from './model-prices';
 import { usdOf } from './run-cost';
 
@@ -12,8 +13,13 @@ export interface JudgedCaseTally {
   rubric_cases: number;
   rubric_chars: number;
   rubrics: number;
-  /** Conversation scenario cases (a live run's simulated users play them). */
+  /**
+   * Scenario cases to score (a live run's simulated users play them; docs/evaluation.md "Scenario criteria"), their
+   * prompt, plan and rubric characters, and rubrics.
+   */
   scenario_cases?: number;
+  scenario_chars?: number;
+  scenario_rubrics?: number;
 }
 
 /** The judge calls a run will make when every reply is usable, and the tokens they are estimated to take. */
@@ -33,6 +39,14 @@ const promptChars = (messages: ReadonlyArray<{ content: string }>): number =>
   messages.reduce((sum, message) => sum + message.content.length, 0);
 const MATCH_FRAME_CHARS = promptChars(finalResponsePrompt({ userInput: '', expected: '', actual: '' }));
 const RUBRIC_FRAME_CHARS = promptChars(rubricsPrompt({ userInput: '', response: '', rubrics: [] }));
+const NO_SCENARIO = { starting_prompt: '', conversation_plan: null, persona: null };
+// A scenario's two asks (task_success, persona_adherence) each read the transcript, taken as SCENARIO_TURNS exchanges
+// of ANSWER_CHARS; persona_adherence gives a verdict per turn, task_success one for the plan and one per rubric.
+const SCENARIO_TURNS = 4;
+const SCENARIO_FRAME_CHARS =
+  promptChars(taskSuccessPrompt({ scenario: NO_SCENARIO, transcript: [], rubrics: [] })) +
+  promptChars(personaAdherencePrompt({ scenario: NO_SCENARIO, transcript: [] })) +
+  2 * SCENARIO_TURNS * ANSWER_CHARS;
 
 /**
  * Estimates a run's judge work: each judged criterion of each case is asked `samples` times per repeat. The call
@@ -42,10 +56,13 @@ export function estimateJudgeWork(tally: JudgedCaseTally, samples: number, repea
   const asks = samples * repeats;
   const matchChars = tally.match_cases * MATCH_FRAME_CHARS + tally.match_chars;
   const rubricChars = tally.rubric_cases * (RUBRIC_FRAME_CHARS + ANSWER_CHARS) + tally.rubric_chars;
+  const scenarios = tally.scenario_cases ?? 0;
+  const scenarioChars = scenarios * SCENARIO_FRAME_CHARS + 2 * (tally.scenario_chars ?? 0);
+  const scenarioVerdicts = scenarios * (1 + SCENARIO_TURNS) + (tally.scenario_rubrics ?? 0);
   return {
-    judge_calls: (tally.match_cases + tally.rubric_cases) * asks,
-    prompt_tokens: Math.ceil(((matchChars + rubricChars) * asks) / CHARS_PER_TOKEN),
-    completion_tokens: (tally.match_cases + tally.rubrics) * VERDICT_TOKENS * asks,
+    judge_calls: (tally.match_cases + tally.rubric_cases + 2 * scenarios) * asks,
+    prompt_tokens: Math.ceil(((matchChars + rubricChars + scenarioChars) * asks) / CHARS_PER_TOKEN),
+    completion_tokens: (tally.match_cases + tally.rubrics + scenarioVerdicts) * VERDICT_TOKENS * asks,
   };
 }
 

@@ -1,4 +1,12 @@
-import { notApplicable, scored, type CriterionError, type CriterionResult, type NotApplicableDetail } from './criteria';
+import {
+  notApplicable,
+  reportedOnly,
+  scored,
+  type CriterionError,
+  type CriterionKey,
+  type CriterionResult,
+  type NotApplicableDetail,
+} from './criteria';
 import type { MatchVerdict, RubricVerdict } from './judge-output.parser';
 
 /** Detail of `final_response_match`: how many judge samples said the responses are equivalent, and why. */
@@ -72,15 +80,27 @@ export function scoreRubrics(
 ): CriterionResult<RubricDetail | NotApplicableDetail> | CriterionError {
   const criterion = 'rubric_based';
   if (!hasRubrics(input.rubrics)) return notApplicable(criterion, input.minScore, 'the case has no rubrics');
-  const rubrics = input.rubrics;
-  const unusable = unusableSamples(input.samples);
+  return scoreVerdictItems(criterion, input.rubrics, input.samples, input.minScore);
+}
+
+/**
+ * Scores items judged YES / NO by index (rubrics, or a scenario's items): per item the majority of samples wins (a
+ * tie is NO); score = approved ÷ items. With no minimum the score is reported without gating the case.
+ */
+export function scoreVerdictItems(
+  criterion: CriterionKey,
+  items: readonly string[],
+  samples: ReadonlyArray<readonly RubricVerdict[] | null>,
+  minScore: number | null,
+): CriterionResult<RubricDetail> | CriterionError {
+  const unusable = unusableSamples(samples);
   if (unusable) return { criterion, error: unusable };
-  const samples = input.samples as ReadonlyArray<readonly RubricVerdict[]>;
+  const usable = samples as ReadonlyArray<readonly RubricVerdict[]>;
   const detail: RubricDetail = { approved: [], rejected: [] };
-  for (let index = 0; index < rubrics.length; index++) {
-    const votes = samples.map((sample) => sample.find((verdict) => verdict.index === index));
+  for (let index = 0; index < items.length; index++) {
+    const votes = usable.map((sample) => sample.find((verdict) => verdict.index === index));
     if (votes.some((vote) => vote === undefined)) {
-      return { criterion, error: `the judge gave no verdict for rubric ${index}` };
+      return { criterion, error: `the judge gave no verdict for ${itemName(criterion)} ${index}` };
     }
     const cast = votes as RubricVerdict[];
     const yesVotes = cast.filter((vote) => vote.verdict === 'YES').length;
@@ -88,15 +108,20 @@ export function scoreRubrics(
     const winning = cast.find((vote) => (vote.verdict === 'YES') === approved) as RubricVerdict;
     const judged: JudgedRubric = {
       index,
-      rubric: rubrics[index],
+      rubric: items[index],
       justification: winning.justification,
       yes_votes: yesVotes,
       samples: cast.length,
     };
     (approved ? detail.approved : detail.rejected).push(judged);
   }
-  return scored(criterion, detail.approved.length / rubrics.length, input.minScore, detail);
+  const score = items.length === 0 ? 1 : detail.approved.length / items.length;
+  return minScore === null ? reportedOnly(criterion, score, detail) : scored(criterion, score, minScore, detail);
 }
+
+// What the error of a missing verdict calls an item: a rubric, a user turn, or an item of task_success.
+const itemName = (criterion: CriterionKey): string =>
+  criterion === 'rubric_based' ? 'rubric' : criterion === 'persona_adherence' ? 'user turn' : 'item';
 
 function unusableSamples(samples: ReadonlyArray<unknown>): string | null {
   if (samples.length === 0) return 'the judge was not sampled';

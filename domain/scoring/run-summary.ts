@@ -1,4 +1,4 @@
-import { CRITERION_KEYS, OPT_IN_KEYS, type CriterionKey, type CriterionResult } from './criteria';
+import { APPLIED_ONLY_KEYS, CRITERION_KEYS, type CriterionKey, type CriterionResult } from './criteria';
 import type { CaseStatus } from './case-outcome';
 import { isFlaky } from './case-repeats';
 import { LIMITS } from '../limits';
@@ -30,7 +30,7 @@ export interface FlakyCase {
  */
 export interface RunSummary {
   pass_rate: number;
-  /** Every criterion key but an opt-in one that never applied (`OPT_IN_KEYS`). */
+  /** Every criterion key but an opt-in or scenario one that never applied (`APPLIED_ONLY_KEYS`). */
   avg_score: Partial<Record<CriterionKey, number | null>>;
   /** `skipped` is present only when some case was skipped (read it as `?? 0`). */
   counts: { total: number; passed: number; failed: number; error: number; skipped?: number };
@@ -65,9 +65,7 @@ export function summarizeRun(cases: readonly SummarizableCase[]): RunSummary {
       sums.set(result.criterion, { total: sum.total + result.score, count: sum.count + 1 });
     }
   }
-  const reported = CRITERION_KEYS.filter(
-    (key) => sums.has(key) || !(OPT_IN_KEYS as readonly CriterionKey[]).includes(key),
-  );
+  const reported = CRITERION_KEYS.filter((key) => sums.has(key) || !APPLIED_ONLY_KEYS.includes(key));
   const avg_score = Object.fromEntries(
     reported.map((criterion) => {
       const sum = sums.get(criterion);

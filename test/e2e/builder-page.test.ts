@@ -10,13 +10,16 @@ import { judgeReplies } from '../helpers/eval-api';
 import { judgeGate, type JudgeGate } from '../helpers/judge-gate';
 import { ORDER_CASE, ORDER_CONVERSATION, ORDER_CONVERSATION_RIGHT, ORDER_SCENARIO } from '../helpers/multi-turn-order';
 import { serveWithRelay } from '../helpers/relay-client';
+import { KETTLE_SCENARIO, KETTLE_TURNS } from '../helpers/scenario-kettle';
 
 const CASES = 30;
 const JUDGE_DELAY_MS = 300;
 
 // Cases 4, 13 and 22 are judged not equivalent; every seventh conversation (3, 10, 17, 24) had a guardrail fire.
+// A simulated user turn that asks about prices breaks its persona (the scenario case below).
 const judge = judgeReplies({
   match: (ask) => ask.expected_response === ask.actual_response && !/#(4|13|22)\b/.test(ask.user_input),
+  userTurn: (message) => !/price/i.test(message),
   delayMs: JUDGE_DELAY_MS,
 });
 const conversation = (i: number): Record<string, unknown> => ({
@@ -296,6 +299,58 @@ describe('builder eval page in headless Chromium', () => {
     assert.equal(await entry.locator('.chip.first-failed-turn').textContent(), 'First failed turn none → turn 1');
     assert.deepEqual(compared.problems, []);
     await compared.page.close();
+  });
+
+  it('shows a scenario case scored against a conversation: persona, plan, each simulated user turn marked, both criteria', async () => {
+    const scenarioSet = await api.evalSet('concierge', { name: 'simulated customers' });
+    const scenario = await api.addCase('concierge', scenarioSet.id, KETTLE_SCENARIO);
+    const played = await api.importRun('concierge', { turns: KETTLE_TURNS });
+    gate = judgeGate();
+    gate.release(Infinity);
+    const queued = await api.trigger('concierge', scenarioSet.id, {
+      run_selection: 'explicit',
+      conversations: { [scenario.id]: played.id },
+    });
+    await api.waitForEnd('concierge', queued.id);
+    const [result] = await api.results('concierge', queued.id);
+    // Checked by hand: the plan and the rubric hold (2 of 2); turn 1 asks about prices (2 of 3 turns kept), not gating.
+    assert.equal(result.status, 'passed');
+    assert.deepEqual([result.criteria.task_success.score, result.criteria.persona_adherence.score], [1, 2 / 3]);
+    const { page, problems } = await openWithToken(
+      rig.browser,
+      `${rig.served.baseUrl}/builder/runs/${queued.id}?agent=${agent.id}`,
+      rig.owner.token,
+      { viewport: { width: 1280, height: 900 } },
+    );
+    const row = page.locator(`[data-case-id="${scenario.id}"][data-state="passed"]`);
+    await row.waitFor();
+    await row.locator('summary').first().click();
+    assert.deepEqual(await row.locator('.chip').allTextContents(), [
+      '3 turns · 3 passed · no turn failed',
+      'Task success 1.000',
+      'Persona 0.667',
+      'Safety 1.000',
+    ]);
+    assert.equal(await row.locator('tr[data-criterion="persona_adherence"] td').nth(2).textContent(), '–');
+    assert.match((await row.locator('.scenario .persona').textContent()) ?? '', /A novice customer.*asks about prices/);
+    assert.deepEqual(
+      await row.locator('.transcript .simulated-user blockquote').allTextContents(),
+      KETTLE_TURNS.map((t) => t.user_message),
+    );
+    assert.deepEqual(
+      await row
+        .locator('[data-simulated="true"] [data-persona-kept]')
+        .evaluateAll((flags) => flags.map((f) => f.getAttribute('data-persona-kept'))),
+      ['true', 'false', 'true'],
+    );
+    assert.deepEqual(
+      await row.locator('.transcript .agent blockquote').allTextContents(),
+      KETTLE_TURNS.map((t) => t.final_response),
+    );
+    assert.match((await row.locator('.scenario .rubrics').textContent()) ?? '', /met confirms the refund/);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'builder-run-scenario.png'), fullPage: true });
+    assert.deepEqual(problems, []);
+    await page.close();
   });
 
   it('stops live updates and forgets the token when the token is revoked while the page watches (close 4401)', async () => {

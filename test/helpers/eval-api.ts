@@ -12,6 +12,10 @@ export interface JudgeAsk {
   actual_response?: string;
   response?: string;
   rubrics?: Array<{ index: number; rubric: string }>;
+  /** A scenario criterion's transcript and items (`task_success`: criteria; `persona_adherence`: user turns). */
+  conversation?: Array<{ turn: number; user: string; agent: string }>;
+  criteria?: Array<{ index: number; criterion: string }>;
+  items?: Array<{ index: number; user_turn: number }>;
 }
 
 /** Reads what the judge was asked from a scripted request. */
@@ -24,10 +28,14 @@ export function judgeAsk(req: ScriptedRequest): JudgeAsk {
 export function judgeReplies(decide: {
   match?: (ask: JudgeAsk) => boolean;
   rubric?: (rubric: string, ask: JudgeAsk) => boolean;
+  /** Scenario criteria: whether a `task_success` item holds, whether a simulated user message kept to its persona. */
+  taskItem?: (criterion: string, ask: JudgeAsk) => boolean;
+  userTurn?: (userMessage: string, ask: JudgeAsk) => boolean;
   delayMs?: number;
 }): (req: ScriptedRequest) => ScriptedReply {
   return (req) => {
     const ask = judgeAsk(req);
+    if (SCENARIO_TASKS.includes(ask.task)) return scenarioReply(ask, decide);
     if (ask.task === 'final_response_match') {
       const equivalent = decide.match ? decide.match(ask) : ask.expected_response === ask.actual_response;
       return {
@@ -41,6 +49,25 @@ export function judgeReplies(decide: {
     });
     return { content: JSON.stringify({ verdicts }), delayMs: decide.delayMs };
   };
+}
+
+const SCENARIO_TASKS: readonly string[] = ['task_success', 'persona_adherence'];
+
+// The verdicts of a scenario criterion: one per task_success item or per user turn, YES unless the decider says no.
+function scenarioReply(ask: JudgeAsk, decide: Parameters<typeof judgeReplies>[0]): ScriptedReply {
+  const items =
+    (ask.task as string) === 'task_success'
+      ? (ask.criteria ?? []).map(({ index, criterion }) => ({ index, yes: decide.taskItem?.(criterion, ask) ?? true }))
+      : (ask.items ?? []).map(({ index, user_turn }) => ({
+          index,
+          yes: decide.userTurn?.(ask.conversation?.[user_turn]?.user ?? '', ask) ?? true,
+        }));
+  const verdicts = items.map(({ index, yes }) => ({
+    index,
+    verdict: yes ? 'YES' : 'NO',
+    justification: yes ? 'holds' : 'does not hold',
+  }));
+  return { content: JSON.stringify({ verdicts }), delayMs: decide.delayMs };
 }
 
 /** HTTP helpers for one tenant's evaluation API, each asserting the expected status. */

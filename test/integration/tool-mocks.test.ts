@@ -155,6 +155,7 @@ describe('tool mocks: live runs answer tool calls from the case and set mocks', 
     assert.deepEqual(valid.answers, ['sunny']);
     const [call] = valid.conversation.tool_calls;
     assert.deepEqual([call.answered_by, call.result.structured_content, call.judge_usage.calls], ['model', WEATHER, 2]);
+    assert.equal(valid.result.judge_usage.calls, 2, 'counted with the case as judge calls');
     const asked = llm.requests.slice(requestsBefore).map((r) => JSON.parse(userMessage(r.messages)));
     const refusal = asked.find((a) => a.previous_answer_refused_because)?.previous_answer_refused_because;
     assert.match(refusal, /structuredContent is missing/);

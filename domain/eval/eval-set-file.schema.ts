@@ -3,6 +3,7 @@ import { CASE_EXTRAS, evalCaseBody, evalName, evalSetFields } from './eval-field
 import { LIMITS } from '../limits';
 import type { MinScores } from '../scoring/criteria';
 import { DEFAULT_TRAJECTORY_MATCH } from '../trajectory/trajectory-modes';
+import { DEFAULT_MOCK_POLICY, type MockPolicy, type ToolMock } from './tool-mocks';
 
 /** The `format` tag of an Assay eval set file. */
 export const EVAL_SET_FILE_FORMAT = 'assay.eval-set/v1';
@@ -51,9 +52,25 @@ function fileCase(c: EvalSetFileCase): EvalSetFileCase {
   };
 }
 
+/** A set's sandbox tool settings (absent: none, `replay`, off). */
+interface SetToolSettings {
+  tool_mocks?: ToolMock[] | null;
+  mock_policy?: MockPolicy;
+  simulate_tool_responses?: boolean;
+}
+
+// A set's tool settings are written only when not the defaults, so a set without them exports as before.
+function fileToolSettings(set: SetToolSettings): SetToolSettings {
+  return {
+    ...(set.tool_mocks ? { tool_mocks: set.tool_mocks } : {}),
+    ...(set.mock_policy && set.mock_policy !== DEFAULT_MOCK_POLICY ? { mock_policy: set.mock_policy } : {}),
+    ...(set.simulate_tool_responses ? { simulate_tool_responses: true } : {}),
+  };
+}
+
 /** The file of a set and its cases, cases in name order (ids and timestamps are left out). */
 export function toEvalSetFile(
-  set: { name: string; description: string; min_scores: MinScores; judge_samples: number },
+  set: { name: string; description: string; min_scores: MinScores; judge_samples: number } & SetToolSettings,
   cases: ReadonlyArray<EvalSetFileCase>,
 ): EvalSetFile {
   return {
@@ -62,6 +79,7 @@ export function toEvalSetFile(
     description: set.description,
     min_scores: set.min_scores,
     judge_samples: set.judge_samples,
+    ...fileToolSettings(set),
     cases: [...cases].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map(fileCase),
   };
 }

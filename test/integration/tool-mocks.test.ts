@@ -91,6 +91,8 @@ describe('tool mocks: live runs answer tool calls from the case and set mocks', 
       ['mock', 'mock', 'mock', 'mock', 'mock', null],
     );
     assert.equal(proxy.requests() - requestsBefore, 0, 'no call reached the MCP server');
+    const file = await api.send('get', '/api/ai-agents/mocked/eval-sets/ordered/export', 200);
+    assert.deepEqual([file.tool_mocks.length, file.cases[0].tool_mocks.length], [2, 4], 'the set file keeps the mocks');
     assert.deepEqual(result.mocks, {
       unmatched_calls: [{ tool_name: 'crm_update_contact', tool_args: { contact_id: 'plain' } }],
       unconsumed: [

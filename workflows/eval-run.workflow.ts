@@ -144,7 +144,7 @@ function setStatus(status: 'running' | 'completed' | 'failed' | 'cancelled'): vo
 /**
  * Scores every case of an eval run in batches with `concurrency` cases in flight, handing over to a new execution
  * (continue-as-new) when the history reaches its budget, then completes the run from the stored results. Offline
- * scores recorded conversations; live first runs each case's agent in the sandbox (a child workflow per case).
+ * scores recorded conversations; live first runs each case's agent in the sandbox (one activity per case, its scoring too).
  */
 export async function evalRunWorkflow(input: EvalRunWorkflowInput): Promise<EvalRunWorkflowResult> {
   const { runId, concurrency } = input;

@@ -31,7 +31,20 @@ export type EvalSetFileCase = z.infer<typeof evalSetFileCase>;
 
 /** The JSON Schema (draft 2020-12) of an eval set file, served at `/schemas/eval-set.json`. */
 export function evalSetFileJsonSchema(): Record<string, unknown> {
-  return z.toJSONSchema(evalSetFileSchema, { target: 'draft-2020-12', io: 'input' });
+  return z.toJSONSchema(evalSetFileSchema, {
+    target: 'draft-2020-12',
+    io: 'input',
+    // The rule between a case's fields (caseShapeProblems) as JSON Schema can say it: a case gives `turns`, a
+    // `conversation_scenario`, or a `session_input` with its `message`.
+    override: ({ zodSchema, jsonSchema }) => {
+      if (zodSchema !== evalSetFileCase) return;
+      jsonSchema.anyOf = [
+        { required: ['turns'] },
+        { required: ['conversation_scenario'] },
+        { required: ['session_input'], properties: { session_input: { required: ['message'] } } },
+      ];
+    },
+  });
 }
 
 // A one-turn case is written as before; a case of turns keeps its expectations in them. Absent extras stay absent.

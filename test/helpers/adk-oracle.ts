@@ -77,3 +77,15 @@ export async function adkBatch(requests: readonly AdkFileRequest[]): Promise<Adk
   );
   return answer.answers.map((one) => ('ok' in one ? one : { ok: true, dumped: one.dumped }));
 }
+
+/** One response to score against its reference, as ADK's `response_match_score` takes them. */
+export interface AdkRougePair {
+  reference: string;
+  candidate: string;
+}
+
+/** ADK's ROUGE-1 F-measure (`final_response_match_v1`'s own function) of each pair, in order, from one python. */
+export async function adkRougeOne(pairs: readonly AdkRougePair[]): Promise<number[]> {
+  const answer = await askAdk<{ scores: number[] }>(JSON.stringify({ command: 'rouge1', pairs }));
+  return answer.scores;
+}

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import Ajv2020 from 'ajv/dist/2020';
+import request from 'supertest';
 import { evalApi } from '../helpers/eval-api';
 import { harness } from '../helpers/harness';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
@@ -161,6 +163,10 @@ describe('cases and conversations of many turns', () => {
     const exported = (await api.send('get', `/api/ai-agents/travel/eval-sets/${setId}/export`, 200)) as {
       cases: Array<Record<string, unknown>>;
     };
+    const schema = (await request(platform.app).get('/schemas/eval-set.json').expect(200)).body;
+    const validate = new Ajv2020({ strict: false }).compile(schema);
+    assert.equal(validate(exported), true, JSON.stringify(validate.errors));
+    assert.equal(validate({ ...exported, cases: [{ name: 'x', session_input: { locale: 'pt' } }] }), false);
     const book = exported.cases.find((c) => c.name === 'book');
     assert.ok(book);
     assert.equal(book.expected_final_response, undefined);

@@ -9,6 +9,8 @@ Run with .tools/adk-venv/bin/python (scripts/provision.sh test installs the pinn
   {"command": "convert_legacy", "json": "<text>", "name": "<case or set name>"}
     -> {"dumped": {...}}: an old .test.json list as AgentEvaluator.migrate_eval_data_to_new_schema converts it (one
        case named `name`), or a pre-EvalSet `adk web` list as convert_eval_set_to_pydantic_schema does
+  {"command": "rouge1", "pairs": [{"reference": "...", "candidate": "..."}]}
+    -> {"scores": [0.5]}: the ROUGE-1 F-measure of each pair, by final_response_match_v1's own scoring function
   {"command": "batch", "requests": [<request>, ...]} -> {"answers": [<answer>, ...]}: many requests, one python
 """
 
@@ -19,6 +21,7 @@ import sys
 from google.adk.evaluation.eval_case import IntermediateData, Invocation
 from google.adk.evaluation.eval_metrics import EvalMetric, ToolTrajectoryCriterion
 from google.adk.evaluation.eval_set import EvalSet
+from google.adk.evaluation.final_response_match_v1 import _calculate_rouge_1_scores
 from google.adk.evaluation.evaluator import EvalStatus
 from google.adk.evaluation.local_eval_sets_manager import convert_eval_set_to_pydantic_schema
 from google.adk.evaluation.trajectory_evaluator import TrajectoryEvaluator
@@ -77,6 +80,16 @@ def convert_legacy(request):
   return {"dumped": eval_set.model_dump(mode="json", by_alias=False, exclude_none=True)}
 
 
+def rouge1(request):
+  # RougeEvaluator's per-invocation score: _calculate_rouge_1_scores(response, reference).fmeasure.
+  return {
+      "scores": [
+          _calculate_rouge_1_scores(pair["candidate"], pair["reference"]).fmeasure
+          for pair in request["pairs"]
+      ]
+  }
+
+
 def batch(request):
   return {"answers": [COMMANDS[one["command"]](one) for one in request["requests"]]}
 
@@ -85,6 +98,7 @@ COMMANDS = {
     "trajectory": trajectory,
     "validate_eval_set": validate_eval_set,
     "convert_legacy": convert_legacy,
+    "rouge1": rouge1,
     "batch": batch,
 }
 

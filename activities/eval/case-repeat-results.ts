@@ -1,5 +1,6 @@
 import type { CaseResultInput } from '../../db/case-result.repository';
 import type { ScoringRun } from '../../db/eval-run.repository';
+import type { RecordedToolCall } from '../../db/tables/conversation.table';
 import type { JudgeUsage, StoredRepeat } from '../../db/tables/eval-run.table';
 import type { CaseOutcome } from '../../domain/scoring/case-outcome';
 import { aggregateRepeats } from '../../domain/scoring/case-repeats';
@@ -21,7 +22,19 @@ export interface RepeatScore {
 
 // The usage of every repeat that recorded one, summed; null when none did.
 function summedUsage(scores: readonly RepeatScore[]): JudgeUsage | null {
-  const usages = scores.flatMap((score) => (score.usage ? [score.usage] : []));
+  return sumUsages(scores.flatMap((score) => (score.usage ? [score.usage] : [])));
+}
+
+/**
+ * A repeat's judge usage with that of the model-written tool responses of its conversation (counted and priced as
+ * judge calls); null when there is neither.
+ */
+export function withSimulatedTools(usage: JudgeUsage | null, calls: readonly RecordedToolCall[]): JudgeUsage | null {
+  const simulated = calls.flatMap((call) => (call.judge_usage ? [call.judge_usage] : []));
+  return simulated.length === 0 ? usage : sumUsages(usage ? [usage, ...simulated] : simulated);
+}
+
+function sumUsages(usages: readonly JudgeUsage[]): JudgeUsage | null {
   if (usages.length === 0) return null;
   const sum = (key: keyof JudgeUsage): number => usages.reduce((total, usage) => total + usage[key], 0);
   return {

@@ -8,7 +8,7 @@ import { caseTurns } from '../../domain/eval/case-turns';
 import { RUN_FATAL_FAILURES } from '../../domain/eval/run-failures';
 import type { ActivityDeps } from '../platform/activity-deps';
 import type { CasePlan, CaseRefused } from './batch-loads';
-import { NO_CACHE_USE, repeatedResult, type RepeatScore } from './case-repeat-results';
+import { NO_CACHE_USE, repeatedResult, withSimulatedTools, type RepeatScore } from './case-repeat-results';
 import { caseNeedsJudge, scoreCaseAgainst } from './case-scoring';
 import type { Judge } from '../judge/judge.service';
 import { judgeCallBound, JudgeCallBoundReached, type PrepaidCalls } from '../judge/judge-call-budget';
@@ -92,9 +92,10 @@ async function scoreRepeat(
         judge: session,
         sampleOffset: repeat * run.judge_samples,
       });
+      const usage = session?.usage() ?? null;
       return {
         outcome,
-        usage: session?.usage() ?? null,
+        usage: run.mode === 'live' ? withSimulatedTools(usage, conversation.tool_calls) : usage,
         cache: session?.cache() ?? NO_CACHE_USE,
         conversationId: conversation.id,
       };

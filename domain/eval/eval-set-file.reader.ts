@@ -3,7 +3,7 @@ import { adkEvalSetSchema, adkSetName, adkSourceOf, caseFromAdk, isAdkEvalSet } 
 import { adkTestListToEvalSet, adkWebListToEvalSet, isAdkTestList, isAdkWebList, legacyField } from './adk-legacy';
 import { caseFieldsOf } from './eval-fields';
 import type { CaseTurn, ConversationScenario } from './case-turns';
-import type { ToolMock } from './tool-mocks';
+import type { MockPolicy, ToolMock } from './tool-mocks';
 import { evalSetFileCase, evalSetFileSchema } from './eval-set-file.schema';
 import { fieldPath, issuesAt, type FieldProblem } from '../field-problems';
 import { LIMITS } from '../limits';
@@ -48,6 +48,9 @@ export interface ImportedSetSettings {
   min_scores?: Partial<MinScores>;
   judge_samples?: number;
   simulator?: SimulatorSettings | null;
+  tool_mocks?: ToolMock[] | null;
+  mock_policy?: MockPolicy;
+  simulate_tool_responses?: boolean;
 }
 
 /** A file read whole: its cases, or every invalid field, or a case count over `casesPerEvalSet`. */
@@ -135,6 +138,9 @@ const nativeSettings = evalSetFileSchema.pick({
   min_scores: true,
   judge_samples: true,
   simulator: true,
+  tool_mocks: true,
+  mock_policy: true,
+  simulate_tool_responses: true,
 });
 
 /** The set settings a parsed JSON file carries, as far as they are valid (to create the set a file names). */

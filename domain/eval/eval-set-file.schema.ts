@@ -4,6 +4,7 @@ import { LIMITS } from '../limits';
 import type { MinScores } from '../scoring/criteria';
 import type { SimulatorSettings } from './simulator-settings';
 import { DEFAULT_TRAJECTORY_MATCH } from '../trajectory/trajectory-modes';
+import { DEFAULT_MOCK_POLICY, type MockPolicy, type ToolMock } from './tool-mocks';
 
 /** The `format` tag of an Assay eval set file. */
 export const EVAL_SET_FILE_FORMAT = 'assay.eval-set/v1';
@@ -65,6 +66,22 @@ function fileCase(c: EvalSetFileCase): EvalSetFileCase {
   };
 }
 
+/** A set's sandbox tool settings (absent: none, `replay`, off). */
+interface SetToolSettings {
+  tool_mocks?: ToolMock[] | null;
+  mock_policy?: MockPolicy;
+  simulate_tool_responses?: boolean;
+}
+
+// A set's tool settings are written only when not the defaults, so a set without them exports as before.
+function fileToolSettings(set: SetToolSettings): SetToolSettings {
+  return {
+    ...(set.tool_mocks ? { tool_mocks: set.tool_mocks } : {}),
+    ...(set.mock_policy && set.mock_policy !== DEFAULT_MOCK_POLICY ? { mock_policy: set.mock_policy } : {}),
+    ...(set.simulate_tool_responses ? { simulate_tool_responses: true } : {}),
+  };
+}
+
 /** The file of a set and its cases, cases in name order (ids and timestamps are left out). */
 export function toEvalSetFile(
   set: {
@@ -73,7 +90,7 @@ export function toEvalSetFile(
     min_scores: MinScores;
     judge_samples: number;
     simulator?: SimulatorSettings | null;
-  },
+  } & SetToolSettings,
   cases: ReadonlyArray<EvalSetFileCase>,
 ): EvalSetFile {
   return {
@@ -83,6 +100,7 @@ export function toEvalSetFile(
     min_scores: set.min_scores,
     judge_samples: set.judge_samples,
     ...(set.simulator ? { simulator: set.simulator } : {}),
+    ...fileToolSettings(set),
     cases: [...cases].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map(fileCase),
   };
 }

@@ -123,7 +123,13 @@ describe('agent runtime: the sandbox of live evaluation', () => {
       enabled: true,
       sandbox_real_calls: true,
     });
-    assert.deepEqual(link, { agent_id: agentId, mcp_server_id: serverId, enabled: true, sandbox_real_calls: true });
+    assert.deepEqual(link, {
+      agent_id: agentId,
+      mcp_server_id: serverId,
+      enabled: true,
+      sandbox_real_calls: true,
+      record_cassette: false,
+    });
     const callsBefore = proxy.methods().filter((m) => m === 'tools/call').length;
     const before = await effects();
     const { conversation, requests, effects: after } = await liveRun();

@@ -91,6 +91,8 @@ describe('tool mocks: live runs answer tool calls from the case and set mocks', 
       ['mock', 'mock', 'mock', 'mock', 'mock', null],
     );
     assert.equal(proxy.requests() - requestsBefore, 0, 'no call reached the MCP server');
+    const file = await api.send('get', '/api/ai-agents/mocked/eval-sets/ordered/export', 200);
+    assert.deepEqual([file.tool_mocks.length, file.cases[0].tool_mocks.length], [2, 4], 'the set file keeps the mocks');
     assert.deepEqual(result.mocks, {
       unmatched_calls: [{ tool_name: 'crm_update_contact', tool_args: { contact_id: 'plain' } }],
       unconsumed: [
@@ -155,6 +157,7 @@ describe('tool mocks: live runs answer tool calls from the case and set mocks', 
     assert.deepEqual(valid.answers, ['sunny']);
     const [call] = valid.conversation.tool_calls;
     assert.deepEqual([call.answered_by, call.result.structured_content, call.judge_usage.calls], ['model', WEATHER, 2]);
+    assert.equal(valid.result.judge_usage.calls, 2, 'counted with the case as judge calls');
     const asked = llm.requests.slice(requestsBefore).map((r) => JSON.parse(userMessage(r.messages)));
     const refusal = asked.find((a) => a.previous_answer_refused_because)?.previous_answer_refused_because;
     assert.match(refusal, /structuredContent is missing/);

@@ -5,6 +5,7 @@ import { evalScaleOutBench } from './eval-scale-out.bench';
 import { judgeCacheBench } from './judge-cache.bench';
 import { liveBench } from './live.bench';
 import { multiTurnBench } from './multiturn.bench';
+import { scenarioBench } from './scenario.bench';
 
 const BENCHES: Record<string, () => Promise<void>> = {
   eval: evalBench,
@@ -12,6 +13,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   aimd: aimdBench,
   'judge-cache': judgeCacheBench,
   multiturn: multiTurnBench,
+  scenario: scenarioBench,
   live: liveBench,
 };
 

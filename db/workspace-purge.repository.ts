@@ -47,6 +47,7 @@ export const PURGE_STEPS: readonly PurgeStep[] = [
         AND NOT EXISTS (SELECT 1 FROM eval_runs AS retry WHERE retry.retry_of = eval_runs.id)`,
   },
   { table: 'eval_cases', rows: under('eval_set_id', 'eval_sets') },
+  { table: 'cassette_entries', rows: under('eval_set_id', 'eval_sets') },
   { table: 'conversations', rows: owned() },
   { table: 'eval_sets', rows: owned() },
   { table: 'agent_mcp_servers', rows: under('agent_id', 'agents') },

@@ -78,6 +78,14 @@ export async function runToEnd(
   return { runId: run.id, wallMs, run: done };
 }
 
+/** Prints a run's wall against its ideal: `calls` calls of `JUDGE_DELAY_MS` each, `concurrency` at a time. */
+export function printWallIdeal(finished: Finished, calls: number, concurrency: number): void {
+  const idealMs = (calls * JUDGE_DELAY_MS) / concurrency;
+  console.log(
+    `  wall ${(finished.wallMs / 1000).toFixed(1)} s, ideal ${(idealMs / 1000).toFixed(1)} s, wall/ideal = ${(finished.wallMs / idealMs).toFixed(2)}`,
+  );
+}
+
 /** Counts what the run stored, prints the "nothing lost" line, and throws unless there is one result per case. */
 export async function checkNothingLost(platform: TestPlatform, seeded: Seeded, runId: string): Promise<RunTally> {
   const tally = await tallyRun(platform.runtime.db, runId);

@@ -4,6 +4,7 @@ import { startScriptedLlm, type ScriptedLlm } from '../test/helpers/scripted-llm
 import {
   JUDGE_DELAY_MS,
   benchPlatform,
+  printWallIdeal,
   checkNothingLost,
   longestHistory,
   printBreakdown,
@@ -36,13 +37,10 @@ async function judgedThroughput(llm: ScriptedLlm, concurrency: number, cases: nu
     const before = llm.requests.length;
     const finished = await runToEnd(platform, seeded);
     const calls = llm.requests.length - before;
-    const idealMs = (calls * JUDGE_DELAY_MS) / concurrency;
     console.log(
       `eval throughput: ${cases} cases, ${calls} judge calls at ${JUDGE_DELAY_MS} ms, concurrency ${concurrency}`,
     );
-    console.log(
-      `  wall ${(finished.wallMs / 1000).toFixed(1)} s, ideal ${(idealMs / 1000).toFixed(1)} s, wall/ideal = ${(finished.wallMs / idealMs).toFixed(2)}`,
-    );
+    printWallIdeal(finished, calls, concurrency);
     await checkNothingLost(platform, seeded, finished.runId);
     await printBreakdown(platform, finished, concurrency, cases);
   } finally {

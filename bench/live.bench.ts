@@ -4,7 +4,14 @@ import { harness } from '../test/helpers/harness';
 import { startScriptedLlm, type ScriptedReply, type ScriptedRequest } from '../test/helpers/scripted-llm';
 import { createTenant } from '../test/helpers/tenants';
 import type { TestPlatform } from '../test/helpers/platform';
-import { JUDGE_DELAY_MS, benchPlatform, checkNothingLost, runToEnd, type Seeded } from './eval-bench-steps';
+import {
+  JUDGE_DELAY_MS,
+  benchPlatform,
+  printWallIdeal,
+  checkNothingLost,
+  runToEnd,
+  type Seeded,
+} from './eval-bench-steps';
 
 const CONCURRENCY = 32;
 const judge = judgeReplies({ delayMs: JUDGE_DELAY_MS });
@@ -55,13 +62,10 @@ export async function liveBench(): Promise<void> {
     const before = llm.requests.length;
     const finished = await runToEnd(platform, seeded, { mode: 'live' });
     const calls = llm.requests.length - before;
-    const idealMs = (calls * JUDGE_DELAY_MS) / CONCURRENCY;
     console.log(
       `live: ${cases} cases, ${calls} model and judge calls at ${JUDGE_DELAY_MS} ms, concurrency ${CONCURRENCY}`,
     );
-    console.log(
-      `  wall ${(finished.wallMs / 1000).toFixed(1)} s, ideal ${(idealMs / 1000).toFixed(1)} s, wall/ideal = ${(finished.wallMs / idealMs).toFixed(2)}`,
-    );
+    printWallIdeal(finished, calls, CONCURRENCY);
     await checkNothingLost(platform, seeded, finished.runId);
   } finally {
     await platform.close();

@@ -1,7 +1,14 @@
 import { harness } from '../test/helpers/harness';
 import { judgeReplies } from '../test/helpers/eval-api';
 import { startScriptedLlm } from '../test/helpers/scripted-llm';
-import { JUDGE_DELAY_MS, benchPlatform, checkNothingLost, runToEnd, seedBenchSet } from './eval-bench-steps';
+import {
+  JUDGE_DELAY_MS,
+  benchPlatform,
+  printWallIdeal,
+  checkNothingLost,
+  runToEnd,
+  seedBenchSet,
+} from './eval-bench-steps';
 
 const CONCURRENCY = 32;
 const TURNS = 5;
@@ -24,13 +31,10 @@ export async function multiTurnBench(): Promise<void> {
     const before = llm.requests.length;
     const finished = await runToEnd(platform, judged);
     const calls = llm.requests.length - before;
-    const idealMs = (calls * JUDGE_DELAY_MS) / CONCURRENCY;
     console.log(
       `multi-turn judged: ${judgedCases} cases × ${TURNS} turns, ${calls} judge calls at ${JUDGE_DELAY_MS} ms, concurrency ${CONCURRENCY}`,
     );
-    console.log(
-      `  wall ${(finished.wallMs / 1000).toFixed(1)} s, ideal ${(idealMs / 1000).toFixed(1)} s, wall/ideal = ${(finished.wallMs / idealMs).toFixed(2)}`,
-    );
+    printWallIdeal(finished, calls, CONCURRENCY);
     await checkNothingLost(platform, judged, finished.runId);
     const large = await seedBenchSet(platform, llm.baseUrl, 'mt-trajectory', largeCases, false, TURNS);
     const done = await runToEnd(platform, large);

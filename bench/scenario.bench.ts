@@ -5,7 +5,14 @@ import { lastUserMessage } from '../test/helpers/multi-turn-agent';
 import { startScriptedLlm, type ScriptedReply, type ScriptedRequest } from '../test/helpers/scripted-llm';
 import { createTenant } from '../test/helpers/tenants';
 import type { TestPlatform } from '../test/helpers/platform';
-import { JUDGE_DELAY_MS, benchPlatform, checkNothingLost, runToEnd, type Seeded } from './eval-bench-steps';
+import {
+  JUDGE_DELAY_MS,
+  benchPlatform,
+  printWallIdeal,
+  checkNothingLost,
+  runToEnd,
+  type Seeded,
+} from './eval-bench-steps';
 
 const CONCURRENCY = 32;
 const TURNS = 4;
@@ -70,13 +77,10 @@ export async function scenarioBench(): Promise<void> {
       const finished = await runToEnd(platform, seeded, { mode: 'live' });
       const calls = kinds(llm.requests.slice(before));
       const total = calls.simulator + calls.agent + calls.judge;
-      const idealMs = (total * JUDGE_DELAY_MS) / CONCURRENCY;
       console.log(
         `scenario ${label}: ${cases} scenarios of ${TURNS} turns, calls: ${calls.simulator} simulator, ${calls.agent} agent, ${calls.judge} judge, concurrency ${CONCURRENCY}`,
       );
-      console.log(
-        `  wall ${(finished.wallMs / 1000).toFixed(1)} s, ideal ${(idealMs / 1000).toFixed(1)} s, wall/ideal = ${(finished.wallMs / idealMs).toFixed(2)}`,
-      );
+      printWallIdeal(finished, total, CONCURRENCY);
       await checkNothingLost(platform, seeded, finished.runId);
     }
   } finally {

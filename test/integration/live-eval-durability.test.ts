@@ -34,7 +34,8 @@ describe('live eval run durability', () => {
   after(() => stopWorkerRig({ workers, llm, platform }));
 
   it('scores every case exactly once, each from one sandbox conversation, after its worker is killed mid-run', async function () {
-    this.timeout(300_000);
+    // Generous: recovery waits out the dead worker's heartbeats and, at worst, its slot leases (CASE_SLOT_LEASE_MS).
+    this.timeout(600_000);
     const api = evalApi(platform.app, await createTenant(platform.runtime.db, 'owner'));
     await api.connect('openai', 'sk-live-durability-key-0000', llm.baseUrl);
     const agent = await publishedAgent(api, 'durable', 'gpt-4o');
@@ -60,7 +61,7 @@ describe('live eval run durability', () => {
     assert.ok(atKill < CASES, `the run had already finished (${atKill} results) when its worker was killed`);
 
     await workers.spawn();
-    const done = await api.waitForEnd('durable', run.id, 240_000);
+    const done = await api.waitForEnd('durable', run.id, 480_000);
     assert.equal(done.status, 'completed', done.error);
     assert.deepEqual(done.summary.counts, { total: CASES, passed: CASES, failed: 0, error: 0 });
 

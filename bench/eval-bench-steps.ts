@@ -1,3 +1,4 @@
+import { publishedAgent } from '../test/helpers/agent-api';
 import type { BatchTimings } from '../domain/eval/eval-batches';
 import { progressQuery } from '../workflows/eval-run-progress';
 import { evalApi } from '../test/helpers/eval-api';
@@ -60,6 +61,26 @@ export async function seedBenchSet(
   const agent = { ...(await api.agent(name, 'gpt-4o')), workspace_id: tenant.workspaceId };
   const set = await api.evalSet(name, { name: 'bench', judge_samples: 1 });
   await seedCases(platform.runtime.db, agent, set.id, cases, judged, turns);
+  return { tenant, agent: name, set: set.id, cases };
+}
+
+/**
+ * A fresh workspace connected to the scripted server, a published agent (live runs need one) and a set
+ * (judge_samples 1) of `cases` cases written through the API, case `i` being `caseOf(i)`.
+ */
+export async function seedPublishedSet(
+  platform: TestPlatform,
+  judgeUrl: string,
+  name: string,
+  cases: number,
+  caseOf: (i: number) => Record<string, unknown>,
+): Promise<Seeded> {
+  const tenant = await createTenant(platform.runtime.db, 'admin');
+  const api = evalApi(platform.app, tenant);
+  await api.connect('openai', 'sk-bench', judgeUrl);
+  await publishedAgent(api, name, 'gpt-4o');
+  const set = await api.evalSet(name, { name: 'bench', judge_samples: 1 });
+  for (let i = 0; i < cases; i++) await api.addCase(name, set.id, caseOf(i));
   return { tenant, agent: name, set: set.id, cases };
 }
 

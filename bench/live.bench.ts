@@ -1,8 +1,7 @@
-import { publishedAgent, toolMessages, userMessage } from '../test/helpers/agent-api';
-import { evalApi, judgeReplies } from '../test/helpers/eval-api';
+import { toolMessages, userMessage } from '../test/helpers/agent-api';
+import { judgeReplies } from '../test/helpers/eval-api';
 import { harness } from '../test/helpers/harness';
 import { startScriptedLlm, type ScriptedReply, type ScriptedRequest } from '../test/helpers/scripted-llm';
-import { createTenant } from '../test/helpers/tenants';
 import type { TestPlatform } from '../test/helpers/platform';
 import {
   JUDGE_DELAY_MS,
@@ -10,7 +9,7 @@ import {
   printWallIdeal,
   checkNothingLost,
   runToEnd,
-  type Seeded,
+  seedPublishedSet,
 } from './eval-bench-steps';
 
 const CONCURRENCY = 32;
@@ -27,23 +26,16 @@ function script(req: ScriptedRequest): ScriptedReply {
     : { content: `updated ${contact}`, delayMs: JUDGE_DELAY_MS };
 }
 
-// A fresh workspace, a published agent and a set (judge_samples 1) of `cases` cases, each expecting one call and a
-// judged reply.
-async function seedLiveSet(platform: TestPlatform, judgeUrl: string, name: string, cases: number): Promise<Seeded> {
-  const tenant = await createTenant(platform.runtime.db, 'admin');
-  const api = evalApi(platform.app, tenant);
-  await api.connect('openai', 'sk-bench', judgeUrl);
-  await publishedAgent(api, name, 'gpt-4o');
-  const set = await api.evalSet(name, { name: 'bench', judge_samples: 1 });
-  for (let i = 0; i < cases; i++)
-    await api.addCase(name, set.id, {
-      name: `case ${i}`,
-      session_input: { message: `contact c${i}` },
-      expected_trajectory: [{ tool_name: 'crm_update_contact', tool_args: { contact_id: `c${i}` } }],
-      expected_final_response: `updated c${i}`,
-    });
-  return { tenant, agent: name, set: set.id, cases };
-}
+// Case `i`: one expected call and a judged reply.
+const liveCase = (i: number) => ({
+  name: `case ${i}`,
+  session_input: { message: `contact c${i}` },
+  expected_trajectory: [{ tool_name: 'crm_update_contact', tool_args: { contact_id: `c${i}` } }],
+  expected_final_response: `updated c${i}`,
+});
+
+const seedLiveSet = (platform: TestPlatform, judgeUrl: string, name: string, cases: number) =>
+  seedPublishedSet(platform, judgeUrl, name, cases, liveCase);
 
 /**
  * `npm run bench -- live`: 200 live cases (BENCH_LIVE_CASES) at concurrency 32, the agent answering with one tool call

@@ -1,9 +1,7 @@
-import { publishedAgent } from '../test/helpers/agent-api';
-import { evalApi, judgeReplies } from '../test/helpers/eval-api';
+import { judgeReplies } from '../test/helpers/eval-api';
 import { harness } from '../test/helpers/harness';
 import { lastUserMessage } from '../test/helpers/multi-turn-agent';
 import { startScriptedLlm, type ScriptedReply, type ScriptedRequest } from '../test/helpers/scripted-llm';
-import { createTenant } from '../test/helpers/tenants';
 import type { TestPlatform } from '../test/helpers/platform';
 import {
   JUDGE_DELAY_MS,
@@ -11,7 +9,7 @@ import {
   printWallIdeal,
   checkNothingLost,
   runToEnd,
-  type Seeded,
+  seedPublishedSet,
 } from './eval-bench-steps';
 
 const CONCURRENCY = 32;
@@ -33,24 +31,18 @@ function script(req: ScriptedRequest): ScriptedReply {
   return { content: `reply ${lastUserMessage(req.messages)}`, delayMs: JUDGE_DELAY_MS };
 }
 
-// A fresh workspace, a published agent and a set (judge_samples 1) of `cases` scenario cases.
-async function seedScenarios(platform: TestPlatform, judgeUrl: string, name: string, cases: number): Promise<Seeded> {
-  const tenant = await createTenant(platform.runtime.db, 'admin');
-  const api = evalApi(platform.app, tenant);
-  await api.connect('openai', 'sk-bench', judgeUrl);
-  await publishedAgent(api, name, 'gpt-4o');
-  const set = await api.evalSet(name, { name: 'bench', judge_samples: 1 });
-  for (let i = 0; i < cases; i++)
-    await api.addCase(name, set.id, {
-      name: `scenario ${i}`,
-      conversation_scenario: {
-        starting_prompt: `my parcel ${i} arrived damaged`,
-        conversation_plan: 'ask for a return, then a refund, then a receipt',
-        user_persona: 'novice',
-      },
-    });
-  return { tenant, agent: name, set: set.id, cases };
-}
+// Scenario `i`: a novice returning a damaged parcel.
+const scenarioCase = (i: number) => ({
+  name: `scenario ${i}`,
+  conversation_scenario: {
+    starting_prompt: `my parcel ${i} arrived damaged`,
+    conversation_plan: 'ask for a return, then a refund, then a receipt',
+    user_persona: 'novice',
+  },
+});
+
+const seedScenarios = (platform: TestPlatform, judgeUrl: string, name: string, cases: number) =>
+  seedPublishedSet(platform, judgeUrl, name, cases, scenarioCase);
 
 const kinds = (requests: ScriptedRequest[]) => ({
   simulator: requests.filter(isSimulator).length,

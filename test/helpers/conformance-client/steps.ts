@@ -14,7 +14,7 @@ interface FlowRunJson {
   id: string;
   status: string;
   error?: string | null;
-  node_results?: Record<string, { status: string; error?: string; output?: unknown }>;
+  nodes: Array<{ status: string; error: string | null; output: unknown }>;
 }
 
 const log = (line: string): void => void process.stderr.write(`[assay-conformance] ${line}\n`);
@@ -72,7 +72,7 @@ export async function callThroughFlow(
   );
   const started = await api.call<{ id: string }>('POST', `/api/v1/flows/${flow.id}/runs`, { variables: {} }, 201);
   const run = await waitForRunEnd(api, started.id, timeoutMs);
-  log(`flow run of ${tool.name}: ${run.status} ${JSON.stringify(run.node_results ?? {})}`);
+  log(`flow run of ${tool.name}: ${run.status} ${JSON.stringify(run.nodes)}`);
   return run;
 }
 
@@ -82,6 +82,7 @@ export async function registerAndCallEveryTool(api: AssayClient, url: string, ex
   const tools = await testAndSync(api, serverId);
   for (const tool of tools) {
     const run = await callThroughFlow(api, serverId, tool);
-    if (run.status !== 'completed') throw new Error(`flow run of ${tool.name} ended ${run.status}: ${run.error ?? ''}`);
+    if (run.status !== 'completed')
+      throw new Error(`flow run of ${tool.name} ended ${run.status}: ${run.error ?? run.nodes[0]?.error ?? ''}`);
   }
 }

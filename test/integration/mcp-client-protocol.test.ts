@@ -8,6 +8,7 @@ import { createTestPlatform, type TestPlatform } from '../helpers/platform';
 import { startProtocolMcpServer, type ProtocolMcpServer } from '../helpers/protocol-mcp-server';
 import { startScriptedLlm, type ScriptedLlm, type ScriptedReply, type ScriptedRequest } from '../helpers/scripted-llm';
 import { createTenant, type Tenant } from '../helpers/tenants';
+import { startVersionMcpPeer } from '../helpers/version-mcp-peer';
 
 const MISMATCH = /^tool order_total_broken returned structuredContent that does not match its outputSchema: .*total/;
 
@@ -84,5 +85,33 @@ describe('MCP client protocol: elicitation answered unattended, structured resul
     const fine = await runAgent(api, 'orders-desk', 'order_total');
     assert.equal(fine.tool_calls[0].error, undefined);
     assert.deepEqual(fine.tool_calls[0].result.structured_content, { total: 5 });
+  });
+
+  it('offers 2025-11-25 and speaks what the server answers among 2025-06-18 and 2025-03-26; refuses an unknown one', async () => {
+    for (const version of ['2025-11-25', '2025-06-18', '2025-03-26', '1999-01-01']) {
+      const peer = await startVersionMcpPeer(version);
+      try {
+        const server = await api.send('post', '/api/v1/mcp-servers', 201, {
+          name: `v-${version}`,
+          transport: 'http',
+          config: { url: peer.url },
+        });
+        const tested = await api.send('post', `/api/v1/mcp-servers/${server.id}/test`, 200);
+        assert.deepEqual(peer.offered, ['2025-11-25']);
+        if (version === '1999-01-01') {
+          assert.equal(tested.status, 'error');
+          assert.equal(tested.message, 'unsupported protocol version 1999-01-01');
+          continue;
+        }
+        assert.equal(tested.status, 'connected', JSON.stringify(tested));
+        await api.send('post', `/api/v1/mcp-servers/${server.id}/refresh-tools`, 200);
+        assert.deepEqual(
+          peer.headers.filter((h) => h.method === 'tools/list'),
+          [{ method: 'tools/list', version }],
+        );
+      } finally {
+        await peer.close();
+      }
+    }
   });
 });

@@ -45,7 +45,11 @@ apiOptions(program.command('agent:eval <agent> <evalSet>'))
     v,
   ])
   .option('--baseline <run>', 'compare with a run: its id, last-completed or tag:<name>')
-  .option('--fail-on-regression', 'with --baseline: exit 1 when any case passed in the baseline and not now')
+  .option(
+    '--fail-on-regression [mode]',
+    'with --baseline: exit 1 on a regression; `any` (the default) when any case passed in the baseline and not now, `significant` only when the exact McNemar test finds it significant at --alpha',
+  )
+  .option('--alpha <p>', 'with --fail-on-regression significant: the significance level (default 0.05)')
   .option('--timeout <seconds>', 'cancel the run and exit 2 when it has not ended in time')
   .option('--no-cache', 'judge every sample afresh: neither read nor write the judge verdict cache')
   .option('--repeats <n>', 'score each case n times (1–10; fresh judge samples each time) and list the flaky cases')

@@ -68,3 +68,19 @@ export async function listComparedResults(db: Db, runId: string): Promise<Compar
     by_turns ? { ...result, first_failed_turn } : result,
   );
 }
+
+/** The `tool_trajectory_avg_score` detail of some cases of a run, by case id (cases without one left out). */
+export async function listTrajectoryDetails(
+  db: Db,
+  runId: string,
+  caseIds: readonly string[],
+): Promise<Map<string, unknown>> {
+  if (caseIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('case_results')
+    .select(['case_id', sql<unknown>`criteria->'tool_trajectory_avg_score'->'detail'`.as('detail')])
+    .where('run_id', '=', runId)
+    .where('case_id', 'in', [...caseIds])
+    .execute();
+  return new Map(rows.filter((row) => row.detail != null).map((row) => [row.case_id, row.detail]));
+}

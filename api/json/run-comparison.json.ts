@@ -14,6 +14,37 @@ const pairedDelta = z
     `paired bootstrap (${LIMITS.bootstrapResamples} resamples seeded from both run ids): the mean of run − baseline, its 95% percentile interval and a two-sided p-value; null without pairs`,
   );
 
+const argumentChange = z.object({
+  argument: z.string(),
+  baseline: z.unknown().optional(),
+  run: z.unknown().optional(),
+});
+const toolArgs = z.record(z.string(), z.unknown());
+const trajectoryDiffJson = z.object({
+  rows: z.array(
+    z.discriminatedUnion('kind', [
+      z.object({
+        kind: z.literal('matched'),
+        tool_name: z.string(),
+        baseline_index: z.number().int(),
+        run_index: z.number().int(),
+        argument_changes: z.array(argumentChange),
+      }),
+      z.object({
+        kind: z.literal('missing'),
+        tool_name: z.string(),
+        baseline_index: z.number().int(),
+        tool_args: toolArgs,
+      }),
+      z.object({ kind: z.literal('extra'), tool_name: z.string(), run_index: z.number().int(), tool_args: toolArgs }),
+    ]),
+  ),
+  matched: z.number().int(),
+  changed: z.number().int().describe('matched pairs whose arguments differ'),
+  missing: z.number().int(),
+  extra: z.number().int(),
+});
+
 const comparisonStatisticsJson = z
   .object({
     paired_cases: z.number().int().describe('cases both runs scored (not skipped)'),
@@ -56,12 +87,18 @@ export const caseComparisonJson = z.object({
     .describe(
       'only for a case scored by turns in either run: the 0-based turn that failed first in each run (null: no turn failed, or that run scored it as one turn or has no result)',
     ),
-  flaky: z.boolean().describe('the case passed in some repeats and not in others, in either run'),
+  trajectory_diff: trajectoryDiffJson
+    .nullable()
+    .optional()
+    .describe(
+      "regressed cases only: the baseline's calls aligned against the run's (matched pairs with argument changes, missing, extra), read from each run's tool_trajectory_avg_score alignment; null when either run has none (no expected_trajectory)",
+    ),
+  flaky: z.boolean().describe('the case passed in some repeats of the run and not in others (flip rate above zero)'),
   verdict: z
     .enum(['regressed', 'improved', 'flaky'])
     .nullable()
     .describe(
-      '`flaky` when the case flipped across repeats in either run, else `regressed` or `improved` (a fixed case); null otherwise',
+      "`flaky` when the case flipped across the run's repeats, else `regressed` or `improved` (a fixed case); null otherwise",
     ),
 });
 
@@ -76,12 +113,12 @@ export const runComparisonJson = z.object({
     ...counts,
     pass_rate: z.object({ run: z.number(), baseline: z.number(), delta: z.number() }),
     criteria: z.record(z.string(), delta),
-    verdicts: z
-      .object({ regressed: z.number().int(), improved: z.number().int(), flaky: z.number().int() })
-      .describe('cases by verdict (a flaky case counts as flaky only)'),
-    statistics: comparisonStatisticsJson,
-    regression: regressionJson,
   }),
+  verdicts: z
+    .object({ regressed: z.number().int(), improved: z.number().int(), flaky: z.number().int() })
+    .describe('cases by verdict over all cases (a flaky case counts as flaky only)'),
+  statistics: comparisonStatisticsJson,
+  regression: regressionJson,
   cases: z.array(caseComparisonJson),
   next_cursor: z.string().nullable(),
 });

@@ -3,7 +3,8 @@ import { isUuid } from '../../db/column-values';
 import type { Db } from '../../db/database';
 import { findEvalRun } from '../../db/eval-run.repository';
 import { sortedPage, type SortKey } from '../../db/keyset-page';
-import { findKeywordBaseline, listComparedResults } from '../../db/run-comparison.repository';
+import { findKeywordBaseline, listComparedResults, listTrajectoryDetails } from '../../db/run-comparison.repository';
+import { withTrajectoryDiffs } from '../../domain/eval/trajectory-diff';
 import { FINAL_EVAL_RUN_STATUSES, type EvalRun } from '../../db/tables/eval-run.table';
 import { caseOrderKey, compareOrderKeys, compareRuns } from '../../domain/eval/run-comparison';
 import {
@@ -91,7 +92,7 @@ export const evalRunCompareRoutes: RouteSpec[] = [
         listComparedResults(deps.db, run.id),
         listComparedResults(deps.db, baseline.id),
       ]);
-      const { summary, cases } = judgeComparison(compareRuns(results, baselineResults), results, baselineResults, {
+      const { cases, ...judged } = judgeComparison(compareRuns(results, baselineResults), results, baselineResults, {
         seed: `${run.id}:${baseline.id}`,
         mode,
         alpha,
@@ -101,12 +102,17 @@ export const evalRunCompareRoutes: RouteSpec[] = [
         async (params) => sortedPage(cases, CASE_ORDER, params),
         (entry: JudgedCaseComparison) => entry,
       );
+      const regressed = page.data.filter((entry) => entry.transition === 'regressed').map((entry) => entry.case_id);
+      const [runDetails, baselineDetails] = await Promise.all([
+        listTrajectoryDetails(deps.db, run.id, regressed),
+        listTrajectoryDetails(deps.db, baseline.id, regressed),
+      ]);
       return {
         data: {
           run_id: run.id,
           baseline_run_id: baseline.id,
-          summary,
-          cases: page.data,
+          ...judged,
+          cases: withTrajectoryDiffs(page.data, runDetails, baselineDetails),
           next_cursor: page.next_cursor,
         },
       };

@@ -1,6 +1,7 @@
 import { isFlaky } from '../scoring/case-repeats';
 import { mcnemarExact, pairedBootstrap, type PairedDelta } from '../scoring/statistics-paired';
 import { seedOf } from '../scoring/statistics';
+import type { TrajectoryDiff } from './trajectory-diff';
 import type { CaseComparison, ComparedResult, RunComparison } from './run-comparison';
 
 /** How the gate reads regressions: `any` regressed case fails it; `significant` only a significant McNemar test. */
@@ -90,23 +91,23 @@ export function regressionVerdict(
   return { mode, alpha, regressed, significant, failed: mode === 'any' ? regressed > 0 : significant };
 }
 
-/** A case is flaky in a comparison when its repeats flipped in either run. */
-export const flakyInEither = (run?: ComparedResult, baseline?: ComparedResult): boolean =>
-  isFlaky(run?.flip_rate) || isFlaky(baseline?.flip_rate);
-
 /** What the report tells apart for a case: it regressed, improved, or flipped across repeats (flaky wins). */
 export type CaseVerdict = 'regressed' | 'improved' | 'flaky';
 
-/** A case of a comparison with its verdict (null: nothing to tell) and whether it was flaky in either run. */
-export type JudgedCaseComparison = CaseComparison & { flaky: boolean; verdict: CaseVerdict | null };
+/** A case of a comparison with its verdict (null: nothing to tell) and whether its repeats flipped in the run. */
+export type JudgedCaseComparison = CaseComparison & {
+  flaky: boolean;
+  verdict: CaseVerdict | null;
+  /** Regressed cases of the compare API: the baseline's calls aligned against the run's (see `withTrajectoryDiffs`). */
+  trajectory_diff?: TrajectoryDiff | null;
+};
 
 /** A comparison with its paired statistics, the verdict counts and the gate's regression verdict. */
 export interface JudgedComparison {
-  summary: RunComparison['summary'] & {
-    verdicts: Record<CaseVerdict, number>;
-    statistics: ComparisonStatistics;
-    regression: RegressionVerdict;
-  };
+  summary: RunComparison['summary'];
+  verdicts: Record<CaseVerdict, number>;
+  statistics: ComparisonStatistics;
+  regression: RegressionVerdict;
   cases: JudgedCaseComparison[];
 }
 
@@ -118,7 +119,8 @@ export interface JudgeOptions {
 }
 
 /**
- * Adds to `compareRuns`' comparison each case's verdict (`flaky` when its repeats flipped in either run, else
+ * Adds to `compareRuns`' comparison each case's verdict (`flaky` when its repeats flipped in the run, so its outcome
+ * there is not settled (a baseline that flipped while the run fails every repeat is a regression), else
  * `regressed` / `improved` for a regressed / fixed case), their counts, the paired statistics and the regression
  * verdict (under `any`, every regressed case counts, flaky or not: the gate as it always was).
  */
@@ -128,11 +130,9 @@ export function judgeComparison(
   baselineResults: readonly ComparedResult[],
   options: JudgeOptions,
 ): JudgedComparison {
-  const [runById, baselineById] = [runResults, baselineResults].map(
-    (results) => new Map(results.map((result) => [result.case_id, result])),
-  );
+  const runById = new Map(runResults.map((result) => [result.case_id, result]));
   const cases = comparison.cases.map((entry): JudgedCaseComparison => {
-    const flaky = flakyInEither(runById.get(entry.case_id), baselineById.get(entry.case_id));
+    const flaky = isFlaky(runById.get(entry.case_id)?.flip_rate);
     const moved: CaseVerdict | null =
       entry.transition === 'regressed' ? 'regressed' : entry.transition === 'fixed' ? 'improved' : null;
     return { ...entry, flaky, verdict: flaky ? 'flaky' : moved };
@@ -141,5 +141,5 @@ export function judgeComparison(
   for (const { verdict } of cases) if (verdict) verdicts[verdict]++;
   const statistics = comparisonStatistics(runResults, baselineResults, options.seed);
   const regression = regressionVerdict(statistics, comparison.summary.regressed, options.mode, options.alpha);
-  return { summary: { ...comparison.summary, verdicts, statistics, regression }, cases };
+  return { summary: comparison.summary, verdicts, statistics, regression, cases };
 }

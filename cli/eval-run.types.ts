@@ -60,6 +60,11 @@ export interface EvalRunJson {
     /** A run of several repeats: the cases that passed in some and not in others. */
     flaky?: Array<{ case_id: string; name: string; flip_rate: number }>;
     flaky_count?: number;
+    /** The Wilson 95% interval of the pass rate, and a bootstrap one per criterion mean. */
+    pass_rate_interval?: { low: number; high: number } | null;
+    avg_score_interval?: Record<string, { low: number; high: number } | null>;
+    /** A run of several repeats: pass@k and pass^k for k = 1 … repeats. */
+    pass_at_k?: Array<{ k: number; pass_at_k: number; pass_hat_k: number }>;
   } | null;
   repeats?: number;
   min_repeat_pass?: number;

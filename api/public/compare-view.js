@@ -130,7 +130,9 @@ window.CompareView = (() => {
         'data-extra': diff.extra,
         'data-changed': diff.changed,
       },
-      diff.rows.map((r) => el('li', { class: `diff-row ${r.kind}`, 'data-kind': r.kind, text: diffRow(r) })),
+      diff.rows.length
+        ? diff.rows.map((r) => el('li', { class: `diff-row ${r.kind}`, 'data-kind': r.kind, text: diffRow(r) }))
+        : el('li', { class: 'diff-row none', text: 'Trajectory: no tool calls in either run.' }),
     );
   }
 

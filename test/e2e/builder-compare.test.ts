@@ -219,6 +219,10 @@ describe('builder run page: compare with a baseline, in headless Chromium', () =
       '0',
     );
     assert.equal(await page.locator('.compare-cases tbody tr[data-verdict="regressed"]').count(), 3);
+    assert.equal(
+      await page.locator('.compare-cases tbody tr.regressed .trajectory-diff').first().textContent(),
+      'Trajectory: no tool calls in either run.',
+    );
     assert.deepEqual(problems, []);
     await page.close();
   });

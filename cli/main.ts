@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { EXIT, fail } from './exit-codes';
+import { EXIT, exitFlushed, fail } from './exit-codes';
 import { commandModules } from './command-modules';
 import { apiOptions, run } from './program-kit';
 import { registerTenancyCommands } from './tenancy-commands';
@@ -58,7 +58,7 @@ apiOptions(program.command('agent:eval <agent> <evalSet>'))
     commandModules
       .agentEval()
       .agentEvalCommand(agent, evalSet, options)
-      .then((code) => process.exit(code), fail),
+      .then(exitFlushed, fail),
   );
 
 const evalSet = program.command('eval-set').description('eval sets as files (format: /schemas/eval-set.json)');

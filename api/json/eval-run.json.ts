@@ -81,7 +81,7 @@ export const evalRunJson = z.object({
         .record(z.string(), intervalJson.nullable())
         .optional()
         .describe(
-          `a 95% bootstrap percentile interval of each avg_score mean (${LIMITS.bootstrapResamples} resamples seeded from the run id: the same run gives the same interval)`,
+          `a 95% bootstrap percentile interval of each avg_score mean (${LIMITS.bootstrapResamples} resamples, fewer past ${LIMITS.bootstrapDraws} values drawn; seeded from the run id: the same run gives the same interval)`,
         ),
       pass_at_k: z
         .array(passAtKJson)

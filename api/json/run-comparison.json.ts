@@ -11,7 +11,7 @@ const pairedDelta = z
   .object({ delta: z.number(), interval: intervalJson, p_value: z.number(), pairs: z.number().int() })
   .nullable()
   .describe(
-    `paired bootstrap (${LIMITS.bootstrapResamples} resamples seeded from both run ids): the mean of run − baseline, its 95% percentile interval and a two-sided p-value; null without pairs`,
+    `paired bootstrap (${LIMITS.bootstrapResamples} resamples, fewer past ${LIMITS.bootstrapDraws} values drawn; seeded from both run ids): the mean of run − baseline, its 95% percentile interval and a two-sided p-value; null without pairs`,
   );
 
 const argumentChange = z.object({

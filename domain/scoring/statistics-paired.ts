@@ -28,7 +28,7 @@ export interface PairedDelta {
 }
 
 /**
- * The paired bootstrap of a mean difference: `LIMITS.bootstrapResamples` resamples of the pairs (with replacement, the
+ * The paired bootstrap of a mean difference: `resamplesFor(pairs)` resamples of the pairs (with replacement, the
  * PRNG seeded by `seed`); the interval is the 2.5th and 97.5th percentiles of the resampled mean differences, and the
  * p-value 2 · min(share ≤ 0, share ≥ 0), at most 1 (it is below α exactly when the 1 − α interval leaves out 0).
  * Null without pairs.

@@ -58,12 +58,16 @@ export function percentile(sorted: readonly number[], fraction: number): number 
   return sorted[below] + (sorted[above] - sorted[below]) * (position - below);
 }
 
-/** The means of `resamples` bootstrap resamples of `values` (each drawn with replacement, as many as `values`). */
-export function bootstrapMeans(
-  values: readonly number[],
-  seed: number,
-  resamples: number = LIMITS.bootstrapResamples,
-): number[] {
+/**
+ * Resamples of a bootstrap over `n` values: `bootstrapResamples`, fewer when that would draw more than
+ * `bootstrapDraws` values (a 10,000-case run gets 200), so one interval costs at most that many draws.
+ */
+export const resamplesFor = (n: number): number =>
+  Math.max(1, Math.min(LIMITS.bootstrapResamples, Math.floor(LIMITS.bootstrapDraws / Math.max(1, n))));
+
+/** The sorted means of bootstrap resamples of `values` (each drawn with replacement, as many as `values`). */
+export function bootstrapMeans(values: readonly number[], seed: number): number[] {
+  const resamples = resamplesFor(values.length);
   const random = seededRandom(seed);
   const means: number[] = [];
   for (let r = 0; r < resamples; r++) {
@@ -76,7 +80,7 @@ export function bootstrapMeans(
 
 /**
  * The 95% bootstrap percentile interval of the mean of `values`: the 2.5th and 97.5th percentiles of the means of
- * `LIMITS.bootstrapResamples` resamples drawn with a PRNG seeded by `seed`. Null without values.
+ * `resamplesFor(values.length)` resamples drawn with a PRNG seeded by `seed`. Null without values.
  */
 export function bootstrapMeanInterval(values: readonly number[], seed: number): Interval | null {
   if (values.length === 0) return null;

@@ -3,6 +3,7 @@ import {
   bootstrapMeanInterval,
   passAtK,
   passHatK,
+  resamplesFor,
   seededRandom,
   seedOf,
   wilsonInterval,
@@ -60,6 +61,11 @@ describe('statistics', () => {
     assert.deepEqual(bootstrapMeanInterval(values, seedOf('run-1')), bootstrapMeanInterval(values, seedOf('run-1')));
     assert.notDeepEqual(bootstrapMeanInterval(values, seedOf('run-1')), bootstrapMeanInterval(values, seedOf('run-2')));
     assert.equal(bootstrapMeanInterval([], 1), null);
+  });
+
+  it('takes 1,000 resamples, fewer once they would draw over 2,000,000 values', () => {
+    assert.deepEqual([resamplesFor(1), resamplesFor(40), resamplesFor(2_000)], [1_000, 1_000, 1_000]);
+    assert.deepEqual([resamplesFor(4_000), resamplesFor(10_000)], [500, 200]);
   });
 
   it('covers the true mean of a generated population with its bootstrap interval in about 95% of 400 seeds', () => {

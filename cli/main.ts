@@ -55,10 +55,7 @@ apiOptions(program.command('agent:eval <agent> <evalSet>'))
   .option('--repeats <n>', 'score each case n times (1–10; fresh judge samples each time) and list the flaky cases')
   .option('--min-repeat-pass <k>', 'with --repeats: a case passes when it passes in at least k repeats (default all)')
   .action((agent: string, evalSet: string, options) =>
-    commandModules
-      .agentEval()
-      .agentEvalCommand(agent, evalSet, options)
-      .then(exitFlushed, fail),
+    commandModules.agentEval().agentEvalCommand(agent, evalSet, options).then(exitFlushed, fail),
   );
 
 const evalSet = program.command('eval-set').description('eval sets as files (format: /schemas/eval-set.json)');

@@ -9,8 +9,10 @@ import {
   parseMinRepeatPass,
   parseRepeats,
   parseTags,
+  parseRegressionGate,
   parseTimeout,
   type Baseline,
+  type RegressionGate,
 } from './eval-gate-options';
 import { writeGateReport } from './eval-gate-report';
 import { armStops, cancelRun, stoppedMessage, waitForRun, type Stops } from './eval-run-watch';
@@ -28,7 +30,9 @@ export interface AgentEvalOptions extends ApiCommandOptions {
   requireAll?: boolean;
   tag?: string[];
   baseline?: string;
-  failOnRegression?: boolean;
+  /** `--fail-on-regression` bare (true) or with its mode. */
+  failOnRegression?: boolean | string;
+  alpha?: string;
   timeout?: string;
   /** False with `--no-cache`: the run judges every sample afresh. */
   cache?: boolean;
@@ -46,6 +50,7 @@ interface GatePlan {
   pollMs: number;
   repeats: number | null;
   minRepeatPass: number | null;
+  regressionGate: RegressionGate | null;
 }
 
 const enc = encodeURIComponent;
@@ -63,6 +68,7 @@ function readPlan(options: AgentEvalOptions): GatePlan {
     baseline: parseBaseline(options.baseline),
     file: options.conversations ? readConversationsFile(options.conversations) : null,
     pollMs: Number(options.pollMs ?? 500),
+    regressionGate: parseRegressionGate(options.failOnRegression, options.alpha),
   };
 }
 
@@ -150,7 +156,7 @@ export async function agentEvalCommand(agent: string, evalSet: string, options: 
       throw new Error(`eval run ${run.id} ${run.status}: ${run.error ?? 'unknown error'}`);
     const runPath = `${agentPath}/eval-runs/${enc(run.id)}`;
     const results = await fetchAllPages<CaseResultJson>(api, `${runPath}/results`);
-    const comparison = plan.baseline ? await fetchComparison(api, runPath, plan.baseline) : null;
+    const comparison = plan.baseline ? await fetchComparison(api, runPath, plan.baseline, plan.regressionGate) : null;
     return writeGateReport(reportStream(options), { set, run, results, comparison, plan, options });
   } finally {
     stops.dispose();

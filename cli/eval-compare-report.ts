@@ -1,7 +1,8 @@
 import { LIMITS } from '../domain/limits';
 import { ApiError, type ApiClient } from './api-client';
-import { baselineQuery, type Baseline } from './eval-gate-options';
+import { compareQuery, type Baseline, type RegressionGate } from './eval-gate-options';
 import { TRANSITIONS } from '../domain/eval/run-comparison';
+import type { TrajectoryDiff } from '../domain/eval/trajectory-diff';
 import {
   CRITERIA_ORDER,
   type CaseComparisonJson,
@@ -20,9 +21,10 @@ export async function fetchComparison(
   api: ApiClient,
   runPath: string,
   baseline: Baseline,
+  gate: RegressionGate | null = null,
 ): Promise<ComparisonJson | null> {
-  const query = `${runPath}/compare?baseline=${enc(baselineQuery(baseline))}&limit=${LIMITS.pageMax}`;
-  let first: ComparisonJson | null = null;
+  const query = `${runPath}/compare?${compareQuery(baseline, gate)}&limit=${LIMITS.pageMax}`;
+  let first: ComparePage['data'] | null = null;
   const cases: CaseComparisonJson[] = [];
   let cursor: string | null = null;
   do {
@@ -37,7 +39,8 @@ export async function fetchComparison(
     cases.push(...page.data.cases);
     cursor = page.data.next_cursor;
   } while (cursor);
-  return { run_id: first.run_id, baseline_run_id: first.baseline_run_id, summary: first.summary, cases };
+  const { run_id, baseline_run_id, summary, verdicts, statistics, regression } = first;
+  return { run_id, baseline_run_id, summary, verdicts, statistics, regression, cases };
 }
 
 // Criteria in the order the results table prints its columns (any other last).
@@ -69,19 +72,69 @@ export function caseChange(c: CaseComparisonJson): string {
   return `${c.case_name}: ${status}${turns}${moved.length ? `; ${moved.join(', ')}` : ''}`;
 }
 
-/** The comparison as the gate prints it: regressions first, then fixes, then the counts of every transition. */
-export function renderComparison(c: ComparisonJson): string {
+const json = (value: unknown): string => (value === undefined ? '(none)' : JSON.stringify(value));
+
+/** A regressed case's trajectory diff, indented under its line: each baseline call against the run's. */
+export function trajectoryDiffLines(diff: TrajectoryDiff | null): string[] {
+  if (!diff) return ['    trajectory diff: not available (no expected_trajectory alignment in either run)'];
+  const lines = [
+    `    trajectory diff: ${diff.matched} matched (${diff.changed} with other arguments), ${diff.missing} missing, ${diff.extra} extra`,
+  ];
+  for (const row of diff.rows) {
+    if (row.kind === 'missing')
+      lines.push(`    - missing ${row.tool_name} ${json(row.tool_args)} (baseline call ${row.baseline_index})`);
+    else if (row.kind === 'extra')
+      lines.push(`    + extra ${row.tool_name} ${json(row.tool_args)} (run call ${row.run_index})`);
+    else {
+      const changes = row.argument_changes.map((c) => `${c.argument}: ${json(c.baseline)} → ${json(c.run)}`);
+      lines.push(`    = ${row.tool_name}${changes.length ? ` arguments ${changes.join(', ')}` : ''}`);
+    }
+  }
+  return lines;
+}
+
+/** A p-value as the report prints it: `p = ` three significant digits, or `p < 0.001`. */
+export const formatP = (p: number): string => (p < 0.001 ? 'p < 0.001' : `p = ${p.toPrecision(3)}`);
+
+const TITLES = { regressed: 'REGRESSED', improved: 'FIXED', flaky: 'FLAKY' } as const;
+
+// A case's title: its verdict (an API without verdicts: its transition, regressed or fixed).
+function titleOf(c: CaseComparisonJson): string | null {
+  if (c.verdict !== undefined) return c.verdict ? TITLES[c.verdict] : null;
+  return c.transition === 'regressed' ? TITLES.regressed : c.transition === 'fixed' ? TITLES.improved : null;
+}
+
+// The paired tests in one line: McNemar on pass/fail and the pass rate delta's interval.
+function statisticsLine(c: ComparisonJson): string | null {
+  const statistics = c.statistics;
+  if (!statistics) return null;
+  const { worse, better, p_value } = statistics.mcnemar;
+  const delta = statistics.pass_rate_delta;
+  const interval = delta
+    ? `; pass rate delta ${signed(delta.delta)} [95% ${signed(delta.interval.low)}, ${signed(delta.interval.high)}]`
+    : '';
+  return `paired over ${statistics.paired_cases} cases: ${worse} worse, ${better} better, exact McNemar ${formatP(p_value)}${interval}`;
+}
+
+/**
+ * The comparison as the gate prints it: regressions first, then fixes, then flaky cases (flipped across repeats in
+ * either run), the counts of every transition and the paired tests; `detailed` adds each regressed case's trajectory
+ * diff.
+ */
+export function renderComparison(c: ComparisonJson, detailed = false): string {
   const { pass_rate: rate } = c.summary;
   const lines = [
     `compared with baseline run ${c.baseline_run_id}: pass rate ${score(rate.baseline)} → ${score(rate.run)} (${signed(rate.delta)})`,
   ];
-  for (const [transition, title] of [
-    ['regressed', 'REGRESSED'],
-    ['fixed', 'FIXED'],
-  ] as const) {
-    const cases = c.cases.filter((k) => k.transition === transition);
-    lines.push(...cases.map((k) => `${title} ${caseChange(k)}`));
+  for (const title of Object.values(TITLES)) {
+    const cases = c.cases.filter((k) => titleOf(k) === title);
+    for (const k of cases) {
+      lines.push(`${title} ${caseChange(k)}`);
+      if (detailed && k.trajectory_diff !== undefined) lines.push(...trajectoryDiffLines(k.trajectory_diff));
+    }
   }
   lines.push(TRANSITIONS.map((key) => `${c.summary[key]} ${key.replace('_', ' ')}`).join(', '));
+  const statistics = statisticsLine(c);
+  if (statistics) lines.push(statistics);
   return lines.join('\n');
 }

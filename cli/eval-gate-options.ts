@@ -1,6 +1,7 @@
 import { isUuid } from '../db/column-values';
 import { LIMITS } from '../domain/limits';
 import { distinctTags, parseBaselineRef, runTagSchema, type BaselineRef } from '../domain/eval/run-tags';
+import { DEFAULT_ALPHA, REGRESSION_MODES, type RegressionMode } from '../domain/eval/comparison-statistics';
 
 /** Longest `--timeout`: a week covers the largest run on the slowest judge. */
 export const MAX_TIMEOUT_SECONDS = 7 * 24 * 3600;
@@ -68,4 +69,35 @@ export function parseRepeats(value: string | undefined): number | null {
 /** `--min-repeat-pass K`: repeats a case must pass in, 1 to `--repeats`; null when absent (all of them). */
 export function parseMinRepeatPass(value: string | undefined, repeats: number | null): number | null {
   return value === undefined ? null : wholeInRange('--min-repeat-pass', value, repeats ?? 1);
+}
+
+/** What `--fail-on-regression [mode]` and `--alpha` ask of the gate; null without `--fail-on-regression`. */
+export interface RegressionGate {
+  mode: RegressionMode;
+  alpha: number;
+}
+
+/**
+ * `--fail-on-regression [any|significant]` (bare: `any`, the gate as it always was) and `--alpha p` (above 0 and below
+ * 1, default 0.05; only with `significant`, the one mode it changes).
+ */
+export function parseRegressionGate(
+  mode: boolean | string | undefined,
+  alpha: string | undefined,
+): RegressionGate | null {
+  if (alpha !== undefined && mode !== 'significant') throw new Error('--alpha needs --fail-on-regression significant');
+  if (mode === undefined || mode === false) return null;
+  const chosen = mode === true ? 'any' : mode;
+  if (!(REGRESSION_MODES as readonly string[]).includes(chosen))
+    throw new Error(`--fail-on-regression must be ${REGRESSION_MODES.join(' or ')}`);
+  const level = alpha === undefined ? DEFAULT_ALPHA : Number(alpha);
+  if (alpha?.trim() === '' || !Number.isFinite(level) || level <= 0 || level >= 1)
+    throw new Error('--alpha must be a number above 0 and below 1');
+  return { mode: chosen as RegressionMode, alpha: level };
+}
+
+/** The compare API's query for a baseline and the gate's regression mode. */
+export function compareQuery(baseline: Baseline, gate: RegressionGate | null): string {
+  const query = `baseline=${encodeURIComponent(baselineQuery(baseline))}`;
+  return gate ? `${query}&fail_on_regression=${gate.mode}&alpha=${gate.alpha}` : query;
 }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import { renderComparison } from './eval-compare-report';
-import { baselineQuery, type Baseline } from './eval-gate-options';
+import { formatP, renderComparison } from './eval-compare-report';
+import { baselineQuery, type Baseline, type RegressionGate } from './eval-gate-options';
 import { renderJunit } from './eval-junit-report';
 import { renderDetails, renderFlaky, renderJudgeCache, renderSummary, renderTable } from './eval-report';
 import type { CaseResultJson, ComparisonJson, EvalRunJson } from './eval-run.types';
@@ -12,27 +12,39 @@ export interface GateOutcome {
   run: EvalRunJson;
   results: CaseResultJson[];
   comparison: ComparisonJson | null;
-  plan: { minPassRate: number; baseline: Baseline | null };
-  options: { detailed?: boolean; junit?: string; json?: string; failOnRegression?: boolean };
+  plan: { minPassRate: number; baseline: Baseline | null; regressionGate: RegressionGate | null };
+  options: { detailed?: boolean; junit?: string; json?: string };
+}
+
+/** Why the regressions fail the gate, or null: any regressed case under `any`; under `significant`, a significant McNemar test. */
+function regressionReason(comparison: ComparisonJson, gate: RegressionGate): string | null {
+  const { regressed } = comparison.summary;
+  const since = `since baseline run ${comparison.baseline_run_id}`;
+  if (gate.mode === 'any') return regressed > 0 ? `FAILED: ${regressed} cases regressed ${since}` : null;
+  const mcnemar = comparison.statistics?.mcnemar;
+  if (!comparison.regression?.significant || !mcnemar) return null;
+  return (
+    `FAILED: a significant regression ${since}: ${mcnemar.worse} cases worse, ${mcnemar.better} better ` +
+    `(exact McNemar ${formatP(mcnemar.p_value)}, alpha ${gate.alpha})`
+  );
 }
 
 /** The verdict lines: why the gate failed, or PASSED. */
 function verdict(outcome: GateOutcome): string[] {
-  const { run, comparison, plan, options } = outcome;
+  const { run, comparison, plan } = outcome;
   const passRate = run.summary?.pass_rate ?? 0;
   const reasons: string[] = [];
   if (passRate < plan.minPassRate)
     reasons.push(`FAILED: pass rate ${passRate.toFixed(2)} is below ${plan.minPassRate.toFixed(2)}`);
-  const regressed = comparison?.summary.regressed ?? 0;
-  if (options.failOnRegression && regressed > 0)
-    reasons.push(`FAILED: ${regressed} cases regressed since baseline run ${comparison?.baseline_run_id}`);
+  const regression = comparison && plan.regressionGate ? regressionReason(comparison, plan.regressionGate) : null;
+  if (regression) reasons.push(regression);
   return reasons.length ? reasons : ['PASSED'];
 }
 
 /**
  * Prints the table, summary, optional details and the comparison (regressions first) to `out`, writes `--junit` and
  * `--json` (`-`: stdout), and returns the exit code: 1 below the minimum pass rate or, with `--fail-on-regression`,
- * on any regression; else 0.
+ * on any regression (`any`) or a significant one (`significant`); else 0.
  */
 export function writeGateReport(out: NodeJS.WritableStream, outcome: GateOutcome): number {
   const { set, run, results, comparison, plan, options } = outcome;
@@ -42,7 +54,7 @@ export function writeGateReport(out: NodeJS.WritableStream, outcome: GateOutcome
   if (options.detailed) out.write(`\n${renderDetails(results) || 'no failed criteria'}\n`);
   if (plan.baseline) {
     const text = comparison
-      ? renderComparison(comparison)
+      ? renderComparison(comparison, options.detailed)
       : `no baseline run found for --baseline ${baselineQuery(plan.baseline)}: regressions not checked`;
     out.write(`\n${text}\n`);
   }

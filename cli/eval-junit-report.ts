@@ -9,14 +9,29 @@ const xml = (s: string): string =>
 const property = (name: string, value: string | number): string =>
   `<property name="${xml(name)}" value="${xml(String(value))}"/>`;
 
+// The verdict counts (regressed, improved, flaky told apart), McNemar's p-value and the gate's regression verdict.
+function statisticsProperties(comparison: ComparisonJson): string[] {
+  const { verdicts, statistics, regression } = comparison;
+  if (!verdicts || !statistics || !regression) return [];
+  return [
+    ...(['regressed', 'improved', 'flaky'] as const).map((key) => property(`verdict_${key}`, verdicts[key])),
+    property('mcnemar_p_value', statistics.mcnemar.p_value),
+    property('regression_mode', regression.mode),
+    property('regression_significant', String(regression.significant)),
+  ];
+}
+
 // With a baseline: the suite carries the baseline run and the transition counts, each case its transition.
 function comparisonProperties(comparison: ComparisonJson | null): { suite: string[]; byCase: Map<string, string> } {
   if (!comparison) return { suite: [], byCase: new Map() };
   const counts = TRANSITIONS.map((key) => property(key, comparison.summary[key]));
   const suite = ['    <properties>', `      ${property('baseline_run_id', comparison.baseline_run_id)}`];
-  suite.push(...counts.map((p) => `      ${p}`), '    </properties>');
+  suite.push(...[...counts, ...statisticsProperties(comparison)].map((p) => `      ${p}`), '    </properties>');
   const byCase = new Map(
-    comparison.cases.map((c) => [c.case_id, `      <properties>${property('transition', c.transition)}</properties>`]),
+    comparison.cases.map((c) => {
+      const verdict = c.verdict ? property('verdict', c.verdict) : '';
+      return [c.case_id, `      <properties>${property('transition', c.transition)}${verdict}</properties>`];
+    }),
   );
   return { suite, byCase };
 }
@@ -38,8 +53,9 @@ function systemOut(r: CaseResultJson): string | null {
 
 /**
  * JUnit XML: one testsuite for the run, one testcase per case (failures and errors with their detail, skipped cases
- * with their reason, a multi-turn case's per-turn scores as its system-out); with a comparison, the baseline and
- * transition counts as suite properties and each case's transition as its property.
+ * with their reason, a multi-turn case's per-turn scores as its system-out); with a comparison, the baseline,
+ * transition and verdict counts and McNemar's p-value as suite properties, each case's transition and verdict
+ * (regressed, improved or flaky) as its properties.
  */
 export function renderJunit(
   suite: string,

@@ -48,7 +48,28 @@ export function renderSummary(run: EvalRunJson, minPassRate: number): string {
     `average scores: ${averages || 'none'}`,
   ];
   if (s.cost) lines.push(renderCost(s.cost));
+  lines.push(...renderStatistics(s));
   return lines.join('\n');
+}
+
+type RunSummaryJson = NonNullable<EvalRunJson['summary']>;
+const span = (interval: { low: number; high: number }): string => `${fmt(interval.low)}–${fmt(interval.high)}`;
+
+/** The 95% intervals (pass rate, each criterion mean that has one) and, with repeats, pass@k and pass^k per k. */
+function renderStatistics(s: RunSummaryJson): string[] {
+  const lines: string[] = [];
+  if (s.pass_rate_interval) {
+    const criteria = Object.entries(s.avg_score_interval ?? {}).flatMap(([key, interval]) =>
+      interval ? [`${key} ${span(interval)}`] : [],
+    );
+    lines.push(`95% intervals: pass rate ${span(s.pass_rate_interval)}${criteria.map((c) => `, ${c}`).join('')}`);
+  }
+  if (s.pass_at_k?.length) {
+    const at = s.pass_at_k.map((e) => `pass@${e.k} ${fmt(e.pass_at_k)}`).join(', ');
+    const hat = s.pass_at_k.map((e) => `pass^${e.k} ${fmt(e.pass_hat_k)}`).join(', ');
+    lines.push(`${at}; ${hat}`);
+  }
+  return lines;
 }
 
 const usd = (value: number | null, unknown: string): string => (value === null ? unknown : `$${value.toFixed(6)}`);

@@ -1,3 +1,4 @@
+import type { JudgedCaseComparison, JudgedComparison } from '../domain/eval/comparison-statistics';
 import type { CaseComparison, Delta, RunComparison } from '../domain/eval/run-comparison';
 
 /** One criterion of a case result as the API returns it. */
@@ -59,6 +60,11 @@ export interface EvalRunJson {
     /** A run of several repeats: the cases that passed in some and not in others. */
     flaky?: Array<{ case_id: string; name: string; flip_rate: number }>;
     flaky_count?: number;
+    /** The Wilson 95% interval of the pass rate, and a bootstrap one per criterion mean. */
+    pass_rate_interval?: { low: number; high: number } | null;
+    avg_score_interval?: Record<string, { low: number; high: number } | null>;
+    /** A run of several repeats: pass@k and pass^k for k = 1 … repeats. */
+    pass_at_k?: Array<{ k: number; pass_at_k: number; pass_hat_k: number }>;
   } | null;
   repeats?: number;
   min_repeat_pass?: number;
@@ -70,12 +76,17 @@ export interface EvalRunJson {
 
 /** One criterion's score (or mean) in a run and its baseline, and the change. */
 export type CriterionDeltaJson = Delta;
-/** One case of a comparison. */
-export type CaseComparisonJson = CaseComparison;
+/** One case of a comparison (`flaky`/`verdict`/`trajectory_diff` absent from an API without them). */
+export type CaseComparisonJson = CaseComparison & Partial<Omit<JudgedCaseComparison, keyof CaseComparison>>;
 /** A run compared with its baseline (`GET …/eval-runs/{run}/compare`), every page of cases gathered. */
-export interface ComparisonJson extends RunComparison {
+export interface ComparisonJson {
   run_id: string;
   baseline_run_id: string;
+  summary: RunComparison['summary'];
+  cases: CaseComparisonJson[];
+  verdicts?: JudgedComparison['verdicts'];
+  statistics?: JudgedComparison['statistics'];
+  regression?: JudgedComparison['regression'];
 }
 
 /** Criterion keys in the order columns are printed. */

@@ -9,3 +9,9 @@ export function fail(error: unknown): never {
   process.stderr.write(`${message}\n`);
   process.exit(EXIT.error);
 }
+
+/** Exits with `code` once stdout has taken everything written to it: a pipe is written asynchronously, and exiting
+ * at once would cut a long `--json -` short. */
+export function exitFlushed(code: number): void {
+  process.stdout.write('', () => process.exit(code));
+}

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { EXIT, fail } from './exit-codes';
+import { EXIT, exitFlushed, fail } from './exit-codes';
 import { commandModules } from './command-modules';
 import { apiOptions, run } from './program-kit';
 import { registerTenancyCommands } from './tenancy-commands';
@@ -45,16 +45,17 @@ apiOptions(program.command('agent:eval <agent> <evalSet>'))
     v,
   ])
   .option('--baseline <run>', 'compare with a run: its id, last-completed or tag:<name>')
-  .option('--fail-on-regression', 'with --baseline: exit 1 when any case passed in the baseline and not now')
+  .option(
+    '--fail-on-regression [mode]',
+    'with --baseline: exit 1 on a regression; `any` (the default) when any case passed in the baseline and not now, `significant` only when the exact McNemar test finds it significant at --alpha',
+  )
+  .option('--alpha <p>', 'with --fail-on-regression significant: the significance level (default 0.05)')
   .option('--timeout <seconds>', 'cancel the run and exit 2 when it has not ended in time')
   .option('--no-cache', 'judge every sample afresh: neither read nor write the judge verdict cache')
   .option('--repeats <n>', 'score each case n times (1–10; fresh judge samples each time) and list the flaky cases')
   .option('--min-repeat-pass <k>', 'with --repeats: a case passes when it passes in at least k repeats (default all)')
   .action((agent: string, evalSet: string, options) =>
-    commandModules
-      .agentEval()
-      .agentEvalCommand(agent, evalSet, options)
-      .then((code) => process.exit(code), fail),
+    commandModules.agentEval().agentEvalCommand(agent, evalSet, options).then(exitFlushed, fail),
   );
 
 const evalSet = program.command('eval-set').description('eval sets as files (format: /schemas/eval-set.json)');

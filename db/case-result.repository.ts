@@ -150,7 +150,15 @@ export async function listResultOutcomes(
   Array<
     Pick<
       CaseResult,
-      'case_id' | 'case_name' | 'status' | 'criteria' | 'flip_rate' | 'judge_cache_hits' | 'judge_cache_misses' | 'cost'
+      | 'case_id'
+      | 'case_name'
+      | 'status'
+      | 'criteria'
+      | 'flip_rate'
+      | 'judge_cache_hits'
+      | 'judge_cache_misses'
+      | 'cost'
+      | 'repeats'
     >
   >
 > {
@@ -165,6 +173,7 @@ export async function listResultOutcomes(
       'judge_cache_hits',
       'judge_cache_misses',
       'cost',
+      'repeats',
     ])
     .where('run_id', '=', runId)
     .execute();

@@ -5,6 +5,7 @@ import { listResultOutcomes } from './case-result.repository';
 import { jsonOrNull } from './column-values';
 import type { CriterionKey, MinScores } from '../domain/scoring/criteria';
 import { summarizeRun, withFlakyCases, type RunSummary } from '../domain/scoring/run-summary';
+import { runPassAtK, withIntervals } from '../domain/scoring/run-intervals';
 import type { EvalRun, RunAgent, RunJudge } from './tables/eval-run.table';
 
 /** What a triggered run is created with. */
@@ -178,13 +179,15 @@ export async function summarizeStoredResults(db: Db, runId: string): Promise<Run
     judge_cache: { hits: row.judge_cache_hits, misses: row.judge_cache_misses },
     cost: row.cost,
   }));
-  const summary = summarizeRun(cases);
+  const summary = withIntervals(summarizeRun(cases), cases, runId);
   const { repeats } = await db
     .selectFrom('eval_runs')
     .select('repeats')
     .where('id', '=', runId)
     .executeTakeFirstOrThrow();
-  return repeats > 1 ? withFlakyCases(summary, cases) : summary;
+  if (repeats < 2) return summary;
+  const statuses = outcomes.map((row) => (row.repeats ?? []).map((repeat) => repeat.status));
+  return { ...withFlakyCases(summary, cases), pass_at_k: runPassAtK(statuses, repeats) };
 }
 
 /** One run by id alone (the WebSocket relay checks its workspace against the caller's membership). */

@@ -51,6 +51,7 @@ export async function listComparedResults(db: Db, runId: string): Promise<Compar
       'r.case_id',
       'r.case_name',
       'r.status',
+      'r.flip_rate',
       sql<Record<string, number | null>>`coalesce((
         select jsonb_object_agg(e.key, case when (e.value->>'applicable')::boolean then e.value->'score' else 'null'::jsonb end)
         from jsonb_each(r.criteria) as e), '{}'::jsonb)`.as('scores'),
@@ -66,4 +67,20 @@ export async function listComparedResults(db: Db, runId: string): Promise<Compar
   return rows.map(({ by_turns, first_failed_turn, ...result }) =>
     by_turns ? { ...result, first_failed_turn } : result,
   );
+}
+
+/** The `tool_trajectory_avg_score` detail of some cases of a run, by case id (cases without one left out). */
+export async function listTrajectoryDetails(
+  db: Db,
+  runId: string,
+  caseIds: readonly string[],
+): Promise<Map<string, unknown>> {
+  if (caseIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('case_results')
+    .select(['case_id', sql<unknown>`criteria->'tool_trajectory_avg_score'->'detail'`.as('detail')])
+    .where('run_id', '=', runId)
+    .where('case_id', 'in', [...caseIds])
+    .execute();
+  return new Map(rows.filter((row) => row.detail != null).map((row) => [row.case_id, row.detail]));
 }

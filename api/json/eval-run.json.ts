@@ -3,8 +3,10 @@ import type { CaseResultView } from '../../db/case-result.repository';
 import type { EvalRun } from '../../db/tables/eval-run.table';
 import { LIMITS } from '../../domain/limits';
 import { CASE_STATUSES } from '../../domain/scoring/case-outcome';
+import { casePassAtK } from '../../domain/scoring/run-intervals';
 import { caseTurnsResultFields, toCaseTurnsJson } from './case-turn-result.json';
 import { mockReportJson } from './tool-mock.json';
+import { intervalJson, passAtKJson } from './statistics.json';
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 
@@ -71,6 +73,22 @@ export const evalRunJson = z.object({
         .optional()
         .describe('runs of several repeats: cases that passed in some repeats and not in others, most flaky first'),
       flaky_count: z.number().optional().describe('runs of several repeats: how many cases were flaky'),
+      pass_rate_interval: intervalJson
+        .nullable()
+        .optional()
+        .describe('the Wilson 95% interval of pass_rate (null without judged cases)'),
+      avg_score_interval: z
+        .record(z.string(), intervalJson.nullable())
+        .optional()
+        .describe(
+          `a 95% bootstrap percentile interval of each avg_score mean (${LIMITS.bootstrapResamples} resamples, fewer past ${LIMITS.bootstrapDraws} values drawn; seeded from the run id: the same run gives the same interval)`,
+        ),
+      pass_at_k: z
+        .array(passAtKJson)
+        .optional()
+        .describe(
+          'runs of several repeats: for k = 1 … repeats, the mean over cases of pass@k = 1 − C(n−c,k)/C(n,k) and pass^k = C(c,k)/C(n,k)',
+        ),
     })
     .nullable(),
   error: z.string().nullable(),
@@ -126,6 +144,10 @@ export const caseResultJson = z.object({
     .number()
     .nullable()
     .describe('min(repeats passed, repeats not passed) ÷ repeats: 0 stable, 0.5 an even split (null for one repeat)'),
+  pass_at_k: z
+    .array(passAtKJson)
+    .nullable()
+    .describe('runs of several repeats: pass@k and pass^k of the case for k = 1 … repeats (null for one repeat)'),
   cost: caseCostJson.nullable(),
   mocks: mockReportJson
     .nullable()
@@ -182,6 +204,7 @@ export function toCaseResultJson(row: CaseResultView): z.infer<typeof caseResult
     judge_cache: { hits: row.judge_cache_hits, misses: row.judge_cache_misses },
     repeats: row.repeats as z.infer<typeof caseResultJson>['repeats'],
     flip_rate: row.flip_rate,
+    pass_at_k: row.repeats ? casePassAtK(row.repeats.map((repeat) => repeat.status)) : null,
     cost: row.cost,
     mocks: row.mocks ?? null,
     ...toCaseTurnsJson(row.turns),

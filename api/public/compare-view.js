@@ -1,6 +1,7 @@
 'use strict';
 // Renders a comparison of two runs (GET …/eval-runs/{run}/compare): the counts per transition, the pass-rate and
-// criterion deltas, and one row per case with its baseline → now status and score deltas. Text only, never HTML.
+// criterion deltas, the paired tests, and one row per case with its baseline → now status and score deltas (a flaky
+// case marked, a regressed one with its trajectory diff). Text only, never HTML.
 window.CompareView = (() => {
   const { el, table, percent, score, CRITERIA } = window.Assay;
 
@@ -67,7 +68,34 @@ window.CompareView = (() => {
     return table({ class: 'scores deltas' }, ['Criterion', 'Baseline', 'This run', 'Change'], rows);
   }
 
-  /** The summary block: counts per transition, pass rate then and now, the mean score of each criterion. */
+  const pValue = (p) => (p < 0.001 ? 'p < 0.001' : `p = ${p.toPrecision(3)}`);
+
+  /** The paired tests over the cases both runs scored: McNemar on pass/fail, the pass-rate change and its interval. */
+  function statistics(data) {
+    const stats = data.statistics;
+    if (!stats) return null;
+    const { worse, better, p_value } = stats.mcnemar;
+    const delta = stats.pass_rate_delta;
+    const interval = delta
+      ? `; pass-rate change ${signed(delta.delta, points)} (95% interval ${signed(delta.interval.low, points)} to ${signed(delta.interval.high, points)})`
+      : '';
+    const verdicts = data.verdicts || {};
+    return el(
+      'p',
+      {
+        id: 'compare-statistics',
+        class: `hint ${data.regression?.significant ? 'significant' : ''}`,
+        'data-p-value': p_value,
+        'data-significant': String(Boolean(data.regression?.significant)),
+        'data-flaky': verdicts.flaky ?? 0,
+      },
+      `Paired over ${stats.paired_cases} cases: ${worse} worse, ${better} better, exact McNemar ${pValue(p_value)}` +
+        `${data.regression?.significant ? ' (a significant regression)' : ''}${interval}. ` +
+        `${verdicts.regressed ?? 0} regressed, ${verdicts.improved ?? 0} improved, ${verdicts.flaky ?? 0} flaky.`,
+    );
+  }
+
+  /** The summary block: counts per transition, pass rate then and now, the paired tests, each criterion's mean. */
   function summary(data, baselineLink) {
     return el(
       'div',
@@ -75,9 +103,45 @@ window.CompareView = (() => {
       el('p', { class: 'hint' }, 'Compared with ', baselineLink, '.'),
       counts(data.summary),
       passRate(data.summary.pass_rate),
+      statistics(data),
       criteria(data.summary),
     );
   }
+
+  const args = (value) => (value === undefined ? '(none)' : JSON.stringify(value));
+  /** One row of a regressed case's trajectory diff: a matched pair (its argument changes), a missing or extra call. */
+  function diffRow(r) {
+    if (r.kind === 'missing') return `− missing ${r.tool_name} ${args(r.tool_args)}`;
+    if (r.kind === 'extra') return `+ extra ${r.tool_name} ${args(r.tool_args)}`;
+    const changes = r.argument_changes.map((c) => `${c.argument}: ${args(c.baseline)} → ${args(c.run)}`);
+    return `= ${r.tool_name}${changes.length ? ` (${changes.join(', ')})` : ''}`;
+  }
+
+  /** A regressed case's calls, the baseline's aligned against this run's; nothing when the API gave none. */
+  function trajectoryDiff(diff) {
+    if (diff === undefined) return null;
+    if (diff === null)
+      return el('p', { class: 'trajectory-diff hint', text: 'No trajectory diff: a run has no expected trajectory.' });
+    return el(
+      'ul',
+      {
+        class: 'trajectory-diff',
+        'data-missing': diff.missing,
+        'data-extra': diff.extra,
+        'data-changed': diff.changed,
+      },
+      diff.rows.length
+        ? diff.rows.map((r) => el('li', { class: `diff-row ${r.kind}`, 'data-kind': r.kind, text: diffRow(r) }))
+        : el('li', { class: 'diff-row none', text: 'Trajectory: no tool calls in either run.' }),
+    );
+  }
+
+  const VERDICTS = { flaky: 'Flaky', improved: 'Improved', regressed: 'Regressed' };
+  /** A flaky case (its repeats flipped in this run) is told apart from a regression. */
+  const verdict = (c) =>
+    c.verdict === 'flaky'
+      ? el('span', { class: 'chip verdict flaky', 'data-verdict': c.verdict, text: VERDICTS.flaky })
+      : null;
 
   const turn = (n) => (typeof n === 'number' ? `turn ${n}` : 'none');
   /** A case scored by turns (in either run): the turn that failed first in the baseline and in this run. */
@@ -101,12 +165,14 @@ window.CompareView = (() => {
         'data-transition': c.transition,
         'data-status': c.status || 'absent',
         'data-baseline-status': c.baseline_status || 'absent',
+        'data-verdict': c.verdict || '',
       },
       el('td', { class: 'case-name', text: c.case_name }),
       el(
         'td',
         {},
         el('span', { class: `transition ${c.transition}`, text: TRANSITIONS[c.transition] || c.transition }),
+        verdict(c),
       ),
       el(
         'td',
@@ -129,6 +195,7 @@ window.CompareView = (() => {
               text: `${label(key)} ${score(entry.baseline)} → ${score(entry.run)} (${signed(entry.delta)})`,
             }),
           ),
+        trajectoryDiff(c.trajectory_diff),
       ),
     );
   }

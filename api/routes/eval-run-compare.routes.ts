@@ -3,9 +3,16 @@ import { isUuid } from '../../db/column-values';
 import type { Db } from '../../db/database';
 import { findEvalRun } from '../../db/eval-run.repository';
 import { sortedPage, type SortKey } from '../../db/keyset-page';
-import { findKeywordBaseline, listComparedResults } from '../../db/run-comparison.repository';
+import { findKeywordBaseline, listComparedResults, listTrajectoryDetails } from '../../db/run-comparison.repository';
+import { withTrajectoryDiffs } from '../../domain/eval/trajectory-diff';
 import { FINAL_EVAL_RUN_STATUSES, type EvalRun } from '../../db/tables/eval-run.table';
-import { caseOrderKey, compareOrderKeys, compareRuns, type CaseComparison } from '../../domain/eval/run-comparison';
+import { caseOrderKey, compareOrderKeys, compareRuns } from '../../domain/eval/run-comparison';
+import {
+  DEFAULT_ALPHA,
+  judgeComparison,
+  REGRESSION_MODES,
+  type JudgedCaseComparison,
+} from '../../domain/eval/comparison-statistics';
 import { parseBaselineRef, type BaselineRef } from '../../domain/eval/run-tags';
 import { requireAgentEvalRun } from '../eval-lookups';
 import { invalidField } from '../field-errors';
@@ -18,6 +25,13 @@ const compareQuery = pageQuery.extend({
   baseline: z.string().min(1).max(200).meta({
     description:
       'The run to compare with: a run id of the same eval set, `last-completed` (the newest completed run of the set created before this one) or `tag:<name>` (the newest completed run of the set carrying the tag, other than this one).',
+  }),
+  fail_on_regression: z.enum(REGRESSION_MODES).default('any').meta({
+    description:
+      '`summary.regression.failed` is true: `any` when a case regressed; `significant` when the exact McNemar test on the cases both runs scored is below `alpha` with more cases worse than better.',
+  }),
+  alpha: z.coerce.number().gt(0).lt(1).default(DEFAULT_ALPHA).meta({
+    description: 'The significance level of `fail_on_regression=significant`, above 0 and below 1.',
   }),
 });
 
@@ -68,7 +82,7 @@ export const evalRunCompareRoutes: RouteSpec[] = [
     response: z.object({ data: runComparisonJson }),
     handler: async ({ params, query, auth, deps }) => {
       const run = await requireAgentEvalRun(deps.db, auth.workspaceId, params);
-      const { baseline: value } = query as z.infer<typeof compareQuery>;
+      const { baseline: value, fail_on_regression: mode, alpha } = query as z.infer<typeof compareQuery>;
       const ref = parseBaselineRef(value);
       if ('error' in ref) throw invalidField('baseline', ref.error);
       requireEnded(run, 'run');
@@ -78,18 +92,27 @@ export const evalRunCompareRoutes: RouteSpec[] = [
         listComparedResults(deps.db, run.id),
         listComparedResults(deps.db, baseline.id),
       ]);
-      const { summary, cases } = compareRuns(results, baselineResults);
+      const { cases, ...judged } = judgeComparison(compareRuns(results, baselineResults), results, baselineResults, {
+        seed: `${run.id}:${baseline.id}`,
+        mode,
+        alpha,
+      });
       const page = await dataPage(
         query,
         async (params) => sortedPage(cases, CASE_ORDER, params),
-        (entry: CaseComparison) => entry,
+        (entry: JudgedCaseComparison) => entry,
       );
+      const regressed = page.data.filter((entry) => entry.transition === 'regressed').map((entry) => entry.case_id);
+      const [runDetails, baselineDetails] = await Promise.all([
+        listTrajectoryDetails(deps.db, run.id, regressed),
+        listTrajectoryDetails(deps.db, baseline.id, regressed),
+      ]);
       return {
         data: {
           run_id: run.id,
           baseline_run_id: baseline.id,
-          summary,
-          cases: page.data,
+          ...judged,
+          cases: withTrajectoryDiffs(page.data, runDetails, baselineDetails),
           next_cursor: page.next_cursor,
         },
       };

@@ -12,6 +12,8 @@ export interface ComparedResult {
   scores: Record<string, number | null>;
   /** A multi-turn result: the 0-based turn that failed first (null: none did). Absent for a one-turn result. */
   first_failed_turn?: number | null;
+  /** Runs of several repeats: the case's flip rate (null or absent otherwise). */
+  flip_rate?: number | null;
 }
 
 /** A value in the compared run and in the baseline, and run − baseline (null unless both are numbers). */

@@ -3,6 +3,8 @@ import type { CaseStatus } from './case-outcome';
 import { isFlaky } from './case-repeats';
 import { LIMITS } from '../limits';
 import { summarizeCost, type CaseCost, type RunCost } from './run-cost';
+import type { PassAtK } from './run-intervals';
+import type { Interval } from './statistics';
 
 /** The part of a case outcome the run summary reads (a stored case result row maps onto it). */
 export interface SummarizableCase {
@@ -43,6 +45,12 @@ export interface RunSummary {
   /** Runs of several repeats only: the flaky cases (at most `flakyCasesListed`, most flaky first) and their count. */
   flaky?: FlakyCase[];
   flaky_count?: number;
+  /** The Wilson 95% interval of `pass_rate` (null without cases judged); absent on summaries stored before it. */
+  pass_rate_interval?: Interval | null;
+  /** A bootstrap 95% interval of each `avg_score` mean (null where the mean is); absent on summaries stored before it. */
+  avg_score_interval?: Partial<Record<CriterionKey, Interval | null>>;
+  /** Runs of several repeats only: pass@k and pass^k for k = 1 … repeats. */
+  pass_at_k?: PassAtK[];
 }
 
 /**

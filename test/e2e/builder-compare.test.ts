@@ -197,6 +197,36 @@ describe('builder run page: compare with a baseline, in headless Chromium', () =
     }
   });
 
+  it('shows the paired tests and, under each regressed case, its trajectory diff', async () => {
+    const { page, problems } = await openWithToken(
+      rig.browser,
+      runUrl(current.id, `&baseline=${baseline.id}`),
+      rig.owner.token,
+    );
+    await page.waitForFunction(ROWS, LIMITS.pageDefault);
+    // 52 cases in both runs: cases 5, 6, 7 got worse, cases 1 and 2 better; 2·P(X ≤ 2 | 5, ½) = 1.
+    const stats = page.locator('#compare-statistics');
+    assert.match(
+      (await stats.textContent()) ?? '',
+      /^Paired over 52 cases: 3 worse, 2 better, exact McNemar p = 1\.00; pass-rate change −1\.9 pts \(95% interval .+\)\. 3 regressed, 2 improved, 0 flaky\.$/,
+    );
+    assert.equal(await stats.getAttribute('data-significant'), 'false');
+    // The cases expect no tool calls and made none: each regressed row has an empty diff, the others none.
+    assert.equal(await page.locator('.compare-cases tbody tr.regressed .trajectory-diff').count(), 3);
+    assert.equal(await page.locator('.compare-cases tbody tr:not(.regressed) .trajectory-diff').count(), 0);
+    assert.equal(
+      await page.locator('.compare-cases tbody tr.regressed .trajectory-diff').first().getAttribute('data-missing'),
+      '0',
+    );
+    assert.equal(await page.locator('.compare-cases tbody tr[data-verdict="regressed"]').count(), 3);
+    assert.equal(
+      await page.locator('.compare-cases tbody tr.regressed .trajectory-diff').first().textContent(),
+      'Trajectory: no tool calls in either run.',
+    );
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   it('shows why a comparison cannot be made, and compares a live run once it ends', async () => {
     const missing = await openWithToken(rig.browser, runUrl(current.id, '&baseline=tag:nope'), rig.owner.token);
     await missing.page.waitForFunction(ERROR_SHOWN);

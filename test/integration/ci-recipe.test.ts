@@ -181,5 +181,42 @@ describe('the CI recipe: score the conversations CI produced against the last go
       /0 regressed, 0 fixed, 2 still failing, 0 new, 0 removed, 3 still passing/,
       'the report moves to stderr',
     );
+
+    // The change against main again, detailed: each regressed case is followed by its trajectory diff, and JUnit
+    // tells each case's verdict.
+    const detailedJunit = path.join(tmpDir, 'detailed.xml');
+    const detailed = await agentEval([
+      ...['--conversations', changed, '--baseline', 'tag:main', '--fail-on-regression', '--min-pass-rate=0.5'],
+      ...['--detailed', '--junit', detailedJunit],
+    ]);
+    assert.equal(detailed.code, 1, detailed.stdout + detailed.stderr);
+    const diff = detailed.stdout.slice(detailed.stdout.indexOf('REGRESSED cancel order')).split('\n');
+    assert.deepEqual(diff.slice(1, 5), [
+      '    trajectory diff: 1 matched (0 with other arguments), 1 missing, 1 extra',
+      '    = lookup_order',
+      '    - missing cancel_order {"id":2} (baseline call 1)',
+      '    + extra refund {"id":2} (run call 1)',
+    ]);
+    assert.match(
+      detailed.stdout,
+      /^paired over 5 cases: 2 worse, 1 better, exact McNemar p = 1\.00; pass rate delta -0\.20/m,
+    );
+    const detailedSuite = new XMLParser({
+      ignoreAttributes: false,
+      isArray: (n) => ['testcase', 'property'].includes(n),
+    }).parse(fs.readFileSync(detailedJunit, 'utf8')).testsuites.testsuite;
+    const verdictOf = (name: string): string[] =>
+      detailedSuite.testcase
+        .find((c: Record<string, string>) => c['@_name'] === name)
+        .properties.property.map((p: Record<string, string>) => p['@_value']);
+    assert.deepEqual(verdictOf('refund'), ['regressed', 'regressed']);
+    assert.deepEqual(verdictOf('change address'), ['fixed', 'improved']);
+    const suiteProps = Object.fromEntries(
+      detailedSuite.properties.property.map((p: Record<string, string>) => [p['@_name'], p['@_value']]),
+    );
+    assert.deepEqual(
+      [suiteProps.verdict_regressed, suiteProps.verdict_improved, suiteProps.regression_mode],
+      ['2', '1', 'any'],
+    );
   });
 });

@@ -107,6 +107,14 @@ describe('eval runs with repeats', () => {
       lenient.run.summary.flaky.map((c: any) => [c.name, c.flip_rate]),
       [['flaky', 0.5]],
     );
+    // pass@k over 4 repeats: the flaky case passed 2 (pass@2 = 1 − C(2,2)/C(4,2) = 5/6, pass^2 = C(2,2)/C(4,2) = 1/6).
+    const atTwo = lenient.results.flaky.pass_at_k[1];
+    assert.deepEqual([atTwo.k, atTwo.pass_at_k.toFixed(4), atTwo.pass_hat_k.toFixed(4)], [2, '0.8333', '0.1667']);
+    const runAtTwo = lenient.run.summary.pass_at_k[1];
+    assert.deepEqual([runAtTwo.pass_at_k.toFixed(4), runAtTwo.pass_hat_k.toFixed(4)], ['0.9167', '0.5833']);
+    assert.equal(lenient.run.summary.pass_at_k.length, 4);
+    assert.deepEqual(lenient.run.summary.pass_rate_interval.high, 1);
+    assert.ok(lenient.run.summary.avg_score_interval.final_response_match.low < 0.75);
 
     const strict = await repeatedRun(api, 'lenient', { repeats: 4, min_repeat_pass: 3 });
     assert.deepEqual([strict.results.flaky.status, strict.results.flaky.flip_rate], ['failed', 0.5]);
@@ -120,6 +128,8 @@ describe('eval runs with repeats', () => {
     assert.deepEqual(calls, { flaky: 1, stable: 1 });
     assert.deepEqual([results.flaky.repeats, results.flaky.flip_rate, results.flaky.status], [null, null, 'passed']);
     assert.equal(run.summary.flaky, undefined);
+    assert.equal(run.summary.pass_at_k, undefined);
+    assert.equal(results.flaky.pass_at_k, null);
   });
 
   it('refuses repeats outside 1–10 and a min_repeat_pass above repeats, naming the field', async () => {

@@ -209,6 +209,57 @@ describe('comparing an eval run with a baseline', function () {
     await compare('00000000-0000-4000-8000-000000000000', 'baseline=last-completed', 404);
   });
 
+  it("answers the paired tests, each case's verdict, the regression verdict and a regressed case's trajectory diff", async () => {
+    const { data } = await compare(head.id, `baseline=${baseline.id}&fail_on_regression=significant`);
+    // Both runs scored alpha, bravo, charlie, delta, echo: alpha and bravo got worse, charlie better.
+    assert.equal(data.statistics.paired_cases, 5);
+    assert.deepEqual(data.statistics.mcnemar, { worse: 2, better: 1, p_value: 1 });
+    assert.equal(data.statistics.pass_rate_delta.delta, -1 / 5);
+    assert.ok(data.statistics.pass_rate_delta.interval.low < -0.2 && data.statistics.pass_rate_delta.interval.high > 0);
+    assert.deepEqual(data.regression, {
+      mode: 'significant',
+      alpha: 0.05,
+      regressed: 2,
+      significant: false,
+      failed: false,
+    });
+    assert.deepEqual(data.verdicts, { regressed: 2, improved: 1, flaky: 0 });
+    const byName = Object.fromEntries(data.cases.map((c: any) => [c.case_name, c]));
+    assert.deepEqual(
+      [byName.alpha.verdict, byName.charlie.verdict, byName.echo.verdict],
+      ['regressed', 'improved', null],
+    );
+    // alpha's agent called guess instead of lookup.
+    assert.deepEqual(byName.alpha.trajectory_diff, {
+      rows: [
+        { kind: 'missing', tool_name: 'lookup', baseline_index: 0, tool_args: { q: 'alpha' } },
+        { kind: 'extra', tool_name: 'guess', run_index: 0, tool_args: { q: 'alpha' } },
+      ],
+      matched: 0,
+      changed: 0,
+      missing: 1,
+      extra: 1,
+    });
+    assert.equal('trajectory_diff' in byName.charlie, false, 'only regressed cases get a diff');
+    const any = await compare(head.id, `baseline=${baseline.id}`);
+    assert.deepEqual([any.data.regression.mode, any.data.regression.failed], ['any', true]);
+    assert.deepEqual(any.data.statistics, data.statistics, 'seeded by the two runs: the same answer every time');
+  });
+
+  it('answers 422 naming fail_on_regression or alpha when either is out of range', async () => {
+    const queries: Array<[string, string]> = [
+      ['fail_on_regression=some', 'fail_on_regression'],
+      ['fail_on_regression=significant&alpha=0', 'alpha'],
+      ['fail_on_regression=significant&alpha=1', 'alpha'],
+      ['fail_on_regression=significant&alpha=x', 'alpha'],
+    ];
+    for (const [query, field] of queries) {
+      const res = await compare(head.id, `baseline=${baseline.id}&${query}`, 422);
+      assert.equal(res.error.code, 'validation_failed', query);
+      assert.equal(res.error.details[0].field, field, query);
+    }
+  });
+
   it('refuses a tag list that breaks a bound, naming the field, and creates no run', async () => {
     const before = (await runsTagged('limit=500')).data.length;
     const bad: Array<[unknown, string]> = [

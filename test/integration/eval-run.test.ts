@@ -147,7 +147,11 @@ describe('offline eval runs', () => {
     assert.deepEqual(hand.criteria, {});
 
     // By hand: passed 1 of 3; trajectory (1, 1); final response (1, 1); safety (1, 0); rubrics never applied (null).
-    const { cost, ...summary } = run.summary;
+    // The 95% intervals (issue 26) are checked apart: Wilson for 1 of 3, a bootstrap interval around each mean.
+    const { cost, pass_rate_interval, avg_score_interval, ...summary } = run.summary;
+    assert.deepEqual([pass_rate_interval.low.toFixed(4), pass_rate_interval.high.toFixed(4)], ['0.0615', '0.7923']);
+    assert.deepEqual(avg_score_interval.safety, { low: 0, high: 1 });
+    assert.equal(avg_score_interval.rubric_based, null);
     assert.deepEqual(summary, {
       pass_rate: 1 / 3,
       avg_score: { tool_trajectory_avg_score: 1, final_response_match: 1, rubric_based: null, safety: 0.5 },

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { caseChange, renderComparison } from '../../cli/eval-compare-report';
 import type { CaseComparisonJson, ComparisonJson } from '../../cli/eval-run.types';
+import { diffTrajectories } from '../../domain/eval/trajectory-diff';
 
 const TRAJ = 'tool_trajectory_avg_score';
 const kase = (
@@ -70,5 +71,47 @@ describe('agent:eval comparison report', () => {
     );
     const added: CaseComparisonJson = { ...kase('added', 'new', 0, 1), baseline_status: null, criteria: {} };
     assert.equal(caseChange(added), 'added: none → passed');
+  });
+
+  it("prints flaky cases apart, the paired tests, and with detailed each regressed case's trajectory diff", () => {
+    const diff = diffTrajectories(
+      [
+        { tool_name: 'lookup', tool_args: { id: 2 } },
+        { tool_name: 'cancel', tool_args: { id: 2 } },
+      ],
+      [
+        { tool_name: 'lookup', tool_args: { id: 3 } },
+        { tool_name: 'refund', tool_args: { id: 2 } },
+      ],
+    );
+    const judged: ComparisonJson = {
+      ...comparison,
+      cases: [
+        { ...kase('worse a', 'regressed', 1, 0), verdict: 'regressed', flaky: false, trajectory_diff: diff },
+        { ...kase('worse b', 'regressed', 1, 0.5), verdict: 'flaky', flaky: true, trajectory_diff: null },
+        { ...kase('fixed one', 'fixed', 0.5, 1), verdict: 'improved', flaky: false },
+      ],
+      statistics: {
+        paired_cases: 6,
+        mcnemar: { worse: 2, better: 1, p_value: 1 },
+        pass_rate_delta: { delta: -1 / 6, interval: { low: -0.5, high: 0.1666 }, p_value: 0.6, pairs: 6 },
+        criteria: {},
+      },
+    };
+    assert.deepEqual(renderComparison(judged).split('\n').slice(1), [
+      `REGRESSED worse a: passed → failed; ${TRAJ} 1.00 → 0.00 (-1.00)`,
+      `FIXED fixed one: failed → passed; ${TRAJ} 0.50 → 1.00 (+0.50)`,
+      `FLAKY worse b: passed → failed; ${TRAJ} 1.00 → 0.50 (-0.50)`,
+      '2 regressed, 1 fixed, 0 still failing, 1 new, 0 removed, 3 still passing',
+      'paired over 6 cases: 2 worse, 1 better, exact McNemar p = 1.00; pass rate delta -0.17 [95% -0.50, +0.17]',
+    ]);
+    assert.deepEqual(renderComparison(judged, true).split('\n').slice(2, 7), [
+      '    trajectory diff: 1 matched (1 with other arguments), 1 missing, 1 extra',
+      '    = lookup arguments id: 2 → 3',
+      '    - missing cancel {"id":2} (baseline call 1)',
+      '    + extra refund {"id":2} (run call 1)',
+      `FIXED fixed one: failed → passed; ${TRAJ} 0.50 → 1.00 (+0.50)`,
+    ]);
+    assert.match(renderComparison(judged, true), /FLAKY worse b: .*\n    trajectory diff: not available/);
   });
 });

@@ -4,6 +4,7 @@ import {
   MAX_TIMEOUT_SECONDS,
   parseBaseline,
   parseMinPassRate,
+  parseRegressionGate,
   parseTags,
   parseTimeout,
 } from '../../cli/eval-gate-options';
@@ -49,5 +50,19 @@ describe('agent:eval options', () => {
     assert.throws(() => parseBaseline('latest'), /--baseline must be a run id, last-completed or tag:<name>/);
     assert.throws(() => parseBaseline('tag:'), /--baseline tag:: tag: /);
     assert.throws(() => parseBaseline('tag:a b'), /--baseline tag:a b: tag: may only hold letters/);
+  });
+});
+
+describe('agent:eval --fail-on-regression and --alpha', () => {
+  it('reads the bare flag as `any`, takes `significant` with an alpha in (0, 1), default 0.05', () => {
+    assert.equal(parseRegressionGate(undefined, undefined), null);
+    assert.deepEqual(parseRegressionGate(true, undefined), { mode: 'any', alpha: 0.05 });
+    assert.deepEqual(parseRegressionGate('any', undefined), { mode: 'any', alpha: 0.05 });
+    assert.deepEqual(parseRegressionGate('significant', '0.01'), { mode: 'significant', alpha: 0.01 });
+    assert.throws(() => parseRegressionGate('some', undefined), /--fail-on-regression must be any or significant/);
+    for (const bad of ['0', '1', '-0.1', 'x', ''])
+      assert.throws(() => parseRegressionGate('significant', bad), /--alpha must be a number above 0 and below 1/, bad);
+    assert.throws(() => parseRegressionGate(true, '0.1'), /--alpha needs --fail-on-regression significant/);
+    assert.throws(() => parseRegressionGate(undefined, '0.1'), /--alpha needs --fail-on-regression significant/);
   });
 });

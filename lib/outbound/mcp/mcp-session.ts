@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { EgressGuard } from '../egress/egress-guard';
 import { LIMITS } from '../../../domain/limits';
@@ -9,7 +9,13 @@ import { cappedFetch, McpResponseTooLargeError } from './capped-fetch';
 
 /** Where and how to reach a server, with secrets already resolved (lives only inside an activity). */
 export type McpTarget =
-  | { transport: 'http'; url: string; headers: Record<string, string> }
+  | {
+      transport: 'http';
+      url: string;
+      headers: Record<string, string>;
+      /** OAuth servers: new headers after the server rejected these with a 401 (one refresh, then one retry). */
+      reauthorize?: (rejected: Record<string, string>) => Promise<Record<string, string>>;
+    }
   | { transport: 'stdio_curated'; command: string[]; env: Record<string, string> };
 
 /** An initialised MCP client; close() ends the HTTP session or stops the child process. */
@@ -96,8 +102,33 @@ export async function openMcpSession(target: McpTarget, guard: EgressGuard): Pro
   return { client, stderr: () => stderr, overflow, close };
 }
 
-/** Opens a session, runs `use`, and always closes it (the stdio child is stopped after the call); counts the call. */
+const isUnauthorized = (error: unknown): boolean => {
+  for (let current = error, depth = 0; current instanceof Error && depth < 6; depth++) {
+    if (current instanceof StreamableHTTPError && current.code === 401) return true;
+    current = current.cause;
+  }
+  return false;
+};
+
+/**
+ * Opens a session, runs `use`, and always closes it (the stdio child is stopped after the call); counts the call. An
+ * OAuth server that answers 401 (its token expired or was revoked early) gets one new token and one more try.
+ */
 export async function withMcpSession<T>(
+  target: McpTarget,
+  guard: EgressGuard,
+  use: (session: McpSession) => Promise<T>,
+): Promise<T> {
+  try {
+    return await sessionOnce(target, guard, use);
+  } catch (error) {
+    if (target.transport !== 'http' || !target.reauthorize || !isUnauthorized(error)) throw error;
+    const headers = await target.reauthorize(target.headers);
+    return sessionOnce({ ...target, headers, reauthorize: undefined }, guard, use);
+  }
+}
+
+async function sessionOnce<T>(
   target: McpTarget,
   guard: EgressGuard,
   use: (session: McpSession) => Promise<T>,

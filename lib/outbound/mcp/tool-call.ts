@@ -16,6 +16,8 @@ export interface ServerToolCall {
   db: Db;
   vault: CredentialVault;
   guard: EgressGuard;
+  /** Assay's public origin (OAuth servers: the client's redirect URL and metadata document). */
+  publicUrl: string;
   workspaceId: string;
   serverId: string;
   toolName: string;
@@ -35,7 +37,10 @@ export interface ServerToolOutcome {
 export async function callServerTool(call: ServerToolCall): Promise<ServerToolOutcome> {
   let resolved: ResolvedServer | undefined;
   try {
-    resolved = await resolveServerTarget(call.db, call.vault, call.workspaceId, call.serverId);
+    resolved = await resolveServerTarget(call.db, call.vault, call.workspaceId, call.serverId, {
+      guard: call.guard,
+      publicUrl: call.publicUrl,
+    });
     const refusal = await preflightRefusal(resolved.target, call.guard);
     if (refusal) return { status: 'failed', error: refusal };
     const result = await withMcpSession(resolved.target, call.guard, (session) =>

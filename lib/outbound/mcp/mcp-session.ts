@@ -6,6 +6,7 @@ import type { EgressGuard } from '../egress/egress-guard';
 import { LIMITS } from '../../../domain/limits';
 import { mcpCalls } from '../../metrics';
 import { cappedFetch, McpResponseTooLargeError } from './capped-fetch';
+import { answerElicitationsUnattended, ELICITATION_CAPABILITY } from './elicitation';
 
 /** Where and how to reach a server, with secrets already resolved (lives only inside an activity). */
 export type McpTarget =
@@ -45,6 +46,17 @@ export const MCP_HTTP_TIMEOUT_MS = 5000;
 export const MCP_STDIO_TIMEOUT_MS = 60_000;
 const STDERR_LIMIT = 8192;
 
+/**
+ * A dropped SSE stream is resumed with `Last-Event-ID` (after the server's `retry` when it sent one, else this
+ * backoff); a request whose stream cannot be resumed ends at its own timeout.
+ */
+const SSE_RECONNECTION = {
+  initialReconnectionDelay: 500,
+  maxReconnectionDelay: 5000,
+  reconnectionDelayGrowFactor: 2,
+  maxRetries: 3,
+};
+
 /** The request timeout that applies to a target. */
 export const requestTimeoutMs = (target: McpTarget): number =>
   target.transport === 'http' ? MCP_HTTP_TIMEOUT_MS : MCP_STDIO_TIMEOUT_MS;
@@ -55,7 +67,11 @@ function createTransport(
   onStderr: (chunk: string) => void,
 ): StreamableHTTPClientTransport | StdioClientTransport {
   if (target.transport === 'http') {
-    return new StreamableHTTPClientTransport(new URL(target.url), { fetch, requestInit: { headers: target.headers } });
+    return new StreamableHTTPClientTransport(new URL(target.url), {
+      fetch,
+      requestInit: { headers: target.headers },
+      reconnectionOptions: SSE_RECONNECTION,
+    });
   }
   const [command, ...args] = target.command;
   // No shell; the SDK adds only its minimal inherited set (PATH, HOME, USER, LOGNAME, SHELL, TERM) to `env`.
@@ -79,7 +95,12 @@ export async function openMcpSession(target: McpTarget, guard: EgressGuard): Pro
   const transport = createTransport(target, capped.fetch, (chunk) => {
     stderr = (stderr + chunk).slice(-STDERR_LIMIT);
   });
-  const client = new Client({ name: 'assay', version: '0.1.0' }, { capabilities: {} });
+  // The SDK offers the latest protocol (2025-11-25) and accepts what the server answers among its supported ones.
+  const client = new Client(
+    { name: 'assay', version: '0.1.0' },
+    { capabilities: { elicitation: ELICITATION_CAPABILITY } },
+  );
+  answerElicitationsUnattended(client);
   let stdioOverflow: McpResponseTooLargeError | undefined;
   // The SDK words a stdio line over its buffer size this way; pending requests then fail as "connection closed".
   client.onerror = (error) => {

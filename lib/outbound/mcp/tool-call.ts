@@ -1,10 +1,12 @@
 import type { Db } from '../../../db/database';
+import { findServerTools } from '../../../db/mcp-tool.repository';
 import { limitMessage } from '../../../domain/limit-checks';
 import { LIMITS } from '../../../domain/limits';
 import type { EgressGuard } from '../egress/egress-guard';
 import type { CredentialVault } from '../../vault/credential-vault';
 import { describeMcpFailure, scrubSecrets } from './mcp-failure';
 import { withMcpSession } from './mcp-session';
+import { toolResultProblem } from './output-schema';
 import { preflightRefusal } from './preflight';
 import { resolveServerTarget, type ResolvedServer } from './server-target';
 
@@ -43,6 +45,8 @@ export async function callServerTool(call: ServerToolCall): Promise<ServerToolOu
     });
     const refusal = await preflightRefusal(resolved.target, call.guard);
     if (refusal) return { status: 'failed', error: refusal };
+    // The result is checked against the tool's stored (synced) output schema, not one the server announces now.
+    const [stored] = await findServerTools(call.db, resolved.server.id, [call.toolName]);
     const result = await withMcpSession(resolved.target, call.guard, (session) =>
       session.client.callTool({ name: call.toolName, arguments: call.args }, undefined, {
         timeout: TOOL_CALL_TIMEOUT_MS,
@@ -64,6 +68,16 @@ export async function callServerTool(call: ServerToolCall): Promise<ServerToolOu
       };
     const output = JSON.parse(scrubSecrets(raw, resolved.secretValues)) as unknown;
     if (result.isError === true) return { status: 'failed', output, error: `tool ${call.toolName} returned an error` };
+    const mismatch = toolResultProblem(stored?.output_schema, {
+      structuredContent: result.structuredContent,
+      isError: result.isError,
+    });
+    if (mismatch)
+      return {
+        status: 'failed',
+        output,
+        error: scrubSecrets(`tool ${call.toolName} ${mismatch}`, resolved.secretValues),
+      };
     return { status: 'completed', output };
   } catch (error) {
     return {

@@ -1,0 +1,117 @@
+import crypto from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import {
+  CallToolRequestSchema,
+  ElicitResultSchema,
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type ElicitRequest,
+  type ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js';
+
+/** The output schema of the `order_total` tools. */
+export const TOTAL_SCHEMA = {
+  type: 'object',
+  properties: { total: { type: 'number' } },
+  required: ['total'],
+} as const;
+
+// Every field has a default but `note` (optional): an unattended client can accept with the defaults.
+const CONFIRM_FORM: ElicitRequest['params'] = {
+  message: 'Confirm the order?',
+  requestedSchema: {
+    type: 'object',
+    properties: {
+      quantity: { type: 'integer', default: 2 },
+      gift: { type: 'boolean', default: false },
+      note: { type: 'string' },
+    },
+    required: ['quantity'],
+  },
+};
+// A required field without a default: only a person could answer, so the client declines.
+const NAME_FORM: ElicitRequest['params'] = {
+  message: 'Who are you?',
+  requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+};
+
+const empty = { type: 'object' as const, properties: {} };
+const TOOLS = [
+  { name: 'confirm_order', description: 'Asks to confirm (defaults answer it)', inputSchema: empty },
+  { name: 'ask_name', description: 'Asks for a name (no default)', inputSchema: empty },
+  { name: 'order_total', description: 'Totals the order', inputSchema: empty, outputSchema: TOTAL_SCHEMA },
+  { name: 'order_total_broken', description: 'Totals wrongly', inputSchema: empty, outputSchema: TOTAL_SCHEMA },
+];
+
+/** A real stateful MCP server (SDK `Server`, Streamable HTTP with sessions) that elicits and returns structured content. */
+export interface ProtocolMcpServer {
+  url: string;
+  /** What the client answered to each elicitation, in order. */
+  elicitations: ElicitResult[];
+  close(): Promise<void>;
+}
+
+/** Starts the server on loopback. */
+export async function startProtocolMcpServer(): Promise<ProtocolMcpServer> {
+  const elicitations: ElicitResult[] = [];
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+
+  const newServer = (): Server => {
+    const server = new Server({ name: 'protocol-test-server', version: '1.0.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+      const { name } = request.params;
+      if (name === 'order_total' || name === 'order_total_broken') {
+        const total = name === 'order_total' ? 5 : 'five';
+        return { content: [{ type: 'text', text: `total ${total}` }], structuredContent: { total } };
+      }
+      const form = name === 'confirm_order' ? CONFIRM_FORM : NAME_FORM;
+      // On the call's own stream, as a request related to it.
+      const answer = await extra.sendRequest({ method: 'elicitation/create', params: form }, ElicitResultSchema);
+      elicitations.push(answer);
+      return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
+    });
+    return server;
+  };
+
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse, body: unknown): Promise<void> => {
+    const sessionId = req.headers['mcp-session-id'];
+    const known = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    if (known) return known.handleRequest(req, res, body);
+    if ((body as { method?: string } | undefined)?.method !== 'initialize') {
+      res.writeHead(404).end();
+      return;
+    }
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => crypto.randomUUID(),
+      onsessioninitialized: (id) => void sessions.set(id, transport),
+    });
+    transport.onclose = () => void (transport.sessionId && sessions.delete(transport.sessionId));
+    await newServer().connect(transport);
+    await transport.handleRequest(req, res, body);
+  };
+
+  const httpServer = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+    req.on('end', () => {
+      handle(req, res, raw ? JSON.parse(raw) : undefined).catch(() => {
+        if (!res.headersSent) res.writeHead(500).end();
+      });
+    });
+  });
+  await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = httpServer.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    elicitations,
+    async close() {
+      for (const transport of sessions.values()) await transport.close();
+      httpServer.closeAllConnections();
+      await new Promise((resolve) => httpServer.close(resolve));
+    },
+  };
+}

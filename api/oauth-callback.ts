@@ -4,7 +4,7 @@ import { consumeOauthState } from '../db/mcp-oauth.repository';
 import { findMcpServer } from '../db/mcp-server.repository';
 import { roleAllows } from '../domain/tenancy/permissions';
 import { hashToken } from '../lib/api-tokens';
-import { assayClientMetadata, putAuthorizationCode, publicUrlOf } from '../lib/mcp/oauth-vault';
+import { assayClientMetadata, putAuthorizationCode, oauthClientUrls } from '../lib/mcp/oauth-vault';
 import type { AppDeps } from './app-deps';
 import { runMcpAction } from './workflow-starts';
 
@@ -38,7 +38,7 @@ const param = (value: unknown): string | undefined =>
 export function oauthRouter(deps: AppDeps): Router {
   const router = Router();
   router.get('/oauth/client-metadata.json', (_req, res) => {
-    res.set('Cache-Control', 'public, max-age=300').json(assayClientMetadata(publicUrlOf(deps.config)));
+    res.set('Cache-Control', 'public, max-age=300').json(assayClientMetadata(oauthClientUrls(deps.config)));
   });
   router.get('/oauth/callback', async (req, res, next) => {
     try {

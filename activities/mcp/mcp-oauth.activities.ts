@@ -1,6 +1,6 @@
 import { findMcpServer } from '../../db/mcp-server.repository';
 import { logError } from '../../lib/logger';
-import { publicUrlOf } from '../../lib/mcp/oauth-vault';
+import { oauthClientUrls } from '../../lib/mcp/oauth-vault';
 import { scrubSecrets } from '../../lib/outbound/mcp/mcp-failure';
 import { beginAuthorization, completeAuthorization } from '../../lib/outbound/mcp/oauth/oauth-authorization';
 import type { ActivityDeps } from '../platform/activity-deps';
@@ -16,7 +16,12 @@ const messageOf = (error: unknown, url: string | undefined): string =>
 
 /** OAuth of remote MCP servers on the worker: start an authorization, exchange the code a callback stored. */
 export function createMcpOauthActivities(deps: ActivityDeps) {
-  const oauth = () => ({ db: deps.db, vault: deps.vault, guard: deps.egress, publicUrl: publicUrlOf(deps.config) });
+  const oauth = () => ({
+    db: deps.db,
+    vault: deps.vault,
+    guard: deps.egress,
+    oauthClient: oauthClientUrls(deps.config),
+  });
   const load = async (input: McpServerRef) => {
     const server = await findMcpServer(deps.db, input.workspaceId, input.serverId);
     if (!server?.auth_type) throw new Error('not an OAuth MCP server');

@@ -18,6 +18,8 @@ export interface OauthVaultRecord {
   tokens?: { access_token: string; refresh_token?: string; expires_at?: number } & Record<string, unknown>;
   verifier?: string;
   discovery?: Record<string, unknown>;
+  /** The scope a server asked for with 403 `insufficient_scope`, and how many authorizations asked for it since. */
+  step_up?: { scope: string; attempts: number };
 }
 
 const recordRef = (server: Pick<McpServer, 'id' | 'workspace_id'>) => ({
@@ -59,17 +61,29 @@ export async function takeAuthorizationCode(vault: CredentialVault, server: Serv
   return code;
 }
 
-/** Assay's public origin, as a browser and an authorization server reach it. */
-export const publicUrlOf = (config: Pick<Config, 'ASSAY_PUBLIC_URL' | 'ASSAY_HOST' | 'ASSAY_PORT'>): string =>
-  (config.ASSAY_PUBLIC_URL ?? `http://${config.ASSAY_HOST}:${config.ASSAY_PORT}`).replace(/\/+$/, '');
+/** Assay as an OAuth client: its public origin (the redirect URI's) and its Client ID Metadata Document's URL. */
+export interface OauthClientUrls {
+  publicUrl: string;
+  metadataUrl: string;
+}
+
+type UrlConfig = Pick<Config, 'ASSAY_PUBLIC_URL' | 'ASSAY_HOST' | 'ASSAY_PORT' | 'ASSAY_OAUTH_CLIENT_METADATA_URL'>;
+
+/** From the config: the origin browsers reach, and where the metadata document is published (default: served here). */
+export function oauthClientUrls(config: UrlConfig): OauthClientUrls {
+  const publicUrl = (config.ASSAY_PUBLIC_URL ?? `http://${config.ASSAY_HOST}:${config.ASSAY_PORT}`).replace(/\/+$/, '');
+  return {
+    publicUrl,
+    metadataUrl: config.ASSAY_OAUTH_CLIENT_METADATA_URL ?? `${publicUrl}/oauth/client-metadata.json`,
+  };
+}
 
 export const oauthCallbackUrl = (publicUrl: string): string => `${publicUrl}/oauth/callback`;
-export const clientMetadataUrl = (publicUrl: string): string => `${publicUrl}/oauth/client-metadata.json`;
 
 /** Assay's OAuth client metadata: served as its Client ID Metadata Document and sent in dynamic registration. */
-export function assayClientMetadata(publicUrl: string): Record<string, unknown> {
+export function assayClientMetadata({ publicUrl, metadataUrl }: OauthClientUrls): Record<string, unknown> {
   return {
-    client_id: clientMetadataUrl(publicUrl),
+    client_id: metadataUrl,
     client_name: 'Assay',
     client_uri: publicUrl,
     redirect_uris: [oauthCallbackUrl(publicUrl)],

@@ -1,3 +1,4 @@
+import { extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -16,6 +17,8 @@ export type McpTarget =
       headers: Record<string, string>;
       /** OAuth servers: new headers after the server rejected these with a 401 (one refresh, then one retry). */
       reauthorize?: (rejected: Record<string, string>) => Promise<Record<string, string>>;
+      /** OAuth servers: the server answered 403 `insufficient_scope` asking for `scope` (step-up needs a person). */
+      onInsufficientScope?: (scope: string | undefined) => Promise<void>;
     }
   | { transport: 'stdio_curated'; command: string[]; env: Record<string, string> };
 
@@ -87,12 +90,26 @@ function createTransport(
   return transport;
 }
 
+// An OAuth server's 403 `insufficient_scope` is reported (the scope it asks for) before the request fails.
+function observeScope(target: McpTarget, fetch: FetchLike): FetchLike {
+  if (target.transport !== 'http' || !target.onInsufficientScope) return fetch;
+  const report = target.onInsufficientScope;
+  return async (url, init) => {
+    const response = await fetch(url, init);
+    if (response.status === 403) {
+      const { scope, error } = extractWWWAuthenticateParams(response);
+      if (error === 'insufficient_scope') await report(scope);
+    }
+    return response;
+  };
+}
+
 /** Connects and runs the MCP handshake (`initialize`, then `notifications/initialized`). */
 export async function openMcpSession(target: McpTarget, guard: EgressGuard): Promise<McpSession> {
   let stderr = '';
   // Every request goes through the egress guard (connect-time address checks, no redirects) and the byte cap.
   const capped = cappedFetch(guard.fetch as unknown as FetchLike, { onOverflow: () => void transport.close() });
-  const transport = createTransport(target, capped.fetch, (chunk) => {
+  const transport = createTransport(target, observeScope(target, capped.fetch), (chunk) => {
     stderr = (stderr + chunk).slice(-STDERR_LIMIT);
   });
   // The SDK offers the latest protocol (2025-11-25) and accepts what the server answers among its supported ones.

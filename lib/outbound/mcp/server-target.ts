@@ -4,10 +4,12 @@ import { findMcpServer } from '../../../db/mcp-server.repository';
 import type { McpServer } from '../../../db/tables/mcp.table';
 import { resolveHeaders } from '../../../domain/mcp/mcp-headers';
 import { unpinnedCommandProblem } from '../../../domain/mcp/package-pin';
+import type { OauthClientUrls } from '../../mcp/oauth-vault';
 import type { CredentialVault } from '../../vault/credential-vault';
 import type { EgressGuard } from '../egress/egress-guard';
 import type { McpTarget } from './mcp-session';
 import { oauthHeaders } from './oauth/oauth-headers';
+import { recordStepUp } from './oauth/oauth-step-up';
 
 /** A server, how to reach it, and the secret values any message about it must not contain. */
 export interface ResolvedServer {
@@ -62,7 +64,7 @@ async function stdioTarget(db: Db, server: McpServer, secrets: Record<string, st
 /** What an OAuth server's token needs besides Postgres and the vault: the egress guard and Assay's public origin. */
 export interface OauthAccess {
   guard: EgressGuard;
-  publicUrl: string;
+  oauthClient: OauthClientUrls;
 }
 
 // The bearer header of an OAuth server, and how to replace a token the server rejected (one refresh, then retry).
@@ -72,7 +74,7 @@ async function withOauth(
   server: McpServer,
   oauth: OauthAccess | undefined,
   headers: Record<string, string>,
-): Promise<Pick<Extract<McpTarget, { transport: 'http' }>, 'headers' | 'reauthorize'>> {
+): Promise<Pick<Extract<McpTarget, { transport: 'http' }>, 'headers' | 'reauthorize' | 'onInsufficientScope'>> {
   if (!server.auth_type) return { headers };
   if (!oauth) throw new McpTargetError('this caller cannot use OAuth servers');
   const deps = { db, vault, ...oauth };
@@ -87,6 +89,7 @@ async function withOauth(
       ...headers,
       ...(await bearer(rejected.Authorization?.replace(/^Bearer /, ''))),
     }),
+    onInsufficientScope: (scope) => recordStepUp({ db, vault }, server, scope),
   };
 }
 

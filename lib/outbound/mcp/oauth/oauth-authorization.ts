@@ -5,6 +5,7 @@ import type { McpServer } from '../../../../db/tables/mcp.table';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { readOauthRecord, takeAuthorizationCode, writeOauthRecord } from '../../../mcp/oauth-vault';
 import { oauthFetch, withOauthLock, type OauthDeps } from './oauth-headers';
+import { stepUpScope } from './oauth-step-up';
 import { AuthorizationRequiredError, VaultOAuthProvider } from './vault-oauth-provider';
 
 /** What the server's 401 asks for (RFC 9728 `resource_metadata`, the `scope` challenge); empty when it does not. */
@@ -43,9 +44,15 @@ export async function beginAuthorization(deps: OauthDeps, server: McpServer): Pr
     const { tokens: _kept, ...withoutTokens } = record;
     // A new authorization starts from fresh discovery and never refreshes the old tokens (kept until the exchange).
     delete withoutTokens.discovery;
-    const provider = new VaultOAuthProvider(deps.vault, server, withoutTokens, deps.publicUrl, 'authorize');
+    const provider = new VaultOAuthProvider(deps.vault, server, withoutTokens, deps.oauthClient, 'authorize');
     const challenge = await challengeOf(url, fetchFn);
-    const result = await auth(provider, { serverUrl: url, fetchFn, ...challenge });
+    const stepUp = stepUpScope(provider.record);
+    const result = await auth(provider, {
+      serverUrl: url,
+      fetchFn,
+      ...challenge,
+      ...(stepUp ? { scope: stepUp } : {}),
+    });
     if (result !== 'REDIRECT' || !provider.authorizationUrl)
       throw new AuthorizationRequiredError('the authorization server did not start an authorization');
     if (record.tokens) await writeOauthRecord(deps.vault, server, { ...provider.record, tokens: record.tokens });
@@ -59,7 +66,7 @@ export async function completeAuthorization(deps: OauthDeps, server: McpServer):
     const code = await takeAuthorizationCode(deps.vault, server);
     if (code === null) throw new AuthorizationRequiredError('no authorization code is waiting for this server');
     const record = await readOauthRecord(deps.vault, server);
-    const provider = new VaultOAuthProvider(deps.vault, server, record, deps.publicUrl, 'authorize');
+    const provider = new VaultOAuthProvider(deps.vault, server, record, deps.oauthClient, 'authorize');
     await auth(provider, {
       serverUrl: server.config.url ?? '',
       authorizationCode: code,

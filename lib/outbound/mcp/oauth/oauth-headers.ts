@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../../../db/database';
 import { markAuthorizationRequired } from '../../../../db/mcp-oauth.repository';
 import type { McpServer } from '../../../../db/tables/mcp.table';
-import { readOauthRecord, type OauthVaultRecord } from '../../../mcp/oauth-vault';
+import { readOauthRecord, type OauthClientUrls, type OauthVaultRecord } from '../../../mcp/oauth-vault';
 import type { CredentialVault } from '../../../vault/credential-vault';
 import type { EgressGuard } from '../../egress/egress-guard';
 import { cappedFetch } from '../capped-fetch';
@@ -15,7 +15,7 @@ export interface OauthDeps {
   db: Db;
   vault: CredentialVault;
   guard: EgressGuard;
-  publicUrl: string;
+  oauthClient: OauthClientUrls;
 }
 
 /** A token this close to its expiry is refreshed before use. */
@@ -48,7 +48,7 @@ async function obtainToken(deps: OauthDeps, server: McpServer, rejected: string 
   if (server.auth_type === 'oauth' && !record.tokens)
     throw new AuthorizationRequiredError('the server has not been authorized yet (POST …/authorize)');
   if (rejected && record.tokens) delete record.tokens.expires_at; // a rejected token is refreshed whatever its expiry
-  const provider = new VaultOAuthProvider(deps.vault, server, record, deps.publicUrl, 'use');
+  const provider = new VaultOAuthProvider(deps.vault, server, record, deps.oauthClient, 'use');
   const result = await auth(provider, { serverUrl: server.config.url ?? '', fetchFn: oauthFetch(deps.guard) });
   const token = provider.record.tokens?.access_token;
   if (result !== 'AUTHORIZED' || !token || token === rejected)

@@ -7,9 +7,9 @@ import type {
 import type { McpServer } from '../../../../db/tables/mcp.table';
 import {
   assayClientMetadata,
-  clientMetadataUrl,
   oauthCallbackUrl,
   writeOauthRecord,
+  type OauthClientUrls,
   type OauthVaultRecord,
 } from '../../../mcp/oauth-vault';
 import type { CredentialVault } from '../../../vault/credential-vault';
@@ -45,7 +45,7 @@ export class VaultOAuthProvider implements OAuthClientProvider {
     private readonly vault: CredentialVault,
     private readonly server: McpServer,
     readonly record: OauthVaultRecord,
-    private readonly publicUrl: string,
+    private readonly client: OauthClientUrls,
     private readonly mode: 'authorize' | 'use',
   ) {}
 
@@ -58,12 +58,12 @@ export class VaultOAuthProvider implements OAuthClientProvider {
   }
 
   get redirectUrl(): string | undefined {
-    return this.interactive ? oauthCallbackUrl(this.publicUrl) : undefined;
+    return this.interactive ? oauthCallbackUrl(this.client.publicUrl) : undefined;
   }
 
   // The SDK accepts a metadata document only at an https URL (SEP-991); elsewhere it registers dynamically.
   get clientMetadataUrl(): string | undefined {
-    return this.interactive && this.publicUrl.startsWith('https://') ? clientMetadataUrl(this.publicUrl) : undefined;
+    return this.interactive && this.client.metadataUrl.startsWith('https://') ? this.client.metadataUrl : undefined;
   }
 
   get clientMetadata(): OAuthClientMetadata {
@@ -76,7 +76,7 @@ export class VaultOAuthProvider implements OAuthClientProvider {
         token_endpoint_auth_method: 'client_secret_basic',
         scope,
       };
-    const { client_id: _id, ...metadata } = assayClientMetadata(this.publicUrl);
+    const { client_id: _id, ...metadata } = assayClientMetadata(this.client);
     return { ...(metadata as unknown as OAuthClientMetadata), scope };
   }
 

@@ -44,7 +44,8 @@ describe("the MCP conformance suite's auth/* client scenarios, Assay's worker as
     await platform?.close();
   });
 
-  for (const scenario of AUTH_SCENARIOS) {
+  // The extension scenario of the client credentials grant (auth.type "oauth_client_credentials") runs too.
+  for (const scenario of [...AUTH_SCENARIOS, 'auth/client-credentials-basic']) {
     it(`passes ${scenario}`, async () => {
       // A workspace per scenario: the driver names its flows by tool, and the suite's tools share names.
       const tenant = await createTenant(platform.runtime.db, 'owner');

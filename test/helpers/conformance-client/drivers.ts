@@ -1,5 +1,5 @@
 import type { AssayClient } from './assay-client';
-import { oauthDriver } from './oauth-steps';
+import { clientCredentialsDriver, oauthDriver } from './oauth-steps';
 import { registerAndCallEveryTool } from './steps';
 
 /** One scenario's driving; `context` is the parsed `MCP_CONFORMANCE_CONTEXT`, if the suite gave one. */
@@ -32,4 +32,5 @@ export const drivers: Record<string, ScenarioDriver> = {
   'elicitation-sep1034-client-defaults': plain,
   'sse-retry': plain,
   ...Object.fromEntries(AUTH_SCENARIOS.map((name) => [name, oauthDriver])),
+  'auth/client-credentials-basic': clientCredentialsDriver,
 };

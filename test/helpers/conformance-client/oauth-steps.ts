@@ -64,6 +64,16 @@ export const oauthDriver: ScenarioDriver = async (api, url, context) => {
       : {};
   const serverId = await registerServer(api, url, { auth: { type: 'oauth', ...credentials } });
   await authorizeAsBrowser(api, serverId);
+  await syncAndCallEveryTool(api, serverId);
+};
+
+/** Machine to machine: register with `auth: {type: "oauth_client_credentials"}` and the suite's credentials. */
+export const clientCredentialsDriver: ScenarioDriver = async (api, url, context) => {
+  const auth = { type: 'oauth_client_credentials', client_id: context.client_id, client_secret: context.client_secret };
+  await syncAndCallEveryTool(api, await registerServer(api, url, { auth }));
+};
+
+async function syncAndCallEveryTool(api: AssayClient, serverId: string): Promise<void> {
   const tools = await withReauthorization(api, serverId, () => testAndSync(api, serverId));
   for (const tool of tools)
     await withReauthorization(api, serverId, async () => {
@@ -71,4 +81,4 @@ export const oauthDriver: ScenarioDriver = async (api, url, context) => {
       if (run.status !== 'completed')
         throw new Error(`flow run of ${tool.name} ended ${run.status}: ${run.error ?? run.nodes[0]?.error ?? ''}`);
     });
-};
+}

@@ -16,7 +16,8 @@ import { invalidField, limitExceeded } from './field-errors';
 import { deleteHealthSchedule, ensureHealthSchedule } from './health-schedules';
 import { changeInProgress, HttpError } from './http-error';
 import { requireMcpServer } from './lookups';
-import { deleteOauthSecrets, writeOauthRecord } from '../lib/mcp/oauth-vault';
+import { markAuthorizationRequired } from '../db/mcp-oauth.repository';
+import { deleteOauthSecrets, readOauthRecord, writeOauthRecord } from '../lib/mcp/oauth-vault';
 import {
   validateServerAuth,
   validateServerInput,
@@ -127,7 +128,21 @@ async function reconfigure(trx: Db, vault: CredentialVault, server: McpServer, c
   });
   // The vault first: a reader that sees the new row finds the secret given with it, never the old one.
   await storeSecrets(vault, server, input.secrets);
-  return updateMcpServerConfig(trx, server.id, input.config, input.secretNames);
+  const updated = await updateMcpServerConfig(trx, server.id, input.config, input.secretNames);
+  return server.auth_type && input.config.url !== server.config.url
+    ? forgetAuthorization(trx, vault, updated)
+    : updated;
+}
+
+// Tokens, a registered client and discovery belong to the old url's resource and authorization server: they go
+// (a pre-registered client secret stays), and a person authorizes the new url.
+async function forgetAuthorization(trx: Db, vault: CredentialVault, server: McpServer): Promise<McpServer> {
+  const { client_secret } = await readOauthRecord(vault, server);
+  await writeOauthRecord(vault, server, client_secret === undefined ? {} : { client_secret });
+  if (server.auth_type !== 'oauth') return server;
+  const message = 'authorization required: the url changed; authorize again (POST …/authorize)';
+  await markAuthorizationRequired(trx, server.id, message);
+  return { ...server, status: 'authorization_required', last_error: message };
 }
 
 /** Changes a server's url, headers or secret (back to pending), or its health-check interval (and its Schedule). */

@@ -15,7 +15,7 @@ import { startOauthPeer, type OauthPeer } from '../helpers/oauth-peer';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
 import { createTenant, type Tenant } from '../helpers/tenants';
 
-type Method = 'get' | 'post';
+type Method = 'get' | 'post' | 'patch';
 
 const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
@@ -60,7 +60,7 @@ describe('MCP servers behind OAuth: a real authorization server, the callback, r
     let url = res.body.authorization_url as string;
     const asked = new URL(url);
     assert.equal(asked.searchParams.get('code_challenge_method'), 'S256');
-    assert.equal(asked.searchParams.get('resource'), peer.url);
+    assert.ok(asked.searchParams.get('resource')?.startsWith(peer.url));
     assert.ok(asked.searchParams.get('state'));
     for (let hops = 0; hops < 5 && !url.startsWith(`${publicUrl}/oauth/callback`); hops++) {
       const step = await fetch(url, { redirect: 'manual' });
@@ -168,6 +168,17 @@ describe('MCP servers behind OAuth: a real authorization server, the callback, r
     assert.notEqual(after.refresh_token, before.refresh_token, 'the refresh token rotated');
     assert.deepEqual(peer.liveRefreshTokens().includes(before.refresh_token!), false);
     assert.ok(peer.liveRefreshTokens().includes(after.refresh_token!));
+  });
+
+  it('forgets the tokens when the url changes: a person authorizes the new url', async () => {
+    assert.ok((await record(owner, serverId)).tokens);
+    const moved = await call(owner, 'patch', `/api/v1/mcp-servers/${serverId}`, { config: { url: `${peer.url}/` } });
+    assert.equal(moved.status, 200, moved.text);
+    assert.equal(moved.body.status, 'authorization_required');
+    assert.equal((await record(owner, serverId)).tokens, undefined);
+    assert.equal((await open(await browseToCallback(owner, serverId))).status, 200);
+    const test = await call(owner, 'post', `/api/v1/mcp-servers/${serverId}/test`);
+    assert.equal(test.body.status, 'connected', test.text);
   });
 
   it('a revoked token and a failed refresh put the server in authorization_required, and its health check says so', async () => {

@@ -42,6 +42,8 @@ import { integrationRoutes } from './routes/integrations.routes';
 import { judgeModelRoutes } from './routes/judge-model.routes';
 import { mcpCatalogRoutes } from './routes/mcp-catalog.routes';
 import { mcpServerActionRoutes } from './routes/mcp-server-actions.routes';
+import { mcpOauthRoutes } from './routes/mcp-oauth.routes';
+import { oauthRouter } from './oauth-callback';
 import { mcpServerHealthRoutes } from './routes/mcp-server-health.routes';
 import { mcpServerRoutes } from './routes/mcp-servers.routes';
 import { modelPriceRoutes } from './routes/model-prices.routes';
@@ -55,6 +57,7 @@ export const API_ROUTES: RouteSpec[] = [
   ...mcpCatalogRoutes,
   ...mcpServerRoutes,
   ...mcpServerActionRoutes,
+  ...mcpOauthRoutes,
   ...mcpServerHealthRoutes,
   ...agentLinkRoutes,
   ...flowRoutes,
@@ -118,6 +121,7 @@ export function createApp(deps: AppDeps): Express {
     res.json(cassetteSchema);
   });
   app.use(builderPages());
+  app.use(oauthRouter(deps));
   const codec = deps.temporal.options.loadedDataConverter.payloadCodecs[0];
   app.use(
     codecRouter(codec, {

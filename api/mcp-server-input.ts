@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { McpCatalogEntry, McpServerConfig } from '../db/tables/mcp.table';
-import { withinBytes } from '../domain/bounded-schemas';
+import { boundedString, withinBytes } from '../domain/bounded-schemas';
 import { headerIssues, SECRET_NAME } from '../domain/mcp/mcp-headers';
 import { secretMove } from '../domain/mcp/secret-reentry';
 import { invalidField } from './field-errors';
@@ -28,6 +28,34 @@ export const serverSecretsBody = {
     .describe('the secret; for a catalog entry needing several, a JSON object string of them ({"NAME": "value", …})'),
   secrets: z.record(z.string().regex(SECRET_NAME, 'must be an upper-case secret name'), secretValue).optional(),
 };
+
+/** OAuth on an http server: the grant, optional pre-registered credentials (the secret goes to the vault), scopes. */
+export const serverAuthBody = z
+  .object({
+    type: z
+      .enum(['oauth', 'oauth_client_credentials'])
+      .describe('oauth: a person authorizes (POST …/authorize); oauth_client_credentials: machine to machine'),
+    client_id: boundedString('mcpOauthClientIdChars').min(1).optional().describe('a pre-registered client id'),
+    client_secret: secretValue.optional().describe('its secret (vault only; never answered)'),
+    scopes: boundedString('mcpOauthScopesChars')
+      .regex(/^[\x21\x23-\x5B\x5D-\x7E]+( [\x21\x23-\x5B\x5D-\x7E]+)*$/, 'must be space-separated OAuth scopes')
+      .optional()
+      .describe("space-separated scopes; default: the server's challenge, else its scopes_supported, else none"),
+  })
+  .strict();
+
+/** Checks an `auth` block against the transport: OAuth is for http; client credentials need both credentials. */
+export function validateServerAuth(transport: string, auth: z.infer<typeof serverAuthBody> | undefined): void {
+  if (!auth) return;
+  if (transport !== 'http') throw invalidField('auth', 'OAuth is for http servers');
+  if (auth.client_secret !== undefined && auth.client_id === undefined)
+    throw invalidField('auth.client_id', 'is required with auth.client_secret');
+  if (auth.type === 'oauth_client_credentials') {
+    if (auth.client_id === undefined) throw invalidField('auth.client_id', 'is required for oauth_client_credentials');
+    if (auth.client_secret === undefined)
+      throw invalidField('auth.client_secret', 'is required for oauth_client_credentials');
+  }
+}
 
 /** What a create or update asks for, before checks against the catalog entry. */
 export interface ServerInputRequest {

@@ -16,7 +16,14 @@ import { invalidField, limitExceeded } from './field-errors';
 import { deleteHealthSchedule, ensureHealthSchedule } from './health-schedules';
 import { changeInProgress, HttpError } from './http-error';
 import { requireMcpServer } from './lookups';
-import { validateServerInput, type serverConfigBody } from './mcp-server-input';
+import { markAuthorizationRequired } from '../db/mcp-oauth.repository';
+import { deleteOauthSecrets, readOauthRecord, writeOauthRecord } from '../lib/mcp/oauth-vault';
+import {
+  validateServerAuth,
+  validateServerInput,
+  type serverAuthBody,
+  type serverConfigBody,
+} from './mcp-server-input';
 
 /**
  * An MCP server's writes that reach past Postgres: its row, its secret in the credential vault and its health-check
@@ -36,6 +43,7 @@ export interface ServerRegistration extends ServerChange {
   catalog_id?: string;
   name: string;
   transport: McpServer['transport'];
+  auth?: z.infer<typeof serverAuthBody>;
 }
 
 async function storeSecrets(vault: CredentialVault, server: McpServer, secrets: Record<string, string> | undefined) {
@@ -45,6 +53,7 @@ async function storeSecrets(vault: CredentialVault, server: McpServer, secrets: 
 
 async function removeRowAndSecret(deps: AppDeps, server: McpServer): Promise<void> {
   await deps.vault.delete({ workspaceId: server.workspace_id, credentialId: server.credential_id });
+  await deleteOauthSecrets(deps.vault, server);
   await deleteMcpServer(deps.db, server.id);
 }
 
@@ -66,6 +75,8 @@ export async function registerMcpServer(
     secret_value: body.secret_value,
     secrets: body.secrets,
   });
+  validateServerAuth(body.transport, body.auth);
+  const { auth } = body;
   const inserted = await insertMcpServerWithin(
     deps.db,
     workspaceId,
@@ -74,6 +85,7 @@ export async function registerMcpServer(
       name: body.name,
       transport: body.transport,
       healthCheckIntervalSeconds: body.health_check_interval_seconds,
+      auth: auth && { type: auth.type, clientId: auth.client_id ?? null, scopes: auth.scopes ?? null },
       ...input,
     },
     LIMITS.mcpServersPerWorkspace,
@@ -85,8 +97,13 @@ export async function registerMcpServer(
   if ('full' in inserted)
     throw limitExceeded('(body)', 'mcpServersPerWorkspace', 'items', `the workspace has ${inserted.full} servers`);
   const server = inserted;
-  await storeSecrets(deps.vault, server, input.secrets).catch(async (error: unknown) => {
-    await deleteMcpServer(deps.db, server.id);
+  const stored = async () => {
+    await storeSecrets(deps.vault, server, input.secrets);
+    if (auth?.client_secret !== undefined)
+      await writeOauthRecord(deps.vault, server, { client_secret: auth.client_secret });
+  };
+  await stored().catch(async (error: unknown) => {
+    await removeRowAndSecret(deps, server);
     throw error;
   });
   await ensureHealthSchedule(deps, server).catch(async (error: unknown) => {
@@ -111,7 +128,21 @@ async function reconfigure(trx: Db, vault: CredentialVault, server: McpServer, c
   });
   // The vault first: a reader that sees the new row finds the secret given with it, never the old one.
   await storeSecrets(vault, server, input.secrets);
-  return updateMcpServerConfig(trx, server.id, input.config, input.secretNames);
+  const updated = await updateMcpServerConfig(trx, server.id, input.config, input.secretNames);
+  return server.auth_type && input.config.url !== server.config.url
+    ? forgetAuthorization(trx, vault, updated)
+    : updated;
+}
+
+// Tokens, a registered client and discovery belong to the old url's resource and authorization server: they go
+// (a pre-registered client secret stays), and a person authorizes the new url.
+async function forgetAuthorization(trx: Db, vault: CredentialVault, server: McpServer): Promise<McpServer> {
+  const { client_secret } = await readOauthRecord(vault, server);
+  await writeOauthRecord(vault, server, client_secret === undefined ? {} : { client_secret });
+  if (server.auth_type !== 'oauth') return server;
+  const message = 'authorization required: the url changed; authorize again (POST …/authorize)';
+  await markAuthorizationRequired(trx, server.id, message);
+  return { ...server, status: 'authorization_required', last_error: message };
 }
 
 /** Changes a server's url, headers or secret (back to pending), or its health-check interval (and its Schedule). */

@@ -49,6 +49,30 @@ export const PLATFORM_PATHS: RouteConfig[] = [
   },
   {
     method: 'get',
+    path: '/oauth/client-metadata.json',
+    summary: "Assay's OAuth Client ID Metadata Document (its client_id is this URL under ASSAY_PUBLIC_URL; no token)",
+    tags: ['platform'],
+    responses: { 200: { description: 'OAuth client metadata', content: json(z.record(z.string(), z.unknown())) } },
+  },
+  {
+    method: 'get',
+    path: '/oauth/callback',
+    summary:
+      'The OAuth redirect target of POST …/mcp-servers/{id}/authorize: checks state (single use, expires, bound to ' +
+      'server, workspace and person), has a worker exchange the code; answers a small HTML page (no token)',
+    tags: ['platform'],
+    responses: {
+      200: { description: 'connected', content: { 'text/html': { schema: z.string() } } },
+      400: {
+        description: 'refused (unknown, used or expired state; denied)',
+        content: { 'text/html': { schema: z.string() } },
+      },
+      403: { description: 'the server or the person is gone', content: { 'text/html': { schema: z.string() } } },
+      502: { description: 'the token exchange failed', content: { 'text/html': { schema: z.string() } } },
+    },
+  },
+  {
+    method: 'get',
     path: '/schemas/cassette.json',
     summary: "The JSON Schema (draft 2020-12) of a cassette file, an eval set's recorded tool responses (no token)",
     tags: ['platform'],

@@ -10,6 +10,7 @@ import { endEvalRun, endFlowRun } from '../lib/run-ends';
 import type { agentRunWorkflow } from '../workflows/agent-run.workflow';
 import type { evalRunWorkflow } from '../workflows/eval-run.workflow';
 import type { flowRunWorkflow } from '../workflows/flow-run.workflow';
+import type { mcpOauthAuthorizeWorkflow, mcpOauthExchangeWorkflow } from '../workflows/mcp-oauth.workflow';
 import type { mcpServerTestWorkflow } from '../workflows/mcp-server-test.workflow';
 import type { mcpToolSyncWorkflow } from '../workflows/mcp-tool-sync.workflow';
 import type { workspaceDeletionWorkflow } from '../workflows/workspace-deletion.workflow';
@@ -172,12 +173,24 @@ export async function startFlowRun(deps: AppDeps, run: FlowRun): Promise<void> {
 const MCP_ACTIONS = {
   test: { workflowType: 'mcpServerTestWorkflow', id: workflowIds.mcpServerTest, failureCode: 'mcp_test_failed' },
   sync: { workflowType: 'mcpToolSyncWorkflow', id: workflowIds.mcpToolSync, failureCode: 'mcp_sync_failed' },
+  authorize: {
+    workflowType: 'mcpOauthAuthorizeWorkflow',
+    id: workflowIds.mcpOauthAuthorize,
+    failureCode: 'mcp_authorize_failed',
+  },
+  exchange: {
+    workflowType: 'mcpOauthExchangeWorkflow',
+    id: workflowIds.mcpOauthExchange,
+    failureCode: 'mcp_authorize_failed',
+  },
 } as const;
 
 /** What each MCP server action answers. */
 export interface McpActionResults {
   test: Awaited<ReturnType<typeof mcpServerTestWorkflow>>;
   sync: Awaited<ReturnType<typeof mcpToolSyncWorkflow>>;
+  authorize: Awaited<ReturnType<typeof mcpOauthAuthorizeWorkflow>>;
+  exchange: Awaited<ReturnType<typeof mcpOauthExchangeWorkflow>>;
 }
 
 /**
@@ -192,7 +205,7 @@ export async function runMcpAction<A extends keyof McpActionResults>(
   const { workflowType, id, failureCode } = MCP_ACTIONS[action];
   const workflowId = id(ref.serverId);
   await requirePollingWorker(deps);
-  await startOnQueue<typeof mcpServerTestWorkflow | typeof mcpToolSyncWorkflow>(deps, workflowType, {
+  await startOnQueue<Workflow>(deps, workflowType, {
     workflowId,
     workflowIdConflictPolicy: 'USE_EXISTING',
     workflowExecutionTimeout: '5 minutes',

@@ -17,6 +17,7 @@ import type {
   AgentMcpServerTable,
   McpCatalogEntryTable,
   McpHealthCheckTable,
+  McpOauthStateTable,
   McpServerTable,
   McpToolTable,
 } from './tables/mcp.table';
@@ -51,6 +52,7 @@ export interface Database {
   mcp_servers: McpServerTable;
   mcp_tools: McpToolTable;
   mcp_health_checks: McpHealthCheckTable;
+  mcp_oauth_states: McpOauthStateTable;
   agent_mcp_servers: AgentMcpServerTable;
   flows: FlowTable;
   flow_runs: FlowRunTable;

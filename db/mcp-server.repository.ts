@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from './database';
 import { BY_NAME, keysetPage, type Page, type PageParams } from './keyset-page';
-import type { McpServer, McpServerConfig } from './tables/mcp.table';
+import type { McpAuthType, McpServer, McpServerConfig } from './tables/mcp.table';
 
 export interface McpServerInput {
   catalogId: string | null;
@@ -10,6 +10,8 @@ export interface McpServerInput {
   config: McpServerConfig;
   secretNames: string[];
   healthCheckIntervalSeconds?: number;
+  /** OAuth: the grant, a pre-registered client id and the scopes asked for (the client secret goes to the vault). */
+  auth?: { type: McpAuthType; clientId: string | null; scopes: string | null };
 }
 
 /** The outcome of the last connection test, as stored on the server. */
@@ -23,7 +25,7 @@ export interface McpServerTestRecord {
 /** The credential id a server's secrets are stored under. */
 export const mcpCredentialId = (name: string): string => `mcp-server:${name}`;
 
-/** Inserts a server in `pending`. */
+/** Inserts a server in `pending` (`authorization_required` when a person must authorize it first). */
 export async function insertMcpServer(db: Db, workspaceId: string, input: McpServerInput): Promise<McpServer> {
   return db
     .insertInto('mcp_servers')
@@ -33,10 +35,13 @@ export async function insertMcpServer(db: Db, workspaceId: string, input: McpSer
       name: input.name,
       transport: input.transport,
       config: JSON.stringify(input.config),
-      status: 'pending',
+      status: input.auth?.type === 'oauth' ? 'authorization_required' : 'pending',
       credential_id: mcpCredentialId(input.name),
       secret_names: JSON.stringify(input.secretNames),
       health_check_interval_seconds: input.healthCheckIntervalSeconds,
+      auth_type: input.auth?.type ?? null,
+      oauth_client_id: input.auth?.clientId ?? null,
+      oauth_scopes: input.auth?.scopes ?? null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -91,6 +96,15 @@ export async function listMcpServers(db: Db, workspaceId: string, page: PagePara
   return keysetPage(query, BY_NAME, page);
 }
 
+/** A server's status set afresh: no last error, no failed checks in a row, nothing for a recovery to restore. */
+export const freshStatus = (status: string) => ({
+  status,
+  last_error: null,
+  health_failures: 0,
+  health_restore_status: null,
+  updated_at: sql<Date>`now()`,
+});
+
 /** Replaces config and secret names; the server goes back to `pending` until the next successful sync. */
 export async function updateMcpServerConfig(
   db: Db,
@@ -103,11 +117,7 @@ export async function updateMcpServerConfig(
     .set({
       config: JSON.stringify(config),
       secret_names: JSON.stringify(secretNames),
-      status: 'pending',
-      last_error: null,
-      health_failures: 0,
-      health_restore_status: null,
-      updated_at: sql<Date>`now()`,
+      ...freshStatus('pending'),
     })
     .where('id', '=', id)
     .returningAll()

@@ -3,6 +3,7 @@ import { diffTools, type ToolChanges } from '../domain/mcp/tool-changes';
 import type { ToolParameter } from '../domain/mcp/tool-parameters';
 import type { Db } from './database';
 import { BY_NAME, keysetPage, type Page, type PageParams } from './keyset-page';
+import { freshStatus } from './mcp-server.repository';
 import type { McpTool } from './tables/mcp.table';
 
 /** A descriptor as a sync produced it, with the fingerprint that detects changes. */
@@ -89,14 +90,7 @@ export async function saveToolSync(
     }
     await trx
       .updateTable('mcp_servers')
-      .set({
-        status: 'connected',
-        synced_at: syncedAt,
-        last_error: null,
-        health_failures: 0,
-        health_restore_status: null,
-        updated_at: sql<Date>`now()`,
-      })
+      .set({ ...freshStatus('connected'), synced_at: syncedAt })
       .where('id', '=', serverId)
       .execute();
     return changes;

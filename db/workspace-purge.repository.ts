@@ -54,6 +54,7 @@ export const PURGE_STEPS: readonly PurgeStep[] = [
   { table: 'agent_mcp_servers', rows: under('mcp_server_id', 'mcp_servers') },
   { table: 'mcp_tools', rows: under('server_id', 'mcp_servers') },
   { table: 'mcp_health_checks', rows: under('server_id', 'mcp_servers') },
+  { table: 'mcp_oauth_states', rows: owned() },
   { table: 'mcp_servers', rows: owned() },
   { table: 'mcp_catalog_entries', rows: owned() },
   { table: 'flow_runs', rows: owned() },

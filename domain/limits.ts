@@ -65,6 +65,12 @@ export const LIMITS = {
   /** MCP servers one workspace registers: each carries a health-check schedule (a workflow every 30 s at most, a
    * process for stdio), so a few hundred covers a team's tools and bounds what one workspace asks of the workers. */
   mcpServersPerWorkspace: 200,
+  /** Characters of an OAuth server's pre-registered `auth.client_id`: real ids are tens of characters, a URL at most. */
+  mcpOauthClientIdChars: 512,
+  /** Characters of an OAuth server's `auth.scopes` (space-separated): a few scopes, sent on every authorization. */
+  mcpOauthScopesChars: 1_024,
+  /** Seconds an authorization's `state` stays usable after `POST …/authorize`: a person signing in, not a day. */
+  mcpOauthStateTtlSeconds: 600,
   /** Health checks kept per MCP server (older ones are pruned as new ones land). */
   mcpHealthChecksKept: 50,
   /** Size of one tool descriptor (name, description, input schema) as JSON, in bytes. */

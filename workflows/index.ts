@@ -2,6 +2,7 @@ export { pingWorkflow } from './ping.workflow';
 export { mcpServerTestWorkflow } from './mcp-server-test.workflow';
 export { mcpToolSyncWorkflow } from './mcp-tool-sync.workflow';
 export { mcpHealthCheckWorkflow } from './mcp-health-check.workflow';
+export { mcpOauthAuthorizeWorkflow, mcpOauthExchangeWorkflow } from './mcp-oauth.workflow';
 export { flowRunWorkflow } from './flow-run.workflow';
 export { evalRunWorkflow } from './eval-run.workflow';
 export { agentRunWorkflow } from './agent-run.workflow';

@@ -30,6 +30,8 @@ export const workflowIds = {
   agentRun: (id: string): string => `agent-run:${id}`,
   mcpToolSync: (serverId: string): string => `mcp-tool-sync:${serverId}`,
   mcpServerTest: (serverId: string): string => `mcp-server-test:${serverId}`,
+  mcpOauthAuthorize: (serverId: string): string => `mcp-oauth-authorize:${serverId}`,
+  mcpOauthExchange: (serverId: string): string => `mcp-oauth-exchange:${serverId}`,
   /** A server's health-check schedule; the workflows it starts get this id plus a timestamp. */
   mcpHealth: mcpHealthScheduleId,
   flowRun: flowRunWorkflowId,

@@ -18,6 +18,7 @@ import { answerBeforeTool, recordIntoCassette } from './sandbox-answers';
 import { answerMcpInSandbox, simulateBuiltinTool } from './sandbox-tools';
 import { mocksAfter } from './tool-mock-answers';
 import { toolMessageContent, type ToolExecution } from './tool-execution';
+import { oauthClientUrls } from '../../lib/mcp/oauth-vault';
 
 /** Which call of which run: its step and its position among that step's calls. */
 export interface AgentToolCallRef {
@@ -91,6 +92,7 @@ export function createAgentToolCallActivities(deps: ActivityDeps) {
       db: deps.db,
       vault: deps.vault,
       guard,
+      oauthClient: oauthClientUrls(deps.config),
       workspaceId: run.workspace_id,
       serverId: source.server_id,
       toolName: source.tool_name,

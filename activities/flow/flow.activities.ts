@@ -12,6 +12,7 @@ import { coerceArgument } from '../../domain/mcp/tool-parameters';
 import { callServerTool } from '../../lib/outbound/mcp/tool-call';
 import { withHeartbeat } from '../platform/heartbeat';
 import type { ActivityDeps } from '../platform/activity-deps';
+import { oauthClientUrls } from '../../lib/mcp/oauth-vault';
 
 /** Which run of which workspace. */
 export interface FlowRunRef {
@@ -76,6 +77,7 @@ export function createFlowActivities(deps: ActivityDeps) {
       db: deps.db,
       vault: deps.vault,
       guard,
+      oauthClient: oauthClientUrls(deps.config),
       workspaceId: ref.workspaceId,
       serverId: node.mcp_server_id,
       toolName: node.tool_name,

@@ -9,6 +9,7 @@ import { describeMcpFailure } from '../../lib/outbound/mcp/mcp-failure';
 import { requestTimeoutMs, withMcpSession } from '../../lib/outbound/mcp/mcp-session';
 import { preflightRefusal } from '../../lib/outbound/mcp/preflight';
 import { McpTargetError, resolveServerTarget, type ResolvedServer } from '../../lib/outbound/mcp/server-target';
+import { oauthClientUrls } from '../../lib/mcp/oauth-vault';
 import type { ActivityDeps } from '../platform/activity-deps';
 
 /** Which server of which workspace; secrets travel as the server's credential id, never as values. */
@@ -33,7 +34,10 @@ export function createMcpActivities(deps: ActivityDeps) {
   const guard = deps.egress;
 
   const resolve = (input: McpServerRef): Promise<ResolvedServer> =>
-    resolveServerTarget(deps.db, deps.vault, input.workspaceId, input.serverId);
+    resolveServerTarget(deps.db, deps.vault, input.workspaceId, input.serverId, {
+      guard,
+      oauthClient: oauthClientUrls(deps.config),
+    });
 
   async function runTest(input: McpServerRef): Promise<McpTestResult> {
     let resolved: ResolvedServer;

@@ -4,7 +4,7 @@ import type { McpServer } from '../../db/tables/mcp.table';
 export const serverJson = z.object({
   id: z.string(),
   name: z.string(),
-  status: z.string(),
+  status: z.string().describe('pending, connected, error or authorization_required'),
   credential_id: z.string(),
   transport: z.string(),
   catalog_id: z.string().nullable(),
@@ -14,6 +14,14 @@ export const serverJson = z.object({
   last_error: z.string().nullable(),
   synced_at: z.string().nullable(),
   health_check_interval_seconds: z.number().int(),
+  auth: z
+    .object({
+      type: z.enum(['oauth', 'oauth_client_credentials']),
+      client_id: z.string().nullable(),
+      scopes: z.string().nullable(),
+    })
+    .nullable()
+    .describe('OAuth settings (no secret: tokens and the client secret stay in the vault)'),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -33,6 +41,7 @@ export function toMcpServerJson(row: McpServer): z.infer<typeof serverJson> {
     last_error: row.last_error,
     synced_at: row.synced_at?.toISOString() ?? null,
     health_check_interval_seconds: row.health_check_interval_seconds,
+    auth: row.auth_type && { type: row.auth_type, client_id: row.oauth_client_id, scopes: row.oauth_scopes },
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

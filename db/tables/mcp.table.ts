@@ -46,8 +46,26 @@ export interface McpServerTable {
   health_check_interval_seconds: ColumnType<number, number | undefined, number>;
   health_failures: ColumnType<number, never, number>;
   health_restore_status: ColumnType<string | null, never, string | null>;
+  /** OAuth servers: their grant; the client id when pre-registered and the scopes asked for (secrets: vault only). */
+  auth_type: ColumnType<McpAuthType | null, McpAuthType | null | undefined, McpAuthType | null>;
+  oauth_client_id: ColumnType<string | null, string | null | undefined, string | null>;
+  oauth_scopes: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+}
+
+/** How an http server authenticates beyond its headers: OAuth with a person's consent, or machine-to-machine. */
+export type McpAuthType = 'oauth' | 'oauth_client_credentials';
+
+/** A pending authorization: the hash of the `state` it was sent with, whom it binds, until when; used once. */
+export interface McpOauthStateTable {
+  state_hash: string;
+  workspace_id: string;
+  server_id: string;
+  user_id: string;
+  expires_at: Date;
+  used_at: Date | null;
+  created_at: CreatedAt;
 }
 
 /** One scheduled health check of a server (the last `mcpHealthChecksKept` are kept). */
@@ -91,4 +109,5 @@ export type McpCatalogEntry = Selectable<McpCatalogEntryTable>;
 export type McpServer = Selectable<McpServerTable>;
 export type McpTool = Selectable<McpToolTable>;
 export type McpHealthCheck = Selectable<McpHealthCheckTable>;
+export type McpOauthState = Selectable<McpOauthStateTable>;
 export type AgentMcpServer = Selectable<AgentMcpServerTable>;

@@ -14,12 +14,13 @@ export interface McpHealthState {
 
 /**
  * The state after one check: `failuresToError` failures in a row put a server in `error` (remembering its status);
- * the next success gives that status back. An `error` the checks did not cause (a failed sync) is left alone.
+ * the next success gives that status back. An `error` the checks did not cause (a failed sync) is left alone, and so
+ * is `authorization_required` (only a person authorizing again can end it; the checks' messages say so).
  */
 export function nextHealthState(state: McpHealthState, ok: boolean, failuresToError: number): McpHealthState {
   if (ok) return { status: state.restoreStatus ?? state.status, failures: 0, restoreStatus: null };
   const failures = state.failures + 1;
-  if (failures >= failuresToError && state.status !== 'error')
+  if (failures >= failuresToError && state.status !== 'error' && state.status !== 'authorization_required')
     return { status: 'error', failures, restoreStatus: state.status };
   return { ...state, failures };
 }

@@ -1,6 +1,7 @@
+import { extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { EgressGuard } from '../egress/egress-guard';
 import { LIMITS } from '../../../domain/limits';
@@ -10,7 +11,15 @@ import { answerElicitationsUnattended, ELICITATION_CAPABILITY } from './elicitat
 
 /** Where and how to reach a server, with secrets already resolved (lives only inside an activity). */
 export type McpTarget =
-  | { transport: 'http'; url: string; headers: Record<string, string> }
+  | {
+      transport: 'http';
+      url: string;
+      headers: Record<string, string>;
+      /** OAuth servers: new headers after the server rejected these with a 401 (one refresh, then one retry). */
+      reauthorize?: (rejected: Record<string, string>) => Promise<Record<string, string>>;
+      /** OAuth servers: the server answered 403 `insufficient_scope` asking for `scope` (step-up needs a person). */
+      onInsufficientScope?: (scope: string | undefined) => Promise<void>;
+    }
   | { transport: 'stdio_curated'; command: string[]; env: Record<string, string> };
 
 /** An initialised MCP client; close() ends the HTTP session or stops the child process. */
@@ -81,12 +90,26 @@ function createTransport(
   return transport;
 }
 
+// An OAuth server's 403 `insufficient_scope` is reported (the scope it asks for) before the request fails.
+function observeScope(target: McpTarget, fetch: FetchLike): FetchLike {
+  if (target.transport !== 'http' || !target.onInsufficientScope) return fetch;
+  const report = target.onInsufficientScope;
+  return async (url, init) => {
+    const response = await fetch(url, init);
+    if (response.status === 403) {
+      const { scope, error } = extractWWWAuthenticateParams(response);
+      if (error === 'insufficient_scope') await report(scope);
+    }
+    return response;
+  };
+}
+
 /** Connects and runs the MCP handshake (`initialize`, then `notifications/initialized`). */
 export async function openMcpSession(target: McpTarget, guard: EgressGuard): Promise<McpSession> {
   let stderr = '';
   // Every request goes through the egress guard (connect-time address checks, no redirects) and the byte cap.
   const capped = cappedFetch(guard.fetch as unknown as FetchLike, { onOverflow: () => void transport.close() });
-  const transport = createTransport(target, capped.fetch, (chunk) => {
+  const transport = createTransport(target, observeScope(target, capped.fetch), (chunk) => {
     stderr = (stderr + chunk).slice(-STDERR_LIMIT);
   });
   // The SDK offers the latest protocol (2025-11-25) and accepts what the server answers among its supported ones.
@@ -117,8 +140,33 @@ export async function openMcpSession(target: McpTarget, guard: EgressGuard): Pro
   return { client, stderr: () => stderr, overflow, close };
 }
 
-/** Opens a session, runs `use`, and always closes it (the stdio child is stopped after the call); counts the call. */
+const isUnauthorized = (error: unknown): boolean => {
+  for (let current = error, depth = 0; current instanceof Error && depth < 6; depth++) {
+    if (current instanceof StreamableHTTPError && current.code === 401) return true;
+    current = current.cause;
+  }
+  return false;
+};
+
+/**
+ * Opens a session, runs `use`, and always closes it (the stdio child is stopped after the call); counts the call. An
+ * OAuth server that answers 401 (its token expired or was revoked early) gets one new token and one more try.
+ */
 export async function withMcpSession<T>(
+  target: McpTarget,
+  guard: EgressGuard,
+  use: (session: McpSession) => Promise<T>,
+): Promise<T> {
+  try {
+    return await sessionOnce(target, guard, use);
+  } catch (error) {
+    if (target.transport !== 'http' || !target.reauthorize || !isUnauthorized(error)) throw error;
+    const headers = await target.reauthorize(target.headers);
+    return sessionOnce({ ...target, headers, reauthorize: undefined }, guard, use);
+  }
+}
+
+async function sessionOnce<T>(
   target: McpTarget,
   guard: EgressGuard,
   use: (session: McpSession) => Promise<T>,

@@ -4,8 +4,12 @@ import { findMcpServer } from '../../../db/mcp-server.repository';
 import type { McpServer } from '../../../db/tables/mcp.table';
 import { resolveHeaders } from '../../../domain/mcp/mcp-headers';
 import { unpinnedCommandProblem } from '../../../domain/mcp/package-pin';
+import type { OauthClientUrls } from '../../mcp/oauth-vault';
 import type { CredentialVault } from '../../vault/credential-vault';
+import type { EgressGuard } from '../egress/egress-guard';
 import type { McpTarget } from './mcp-session';
+import { oauthHeaders } from './oauth/oauth-headers';
+import { recordStepUp } from './oauth/oauth-step-up';
 
 /** A server, how to reach it, and the secret values any message about it must not contain. */
 export interface ResolvedServer {
@@ -57,12 +61,48 @@ async function stdioTarget(db: Db, server: McpServer, secrets: Record<string, st
   return { transport: 'stdio_curated', command: entry.command, env };
 }
 
-/** Loads a workspace's server and resolves its target: `$SECRET` header references or the stdio env mapping. */
+/** What an OAuth server's token needs besides Postgres and the vault: the egress guard and Assay's public origin. */
+export interface OauthAccess {
+  guard: EgressGuard;
+  oauthClient: OauthClientUrls;
+}
+
+// The bearer header of an OAuth server, and how to replace a token the server rejected (one refresh, then retry).
+async function withOauth(
+  db: Db,
+  vault: CredentialVault,
+  server: McpServer,
+  oauth: OauthAccess | undefined,
+  headers: Record<string, string>,
+): Promise<Pick<Extract<McpTarget, { transport: 'http' }>, 'headers' | 'reauthorize' | 'onInsufficientScope'>> {
+  if (!server.auth_type) return { headers };
+  if (!oauth) throw new McpTargetError('this caller cannot use OAuth servers');
+  const deps = { db, vault, ...oauth };
+  const bearer = (rejected?: string) =>
+    oauthHeaders(deps, server, rejected).catch((error: unknown) => {
+      throw new McpTargetError((error as Error).message);
+    });
+  const auth = await bearer();
+  return {
+    headers: { ...headers, ...auth },
+    reauthorize: async (rejected) => ({
+      ...headers,
+      ...(await bearer(rejected.Authorization?.replace(/^Bearer /, ''))),
+    }),
+    onInsufficientScope: (scope) => recordStepUp({ db, vault }, server, scope),
+  };
+}
+
+/**
+ * Loads a workspace's server and resolves its target: `$SECRET` header references or the stdio env mapping, and for
+ * an OAuth server its bearer token (refreshed when due; see `oauthHeaders`).
+ */
 export async function resolveServerTarget(
   db: Db,
   vault: CredentialVault,
   workspaceId: string,
   serverId: string,
+  oauth?: OauthAccess,
 ): Promise<ResolvedServer> {
   // Both reads under a share lock of the row: an update holds it exclusively from its vault write to its commit, so
   // the url and headers read here always belong with the secrets read here (never a new secret for the old host).
@@ -77,13 +117,17 @@ export async function resolveServerTarget(
     return { server, target: await stdioTarget(db, server, secrets), secretValues };
   const { config } = server;
   if (!config.url) throw new McpTargetError('the server has no url');
+  let headers: Record<string, string>;
   try {
-    return {
-      server,
-      target: { transport: 'http', url: config.url, headers: resolveHeaders(config.headers ?? {}, secrets) },
-      secretValues,
-    };
+    headers = resolveHeaders(config.headers ?? {}, secrets);
   } catch (error) {
     throw new McpTargetError((error as Error).message);
   }
+  const authorized = await withOauth(db, vault, server, oauth, headers);
+  const token = authorized.headers.Authorization?.replace(/^Bearer /, '');
+  return {
+    server,
+    target: { transport: 'http', url: config.url, ...authorized },
+    secretValues: token && server.auth_type ? [...secretValues, token] : secretValues,
+  };
 }

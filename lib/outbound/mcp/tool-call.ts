@@ -3,6 +3,7 @@ import { findServerTools } from '../../../db/mcp-tool.repository';
 import { limitMessage } from '../../../domain/limit-checks';
 import { LIMITS } from '../../../domain/limits';
 import type { EgressGuard } from '../egress/egress-guard';
+import type { OauthClientUrls } from '../../mcp/oauth-vault';
 import type { CredentialVault } from '../../vault/credential-vault';
 import { describeMcpFailure, scrubSecrets } from './mcp-failure';
 import { withMcpSession } from './mcp-session';
@@ -18,6 +19,8 @@ export interface ServerToolCall {
   db: Db;
   vault: CredentialVault;
   guard: EgressGuard;
+  /** Assay as an OAuth client (OAuth servers: its redirect URL and metadata document). */
+  oauthClient: OauthClientUrls;
   workspaceId: string;
   serverId: string;
   toolName: string;
@@ -37,7 +40,10 @@ export interface ServerToolOutcome {
 export async function callServerTool(call: ServerToolCall): Promise<ServerToolOutcome> {
   let resolved: ResolvedServer | undefined;
   try {
-    resolved = await resolveServerTarget(call.db, call.vault, call.workspaceId, call.serverId);
+    resolved = await resolveServerTarget(call.db, call.vault, call.workspaceId, call.serverId, {
+      guard: call.guard,
+      oauthClient: call.oauthClient,
+    });
     const refusal = await preflightRefusal(resolved.target, call.guard);
     if (refusal) return { status: 'failed', error: refusal };
     // The result is checked against the tool's stored (synced) output schema, not one the server announces now.

@@ -23,7 +23,7 @@ const DRIVER = `${process.execPath} --require tsx/cjs ${path.join(__dirname, 'ma
 /** Runs `conformance client --scenario <name>` against the driver, which drives the api at `apiUrl` with `token`. */
 export function runClientScenario(
   scenario: string,
-  api: { apiUrl: string; token: string },
+  api: { apiUrl: string; token: string; publicUrl?: string },
   timeoutMs = 150_000,
 ): Promise<ScenarioOutcome> {
   const args = [
@@ -39,7 +39,12 @@ export function runClientScenario(
   ];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { ...process.env, ASSAY_CONFORMANCE_API: api.apiUrl, ASSAY_CONFORMANCE_TOKEN: api.token },
+    env: {
+      ...process.env,
+      ASSAY_CONFORMANCE_API: api.apiUrl,
+      ASSAY_CONFORMANCE_TOKEN: api.token,
+      ASSAY_CONFORMANCE_PUBLIC_URL: api.publicUrl ?? api.apiUrl,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

@@ -67,7 +67,11 @@ export async function callThroughFlow(
   const flow = await api.call<{ id: string }>(
     'POST',
     '/api/v1/flows',
-    { name: `conformance ${tool.name}`.slice(0, 120), nodes: [{ ...node, parameters: sampleArguments(tool) }] },
+    {
+      // Unique: a call retried after a step-up authorization makes its flow again.
+      name: `conformance ${tool.name}`.slice(0, 100) + ` ${crypto.randomBytes(4).toString('hex')}`,
+      nodes: [{ ...node, parameters: sampleArguments(tool) }],
+    },
     201,
   );
   const started = await api.call<{ id: string }>('POST', `/api/v1/flows/${flow.id}/runs`, { variables: {} }, 201);

@@ -1,0 +1,46 @@
+import type { Db } from '../../../../db/database';
+import { markAuthorizationRequired } from '../../../../db/mcp-oauth.repository';
+import type { McpServer } from '../../../../db/tables/mcp.table';
+import { readOauthRecord, writeOauthRecord, type OauthVaultRecord } from '../../../mcp/oauth-vault';
+import type { CredentialVault } from '../../../vault/credential-vault';
+import { withOauthLock } from './oauth-headers';
+import { OauthRefusedError } from './vault-oauth-provider';
+
+/**
+ * Step-up authorizations for one asked scope: a server that still answers `insufficient_scope` after this many is
+ * not authorized again (no loop of consent screens); a different scope starts a new count.
+ */
+export const STEP_UP_AUTHORIZATIONS = 2;
+
+/**
+ * A server answered 403 `insufficient_scope`: the scope it asks for is kept (joined with the scopes granted so far)
+ * for the next authorization, and the server goes to `authorization_required` saying so.
+ */
+export async function recordStepUp(
+  deps: { db: Db; vault: CredentialVault },
+  server: McpServer,
+  asked: string | undefined,
+): Promise<void> {
+  await withOauthLock(deps.db, server.id, async () => {
+    const record = await readOauthRecord(deps.vault, server);
+    const granted = typeof record.tokens?.scope === 'string' ? record.tokens.scope.split(' ') : [];
+    const scope = [...new Set([...granted, ...(asked ?? '').split(' ')].filter(Boolean))].join(' ');
+    const attempts = record.step_up?.scope === scope ? record.step_up.attempts : 0;
+    await writeOauthRecord(deps.vault, server, { ...record, step_up: { scope, attempts } });
+  });
+  const message = `authorization required: the server asks for scope "${asked ?? ''}" (insufficient_scope); authorize again`;
+  await markAuthorizationRequired(deps.db, server.id, message);
+}
+
+/** The scope a new authorization asks for after a step-up (counted), or undefined; refused past the limit. */
+export function stepUpScope(record: OauthVaultRecord): string | undefined {
+  const stepUp = record.step_up;
+  if (!stepUp) return undefined;
+  if (stepUp.attempts >= STEP_UP_AUTHORIZATIONS)
+    throw new OauthRefusedError(
+      `the server still answers insufficient_scope for "${stepUp.scope}" after ${stepUp.attempts} step-up ` +
+        'authorizations; Assay does not ask again (check the scopes the server grants)',
+    );
+  stepUp.attempts += 1;
+  return stepUp.scope;
+}

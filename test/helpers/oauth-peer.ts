@@ -1,0 +1,170 @@
+import crypto from 'node:crypto';
+import type http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { InvalidGrantError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
+import { getOAuthProtectedResourceMetadataUrl, mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type { OAuthClientInformationFull, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+
+/**
+ * A real OAuth 2.1 authorization server (the SDK's server auth router: metadata, dynamic registration, authorize,
+ * token with PKCE) and a protected MCP server (bearer auth, RFC 9728 metadata, one `whoami` tool) on one loopback
+ * port. Its authorize step approves at once, as a person clicking "allow" would. Refresh tokens rotate: each is good
+ * once. What it issued and saw is exposed so tests can tell what Assay did.
+ */
+export interface OauthPeer {
+  /** The MCP endpoint to register. */
+  url: string;
+  /** Seconds the next issued access tokens live (first from a code, then from refreshes). */
+  ttl: { code: number; refresh: number };
+  /** Every token and client secret issued so far (tests look for them where they must not be). */
+  issued: string[];
+  /** Grants seen at the token endpoint, in order (`authorization_code`, `refresh_token`). */
+  grants: string[];
+  /** The refresh tokens still good. */
+  liveRefreshTokens(): string[];
+  /** Revokes every token: the server answers 401, and a refresh fails with invalid_grant. */
+  revokeAll(): void;
+  close(): Promise<void>;
+}
+
+interface Issued {
+  clientId: string;
+  scopes: string[];
+  expiresAt: number;
+  resource?: URL;
+}
+
+class PeerProvider implements OAuthServerProvider {
+  readonly clients = new Map<string, OAuthClientInformationFull>();
+  readonly codes = new Map<string, { client: OAuthClientInformationFull; params: AuthorizationParams }>();
+  readonly access = new Map<string, Issued>();
+  readonly refresh = new Map<string, Issued>();
+
+  constructor(private readonly peer: Pick<OauthPeer, 'ttl' | 'issued' | 'grants'>) {}
+
+  get clientsStore() {
+    return {
+      getClient: async (id: string) => this.clients.get(id),
+      registerClient: async (client: OAuthClientInformationFull) => {
+        this.clients.set(client.client_id, client);
+        if (client.client_secret) this.peer.issued.push(client.client_secret);
+        return client;
+      },
+    };
+  }
+
+  async authorize(client: OAuthClientInformationFull, params: AuthorizationParams, res: Response): Promise<void> {
+    const code = crypto.randomBytes(24).toString('base64url');
+    this.codes.set(code, { client, params });
+    this.peer.issued.push(code);
+    const target = new URL(params.redirectUri);
+    target.searchParams.set('code', code);
+    if (params.state !== undefined) target.searchParams.set('state', params.state);
+    res.redirect(target.toString());
+  }
+
+  async challengeForAuthorizationCode(_client: OAuthClientInformationFull, code: string): Promise<string> {
+    const found = this.codes.get(code);
+    if (!found) throw new InvalidGrantError('unknown authorization code');
+    return found.params.codeChallenge;
+  }
+
+  private issue(clientId: string, scopes: string[], ttl: number, resource?: URL): OAuthTokens {
+    const accessToken = `at-${crypto.randomBytes(24).toString('base64url')}`;
+    const refreshToken = `rt-${crypto.randomBytes(24).toString('base64url')}`;
+    this.access.set(accessToken, { clientId, scopes, expiresAt: Date.now() + ttl * 1000, resource });
+    this.refresh.set(refreshToken, { clientId, scopes, expiresAt: Date.now() + 86_400_000, resource });
+    this.peer.issued.push(accessToken, refreshToken);
+    return {
+      access_token: accessToken,
+      token_type: 'Bearer',
+      expires_in: ttl,
+      refresh_token: refreshToken,
+      scope: scopes.join(' '),
+    };
+  }
+
+  async exchangeAuthorizationCode(client: OAuthClientInformationFull, code: string): Promise<OAuthTokens> {
+    const found = this.codes.get(code);
+    if (!found || found.client.client_id !== client.client_id) throw new InvalidGrantError('bad authorization code');
+    this.codes.delete(code);
+    this.peer.grants.push('authorization_code');
+    return this.issue(client.client_id, found.params.scopes ?? [], this.peer.ttl.code, found.params.resource);
+  }
+
+  async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string): Promise<OAuthTokens> {
+    const found = this.refresh.get(refreshToken);
+    this.peer.grants.push('refresh_token');
+    if (!found || found.clientId !== client.client_id) throw new InvalidGrantError('refresh token not valid');
+    this.refresh.delete(refreshToken); // rotation: a refresh token is good once
+    return this.issue(client.client_id, found.scopes, this.peer.ttl.refresh, found.resource);
+  }
+
+  async verifyAccessToken(token: string): Promise<AuthInfo> {
+    const found = this.access.get(token);
+    if (!found || found.expiresAt < Date.now()) throw new InvalidTokenError('token expired or unknown');
+    return {
+      token,
+      clientId: found.clientId,
+      scopes: found.scopes,
+      expiresAt: Math.floor(found.expiresAt / 1000),
+      resource: found.resource,
+    };
+  }
+}
+
+/** Starts the peer on 127.0.0.1 and a free port. */
+export async function startOauthPeer(): Promise<OauthPeer> {
+  const peer = {
+    ttl: { code: 3600, refresh: 3600 },
+    issued: [] as string[],
+    grants: [] as string[],
+  };
+  const provider = new PeerProvider(peer);
+  const app = express();
+  const server: http.Server = await new Promise((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const mcpUrl = new URL('/mcp', origin);
+  app.use(
+    mcpAuthRouter({ provider, issuerUrl: new URL(origin), resourceServerUrl: mcpUrl, scopesSupported: ['tools'] }),
+  );
+  // RFC 6750 bearer check with the RFC 9728 challenge (the SDK's middleware retypes express's Request.auth, which
+  // the api uses for its own context, so the few lines are written here).
+  const challenge = `Bearer error="invalid_token", resource_metadata="${getOAuthProtectedResourceMetadataUrl(mcpUrl)}"`;
+  const bearer = (req: Request, res: Response, next: NextFunction): void => {
+    const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+    provider.verifyAccessToken(token ?? '').then(
+      () => next(),
+      () => void res.status(401).set('WWW-Authenticate', challenge).json({ error: 'invalid_token' }),
+    );
+  };
+  app.post('/mcp', bearer, express.json(), async (req, res) => {
+    const mcp = new McpServer({ name: 'oauth-peer', version: '1.0.0' });
+    mcp.registerTool('whoami', { description: 'Says who answers' }, async () => ({
+      content: [{ type: 'text', text: 'the oauth peer' }],
+    }));
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => void transport.close());
+    await mcp.connect(transport);
+    await transport.handleRequest(req as unknown as http.IncomingMessage, res, req.body);
+  });
+  for (const method of ['get', 'delete'] as const)
+    app[method]('/mcp', bearer, (_req, res) => void res.status(405).end());
+  return {
+    url: mcpUrl.toString(),
+    ...peer,
+    liveRefreshTokens: () => [...provider.refresh.keys()],
+    revokeAll: () => {
+      provider.access.clear();
+      provider.refresh.clear();
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

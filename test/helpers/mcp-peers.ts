@@ -2,6 +2,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ELICITATION_CAPABILITY } from '../../lib/outbound/mcp/elicitation';
 import { freePort, portOpen, startProcess, waitFor, type ManagedProcess } from '../../lib/embedded/process-utils';
 
 /** The entry script of `@modelcontextprotocol/server-everything` (`node <it> stdio|streamableHttp`). */
@@ -28,7 +29,11 @@ export async function startEverythingHttp(onPort?: number): Promise<EverythingSe
 
 /** Lists every tool of a server with the MCP SDK's own client, following cursors: the reference to compare with. */
 export async function listToolsWithSdk(url: string, headers: Record<string, string> = {}): Promise<string[]> {
-  const client = new Client({ name: 'reference', version: '1.0.0' }, { capabilities: {} });
+  // The same capabilities Assay's client declares (a server may offer tools by the client's capabilities).
+  const client = new Client(
+    { name: 'reference', version: '1.0.0' },
+    { capabilities: { elicitation: ELICITATION_CAPABILITY } },
+  );
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
   const names: string[] = [];
   let cursor: string | undefined;

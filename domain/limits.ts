@@ -58,6 +58,9 @@ export const LIMITS = {
   tokenUsageBytes: 4 * 1024,
   /** Tools one MCP server may advertise. */
   toolsPerMcpServer: 1_000,
+  /** Eval runs one approval evaluation starts (one per eval set of each linked agent): each runs the agent live on
+   * every case of its set, so a server shared by many agents is evaluated in a bounded batch. */
+  approvalEvaluationRuns: 50,
   /** Seconds between two scheduled health checks of an MCP server (`health_check_interval_seconds`): every check is a
    * workflow and a handshake, so not more often than twice a minute; at least once a day. */
   healthCheckIntervalMinSeconds: 30,

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { nextApproval, type ToolDefinition } from '../domain/mcp/tool-approval';
+import { nextApproval, PRE_PIN_APPROVAL, type ToolDefinition } from '../domain/mcp/tool-approval';
 import { diffTools, type ToolChanges } from '../domain/mcp/tool-changes';
 import type { ToolParameter } from '../domain/mcp/tool-parameters';
 import type { Db } from './database';
@@ -86,9 +86,17 @@ export async function saveToolSync(
       .execute();
     const firstSync = server.synced_at === null && previous.length === 0;
     const previousByName = new Map(previous.map((t) => [t.name, t]));
+    const approvals = tools.map((tool) =>
+      nextApproval(previousByName.get(tool.name), tool.hash, tool.definition, firstSync),
+    );
+    const statusOf = new Map(tools.map((tool, i) => [tool.name, approvals[i].status]));
+    // A tool stored before 0028 has a fingerprint of the old kind: kept approved, it did not change.
+    const unchangedPrePin = (t: (typeof previous)[number]): boolean =>
+      t.approved_hash === PRE_PIN_APPROVAL && statusOf.get(t.name) === 'approved';
+    const nextHashes = new Map(tools.map((t) => [t.name, t.hash]));
     const changes = diffTools(
-      new Map(previous.map((t) => [t.name, t.hash])),
-      new Map(tools.map((t) => [t.name, t.hash])),
+      new Map(previous.map((t) => [t.name, (unchangedPrePin(t) && nextHashes.get(t.name)) || t.hash])),
+      nextHashes,
     );
     if (changes.removed.length > 0) {
       await trx
@@ -98,8 +106,8 @@ export async function saveToolSync(
         .execute();
     }
     for (let start = 0; start < tools.length; start += UPSERT_CHUNK) {
-      const rows = tools.slice(start, start + UPSERT_CHUNK).map((tool) => {
-        const approval = nextApproval(previousByName.get(tool.name), tool.hash, tool.definition, firstSync);
+      const rows = tools.slice(start, start + UPSERT_CHUNK).map((tool, i) => {
+        const approval = approvals[start + i];
         return {
           server_id: serverId,
           name: tool.name,

@@ -30,7 +30,8 @@ import * as toolMocks from './migrations/0027-tool-mocks';
 import * as toolApproval from './migrations/0028-tool-approval';
 
 // A static list rather than a folder scan: works the same under tsx, a bundle or a compiled build.
-const migrations: Record<string, Migration> = {
+/** Every migration by name, in order (a test migrates to one of them to check the next on rows it wrote). */
+export const migrations: Record<string, Migration> = {
   '0001-platform': platform,
   '0002-evaluation': evaluation,
   '0003-mcp': mcp,

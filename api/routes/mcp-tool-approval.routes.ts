@@ -34,7 +34,8 @@ async function requireTool(
   params: Record<string, string>,
 ): Promise<{ server: McpServer; tool: McpTool }> {
   const server = await requireMcpServer(deps.db, workspaceId, params.id);
-  const tool = await findServerTool(deps.db, server.id, params.tool);
+  // A name Postgres cannot hold (NUL) names no tool: 404 rather than a database error.
+  const tool = params.tool.includes('\u0000') ? undefined : await findServerTool(deps.db, server.id, params.tool);
   if (!tool) throw notFound('tool');
   return { server, tool };
 }

@@ -28,6 +28,7 @@ import * as agentRunTurns from './migrations/0025-agent-run-turns';
 import * as simulatedUsers from './migrations/0026-simulated-users';
 import * as toolMocks from './migrations/0027-tool-mocks';
 import * as toolApproval from './migrations/0028-tool-approval';
+import * as gatewayLinks from './migrations/0030-gateway-links';
 
 // A static list rather than a folder scan: works the same under tsx, a bundle or a compiled build.
 /** Every migration by name, in order (a test migrates to one of them to check the next on rows it wrote). */
@@ -60,6 +61,7 @@ export const migrations: Record<string, Migration> = {
   '0026-simulated-users': simulatedUsers,
   '0027-tool-mocks': toolMocks,
   '0028-tool-approval': toolApproval,
+  '0030-gateway-links': gatewayLinks,
 };
 
 /** Brings the schema up to date; safe to call on every start. */

@@ -6,6 +6,7 @@ import type { Db } from '../db/database';
 import { logError, type Logger } from '../lib/logger';
 import { gatewayCallDuration, gatewayCalls } from '../lib/metrics';
 import type { CallRecorder, GatewaySessionOwner } from './call-recorder';
+import { liveDefinitionMoved } from './live-definitions';
 import type { AgentToolCatalog } from './tool-catalog';
 import { checkArguments, forwardCall, refuse, type CallOutcome } from './tool-forward';
 import type { Upstreams } from './upstreams';
@@ -76,6 +77,8 @@ export async function handleToolCall(
           ErrorCode.InternalError,
         );
       });
+      if (await liveDefinitionMoved(exposed, ctx.upstreams))
+        throw refuse(`${name}: its definition changed upstream since it was approved (hidden until approved again)`);
       const { result, resultBytes } = await forwardCall(upstream, exposed, request.params.arguments, signal);
       outcome = result.isError === true ? 'tool_error' : 'ok';
       const latencyMs = performance.now() - started;

@@ -4,6 +4,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { LIMITS } from '../domain/limits';
 import { handleToolCall, type CallContext } from './call-handler';
+import { withoutMovedTools } from './live-definitions';
 import type { CallRecorder } from './call-recorder';
 import { toolDefinition } from './tool-catalog';
 import type { Upstreams } from './upstreams';
@@ -27,7 +28,8 @@ const PAGE = LIMITS.pageMax;
 /** Registers the session's tool handlers: the agent's allowed tools, paged, and calls forwarded to their servers. */
 function registerTools(server: Server, ctx: CallContext): void {
   server.setRequestHandler(ListToolsRequestSchema, async (request) => {
-    const allowed = [...(await ctx.catalog()).tools.values()].filter((t) => t.allowed);
+    const listed = [...(await ctx.catalog()).tools.values()].filter((t) => t.allowed);
+    const allowed = await withoutMovedTools(listed, ctx.upstreams);
     const start = Number(request.params?.cursor ?? 0);
     if (!Number.isSafeInteger(start) || start < 0 || start > allowed.length)
       throw new McpError(ErrorCode.InvalidParams, `invalid cursor ${String(request.params?.cursor)}`);

@@ -14,6 +14,8 @@ export interface ExposedTool {
   /** In the link's allowlist: listed and callable; outside it, a call is refused with a message saying so. */
   allowed: boolean;
   override: ToolOverride;
+  /** The link opts into auto-approval: quarantined tools are exposed and their live definitions are not checked. */
+  autoApprove: boolean;
 }
 
 /** An agent's tools through the gateway, by exposed name, and a fingerprint that changes whenever they do. */
@@ -27,7 +29,14 @@ async function enabledLinks(db: Db, agentId: string) {
   return db
     .selectFrom('agent_mcp_servers as l')
     .innerJoin('mcp_servers as s', 's.id', 'l.mcp_server_id')
-    .select(['s.id as serverId', 's.name as serverName', 'l.tools', 'l.tool_prefix', 'l.tool_overrides'])
+    .select([
+      's.id as serverId',
+      's.name as serverName',
+      'l.tools',
+      'l.tool_prefix',
+      'l.tool_overrides',
+      'l.auto_approve',
+    ])
     .where('l.agent_id', '=', agentId)
     .where('l.enabled', '=', true)
     .orderBy('l.created_at')
@@ -43,7 +52,7 @@ export async function loadAgentTools(db: Db, agentId: string): Promise<AgentTool
   const tools = new Map<string, ExposedTool>();
   for (const link of await enabledLinks(db, agentId)) {
     const prefix = toolPrefixOf(link.serverName, link.tool_prefix);
-    for (const tool of await usableTools(db, link.serverId)) {
+    for (const tool of await usableTools(db, link.serverId, { autoApprove: link.auto_approve })) {
       const exposedName = `${prefix}${tool.name}`;
       if (tools.has(exposedName)) continue;
       const allowed = toolAllowed(link.tools, tool.name);
@@ -55,6 +64,7 @@ export async function loadAgentTools(db: Db, agentId: string): Promise<AgentTool
         tool,
         allowed,
         override,
+        autoApprove: link.auto_approve,
       });
     }
   }

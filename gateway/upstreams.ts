@@ -1,7 +1,9 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Db } from '../db/database';
 import type { EgressGuard } from '../lib/outbound/egress/egress-guard';
-import { openMcpSession, type McpSession } from '../lib/outbound/mcp/mcp-session';
+import { listAllTools } from '../lib/outbound/mcp/list-tools';
+import { openMcpSession, requestTimeoutMs, type McpSession } from '../lib/outbound/mcp/mcp-session';
+import type { ListedToolFields } from '../lib/outbound/mcp/tool-definition';
 import { preflightRefusal } from '../lib/outbound/mcp/preflight';
 import { McpTargetError, resolveServerTarget } from '../lib/outbound/mcp/server-target';
 import type { CredentialVault } from '../lib/vault/credential-vault';
@@ -12,6 +14,8 @@ export interface Upstream {
   client: Client;
   secretValues: string[];
   session: McpSession;
+  /** The server's tools as it lists them now, by name: listed once per upstream session, on first use. */
+  liveTools(): Promise<Map<string, ListedToolFields>>;
 }
 
 /** An upstream session as the gateway session holds it. */
@@ -68,15 +72,36 @@ export class Upstreams {
     const resolved = await resolveServerTarget(db, vault, this.workspaceId, serverId);
     const refusal = await preflightRefusal(resolved.target, guard);
     if (refusal) throw new McpTargetError(refusal);
-    const { secretValues } = resolved;
-    if (resolved.target.transport === 'stdio_curated') {
-      const lease = await pool.acquire(serverId, resolved.target);
+    const { secretValues, target } = resolved;
+    let listed: Promise<Map<string, ListedToolFields>> | undefined;
+    const liveTools = (client: Client) => (): Promise<Map<string, ListedToolFields>> =>
+      (listed ??= listAllTools(client, requestTimeoutMs(target)).then(
+        (tools) => new Map(tools.map((t) => [t.name, t])),
+      ));
+    if (target.transport === 'stdio_curated') {
+      const lease = await pool.acquire(serverId, target);
       const { session } = lease;
-      return { client: session.client, session, secretValues, alive: lease.alive, close: async () => lease.release() };
+      const { client } = session;
+      return {
+        client,
+        session,
+        secretValues,
+        liveTools: liveTools(client),
+        alive: lease.alive,
+        close: async () => lease.release(),
+      };
     }
-    const session = await openMcpSession(resolved.target, guard);
+    const session = await openMcpSession(target, guard);
     let alive = true;
     session.client.onclose = () => (alive = false);
-    return { client: session.client, session, secretValues, alive: () => alive, close: () => session.close() };
+    const { client } = session;
+    return {
+      client,
+      session,
+      secretValues,
+      liveTools: liveTools(client),
+      alive: () => alive,
+      close: () => session.close(),
+    };
   }
 }

@@ -1,11 +1,11 @@
 import type { Db } from '../db/database';
-import { listServerTools } from '../db/mcp-tool.repository';
+import { listUsableTools, type UsableToolsOptions } from '../db/mcp-tool.repository';
 import type { McpTool } from '../db/tables/mcp.table';
 
 /**
- * The stored tools of a server the gateway may show and call: the one place the gateway reads a server's tools (the
- * tool-approval work narrows it to approved, unquarantined tools).
+ * The stored tools of a server the gateway may show and call: approved ones (quarantined ones too where the link
+ * auto-approves). The one place the gateway reads a server's tools.
  */
-export async function usableTools(db: Db, serverId: string): Promise<McpTool[]> {
-  return listServerTools(db, serverId);
+export async function usableTools(db: Db, serverId: string, options: UsableToolsOptions = {}): Promise<McpTool[]> {
+  return listUsableTools(db, serverId, options);
 }

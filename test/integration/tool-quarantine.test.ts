@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import request from 'supertest';
 import { publishedAgent, runAgent, toolMessages, userMessage } from '../helpers/agent-api';
 import { evalApi } from '../helpers/eval-api';
 import { waitForFlowRunEnd } from '../helpers/flow-runs';
+import { gatewayClient, serveGateway, serviceToken, type ServedGateway } from '../helpers/gateway-rig';
 import { harness } from '../helpers/harness';
 import { startPagedMcpServer, type PagedMcpServer, type PagedTool } from '../helpers/paged-mcp-server';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
@@ -37,6 +39,8 @@ describe('tool quarantine: a changed definition is hidden until a person approve
   let api: ReturnType<typeof evalApi>;
   let serverId: string;
   let flowId: string;
+  let gateway: ServedGateway;
+  let gatewayToken: string;
 
   const tools = `/api/v1/mcp-servers/{id}/tools`;
   const toolPath = (name: string): string => `${tools.replace('{id}', serverId)}/${name}`;
@@ -47,6 +51,22 @@ describe('tool quarantine: a changed definition is hidden until a person approve
     return ended.body;
   };
   const lastOffer = (): string[] => offeredTools(llm.requests.at(-1)!);
+  // A fresh gateway session each time (a closed one releases the agent's cached catalog): its tools and a call's answer.
+  const throughGateway = async (): Promise<{ names: string[]; call: string }> => {
+    const client = await gatewayClient(gateway.url('speller'), gatewayToken);
+    try {
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      const call = await client.callTool({ name: 'words__lookup', arguments: { text: 'kiwi' } }).then(
+        (result) => JSON.stringify(result.content),
+        (error: Error) => `refused: ${error.message}`,
+      );
+      return { names, call };
+    } finally {
+      // DELETE ends the gateway session at once, so the next one reads the agent's catalog afresh.
+      await (client.transport as StreamableHTTPClientTransport).terminateSession();
+      await client.close();
+    }
+  };
 
   before(async () => {
     platform = await createTestPlatform(await harness(), { env: { EGRESS_ALLOWLIST: '127.0.0.1' } });
@@ -79,6 +99,8 @@ describe('tool quarantine: a changed definition is hidden until a person approve
       expected_trajectory: [{ tool_name: 'lookup', tool_args: { text: 'kiwi' } }],
     });
     const node = { id: 'find', kind: 'mcp.call_tool', mcp_server_id: serverId, tool_name: 'lookup' };
+    gatewayToken = await serviceToken(platform, owner);
+    gateway = await serveGateway(platform);
     flowId = (
       await api.send('post', '/api/v1/flows', 201, {
         name: 'finder',
@@ -87,6 +109,7 @@ describe('tool quarantine: a changed definition is hidden until a person approve
     ).id;
   });
   after(async () => {
+    await gateway?.close();
     await llm?.close();
     await peer?.close();
     await platform?.close();
@@ -97,6 +120,7 @@ describe('tool quarantine: a changed definition is hidden until a person approve
     assert.equal((await runFlow()).status, 'completed');
     await runAgent(api, 'speller', 'look up kiwi');
     assert.ok(lastOffer().includes('words__lookup'), `offered: ${lastOffer().join(', ')}`);
+    assert.deepEqual(await throughGateway(), { names: ['words__lookup'], call: '[{"type":"text","text":"kiwi"}]' });
   });
 
   it('quarantines a tool whose description changed between two syncs and shows the diff', async () => {
@@ -120,7 +144,7 @@ describe('tool quarantine: a changed definition is hidden until a person approve
     );
   });
 
-  it('hides the quarantined tool from flows (new and saved) and from agent runs', async () => {
+  it('hides the quarantined tool from flows (new and saved), agent runs and the gateway', async () => {
     const refused = await api.send('post', '/api/v1/flows', 422, {
       name: 'finder-2',
       nodes: [
@@ -139,6 +163,9 @@ describe('tool quarantine: a changed definition is hidden until a person approve
       [],
     );
     assert.equal(conversation.tool_calls.length, 0);
+    const gatewayView = await throughGateway();
+    assert.deepEqual(gatewayView.names, []);
+    assert.match(gatewayView.call, /^refused: .*unknown tool words__lookup/);
   });
 
   it('evaluates the candidate definition in live runs of the linked agents and shows their results beside the diff', async () => {
@@ -189,6 +216,7 @@ describe('tool quarantine: a changed definition is hidden until a person approve
     assert.equal((await runFlow()).status, 'completed');
     const conversation = await runAgent(api, 'speller', 'look up kiwi');
     assert.equal(conversation.tool_calls[0].tool_name, 'lookup');
+    assert.deepEqual(await throughGateway(), { names: ['words__lookup'], call: '[{"type":"text","text":"kiwi"}]' });
   });
 
   it('quarantines an added tool, which a link that opts into auto-approval still offers', async () => {
@@ -218,5 +246,21 @@ describe('tool quarantine: a changed definition is hidden until a person approve
       lastOffer().filter((n) => n.startsWith('words__')),
       ['words__lookup', 'words__spell'],
     );
+  });
+
+  it('hides from the gateway a tool whose live definition moved after its approval, before any sync', async () => {
+    const agent = (await api.send('get', '/api/ai-agents/speller', 200)).data;
+    await api.send('post', `/api/v1/agents/${agent.id}/mcp-servers`, 200, {
+      mcp_server_id: serverId,
+      auto_approve: false,
+    });
+    const approvedLookup = peer.tools[0];
+    peer.tools = [{ ...approvedLookup, description: 'Looks up a word, then forwards it elsewhere' }, peer.tools[1]];
+    const moved = await throughGateway();
+    assert.deepEqual(moved.names, [], 'lookup moved upstream; spell is still quarantined');
+    assert.match(moved.call, /^refused: .*words__lookup: its definition changed upstream since it was approved/);
+    assert.equal(await statusOf('lookup'), 'approved', 'no sync ran: the stored approval is unchanged');
+    peer.tools = [approvedLookup, peer.tools[1]];
+    assert.deepEqual((await throughGateway()).names, ['words__lookup'], 'back to the approved definition');
   });
 });

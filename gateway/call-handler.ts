@@ -77,7 +77,14 @@ export async function handleToolCall(
           ErrorCode.InternalError,
         );
       });
-      if (await liveDefinitionMoved(exposed, ctx.upstreams))
+      // Fails closed: a definition that cannot be checked is not called.
+      const moved = await liveDefinitionMoved(exposed, ctx.upstreams).catch(() => undefined);
+      if (moved === undefined)
+        throw refuse(
+          `${name}: server ${exposed.serverName} did not list its tools to check the definition`,
+          ErrorCode.InternalError,
+        );
+      if (moved)
         throw refuse(`${name}: its definition changed upstream since it was approved (hidden until approved again)`);
       const { result, resultBytes } = await forwardCall(upstream, exposed, request.params.arguments, signal);
       outcome = result.isError === true ? 'tool_error' : 'ok';

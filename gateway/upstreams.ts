@@ -73,35 +73,29 @@ export class Upstreams {
     const refusal = await preflightRefusal(resolved.target, guard);
     if (refusal) throw new McpTargetError(refusal);
     const { secretValues, target } = resolved;
-    let listed: Promise<Map<string, ListedToolFields>> | undefined;
-    const liveTools = (client: Client) => (): Promise<Map<string, ListedToolFields>> =>
-      (listed ??= listAllTools(client, requestTimeoutMs(target)).then(
-        (tools) => new Map(tools.map((t) => [t.name, t])),
-      ));
+    const upstream = (session: McpSession, alive: () => boolean, close: () => Promise<void>): OpenUpstream => {
+      let listed: Promise<Map<string, ListedToolFields>> | undefined;
+      const liveTools = (): Promise<Map<string, ListedToolFields>> =>
+        (listed ??= listAllTools(session.client, requestTimeoutMs(target)).then(
+          (tools) => new Map(tools.map((t) => [t.name, t])),
+          (error: unknown) => {
+            listed = undefined;
+            throw error;
+          },
+        ));
+      return { client: session.client, session, secretValues, liveTools, alive, close };
+    };
     if (target.transport === 'stdio_curated') {
       const lease = await pool.acquire(serverId, target);
-      const { session } = lease;
-      const { client } = session;
-      return {
-        client,
-        session,
-        secretValues,
-        liveTools: liveTools(client),
-        alive: lease.alive,
-        close: async () => lease.release(),
-      };
+      return upstream(lease.session, lease.alive, async () => lease.release());
     }
     const session = await openMcpSession(target, guard);
     let alive = true;
     session.client.onclose = () => (alive = false);
-    const { client } = session;
-    return {
-      client,
+    return upstream(
       session,
-      secretValues,
-      liveTools: liveTools(client),
-      alive: () => alive,
-      close: () => session.close(),
-    };
+      () => alive,
+      () => session.close(),
+    );
   }
 }

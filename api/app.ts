@@ -44,6 +44,7 @@ import { mcpCatalogRoutes } from './routes/mcp-catalog.routes';
 import { mcpServerActionRoutes } from './routes/mcp-server-actions.routes';
 import { mcpOauthRoutes } from './routes/mcp-oauth.routes';
 import { oauthRouter } from './oauth-callback';
+import { mcpToolApprovalRoutes } from './routes/mcp-tool-approval.routes';
 import { mcpServerHealthRoutes } from './routes/mcp-server-health.routes';
 import { mcpServerRoutes } from './routes/mcp-servers.routes';
 import { modelPriceRoutes } from './routes/model-prices.routes';
@@ -58,6 +59,7 @@ export const API_ROUTES: RouteSpec[] = [
   ...mcpServerRoutes,
   ...mcpServerActionRoutes,
   ...mcpOauthRoutes,
+  ...mcpToolApprovalRoutes,
   ...mcpServerHealthRoutes,
   ...agentLinkRoutes,
   ...flowRoutes,

@@ -3,6 +3,7 @@ import type { Db } from '../db/database';
 import type { McpCallToolNode } from '../db/tables/flow.table';
 import { findServerTools } from '../db/mcp-tool.repository';
 import { boundedObject } from '../domain/bounded-schemas';
+import { quarantineMessage } from '../domain/mcp/tool-approval';
 import { RESERVED_NAMES, referenceProblem } from '../domain/flow/flow-expression';
 import { invalidField } from './field-errors';
 import { requireMcpServer } from './lookups';
@@ -26,7 +27,7 @@ export const flowNodeBody = z.object({
     .default({}),
 });
 
-/** Checks nodes against the stored tool descriptors: known tool, known parameters, required ones present, earlier-node references. */
+/** Checks nodes against the stored tool descriptors: known and approved tool, known parameters, required ones present, earlier-node references. */
 export async function validateFlowNodes(
   db: Db,
   workspaceId: string,
@@ -44,6 +45,7 @@ export async function validateFlowNodes(
         `${at}.tool_name`,
         `${node.tool_name} is not a stored tool of ${server.name} (run refresh-tools first)`,
       );
+    if (tool.status !== 'approved') throw invalidField(`${at}.tool_name`, quarantineMessage(tool.name, server.name));
     const names = tool.parameters.map((p) => p.name);
     const unknown = Object.keys(node.parameters).find((name) => !names.includes(name));
     if (unknown) throw invalidField(`${at}.parameters.${unknown}`, `is not a parameter of ${tool.name}`);

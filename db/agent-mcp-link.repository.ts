@@ -3,8 +3,8 @@ import type { Db } from './database';
 import { keysetPage, type KeysetOrder, type Page, type PageParams } from './keyset-page';
 import type { AgentMcpServer } from './tables/mcp.table';
 
-/** A link's sandbox opt-ins: real calls in live eval runs, and recording their responses into the set's cassette. */
-export type LinkOptIns = Partial<Pick<AgentMcpServer, 'sandbox_real_calls' | 'record_cassette'>>;
+/** A link's opt-ins: real calls in live eval runs, recording their responses into the set's cassette, auto-approval. */
+export type LinkOptIns = Partial<Pick<AgentMcpServer, 'sandbox_real_calls' | 'record_cassette' | 'auto_approve'>>;
 
 /** Links a server to an agent, or updates `enabled` (and the opt-ins given) of an existing link. */
 export async function upsertAgentMcpLink(

@@ -24,6 +24,8 @@ export interface EvalRunInput {
   /** Times each case is scored (default 1) and how many of them it must pass (null: all). */
   repeats?: number;
   min_repeat_pass?: number | null;
+  /** Approve with evaluation: the quarantined tool the run offers (none when absent). */
+  candidate_tool_id?: string;
 }
 
 /** The run fields scoring needs, without the (possibly large) explicit conversation map. */
@@ -54,6 +56,7 @@ export async function insertEvalRun(
       agent: null,
       retry_of: input.retry_of ?? null,
       no_cache: input.no_cache ?? false,
+      candidate_tool_id: input.candidate_tool_id ?? null,
       total_cases: null,
       summary: null,
       error: null,
@@ -101,6 +104,7 @@ export async function findScoringRun(db: Db, id: string): Promise<ScoringRun | u
       'agent',
       'retry_of',
       'no_cache',
+      'candidate_tool_id',
       'total_cases',
       'scored_cases',
       'error',

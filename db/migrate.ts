@@ -27,10 +27,13 @@ import * as caseSkipped from './migrations/0024-case-skipped';
 import * as agentRunTurns from './migrations/0025-agent-run-turns';
 import * as simulatedUsers from './migrations/0026-simulated-users';
 import * as toolMocks from './migrations/0027-tool-mocks';
+import * as toolApproval from './migrations/0028-tool-approval';
+import * as gatewayLinks from './migrations/0030-gateway-links';
 import * as mcpOauth from './migrations/0031-mcp-oauth';
 
 // A static list rather than a folder scan: works the same under tsx, a bundle or a compiled build.
-const migrations: Record<string, Migration> = {
+/** Every migration by name, in order (a test migrates to one of them to check the next on rows it wrote). */
+export const migrations: Record<string, Migration> = {
   '0001-platform': platform,
   '0002-evaluation': evaluation,
   '0003-mcp': mcp,
@@ -58,6 +61,8 @@ const migrations: Record<string, Migration> = {
   '0025-agent-run-turns': agentRunTurns,
   '0026-simulated-users': simulatedUsers,
   '0027-tool-mocks': toolMocks,
+  '0028-tool-approval': toolApproval,
+  '0030-gateway-links': gatewayLinks,
   '0031-mcp-oauth': mcpOauth,
 };
 

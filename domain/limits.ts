@@ -58,6 +58,9 @@ export const LIMITS = {
   tokenUsageBytes: 4 * 1024,
   /** Tools one MCP server may advertise. */
   toolsPerMcpServer: 1_000,
+  /** Eval runs one approval evaluation starts (one per eval set of each linked agent): each runs the agent live on
+   * every case of its set, so a server shared by many agents is evaluated in a bounded batch. */
+  approvalEvaluationRuns: 50,
   /** Seconds between two scheduled health checks of an MCP server (`health_check_interval_seconds`): every check is a
    * workflow and a handshake, so not more often than twice a minute; at least once a day. */
   healthCheckIntervalMinSeconds: 30,
@@ -138,6 +141,22 @@ export const LIMITS = {
   workspacesPerUser: 10,
   /** Models one workspace prices itself (overrides of the built-in price table): a team uses a handful of models. */
   modelPricesPerWorkspace: 200,
+  /** Characters of a link's `tool_prefix` (what the gateway puts before each tool name): a short namespace. */
+  toolPrefixChars: 64,
+  /** Size of one gateway `tools/call`'s `arguments` as JSON, in bytes: a tool's input, not a document upload; the
+   * gateway holds it in memory and records it with the session's conversation. */
+  gatewayArgumentBytes: 256 * 1024,
+  /** Size of one tool result the gateway passes back, in bytes: what a model can use in one step, well under the
+   * upstream answer cap (`mcpResponseBytes`); a larger one is answered as a tool error. */
+  gatewayResultBytes: 1024 * 1024,
+  /** Milliseconds one gateway tool call may take (a link's `timeout_ms` may lower or raise it up to this): a call that
+   * holds a downstream request and an upstream session must end. */
+  gatewayCallTimeoutMaxMs: 300_000,
+  /** Gateway sessions open at once per workspace on one gateway process: each may hold an upstream session per linked
+   * server. */
+  gatewaySessionsPerWorkspace: 256,
+  /** Stdio server children one gateway process keeps (pooled, shared by sessions, reaped when idle): processes cost. */
+  gatewayStdioChildren: 16,
   /** Default and largest page of every list endpoint. */
   pageDefault: 50,
   pageMax: 500,

@@ -35,6 +35,8 @@ export interface RunTarget {
   mocks: RunMocks | null;
   /** A scenario case: how its simulated user plays (its first message is the starting prompt, verbatim). */
   simulation?: AgentRunSimulation;
+  /** Approve with evaluation: the quarantined tool a sandbox case is offered with its candidate definition. */
+  candidateToolId?: string;
 }
 
 /** The agent run, or a non-retryable failure when it no longer exists. */
@@ -153,5 +155,6 @@ export async function sandboxTarget(
       set?.simulate_tool_responses,
     ),
     ...(simulation ? { simulation } : {}),
+    ...(run.candidate_tool_id ? { candidateToolId: run.candidate_tool_id } : {}),
   };
 }

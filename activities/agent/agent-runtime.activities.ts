@@ -116,7 +116,9 @@ export function createAgentRuntimeActivities(deps: ActivityDeps) {
         target.pinnedVersion === undefined
           ? await resolveRunnableAgent(deps, guard, target.workspaceId, target.agentId)
           : await loadRunnableAgent(deps, target.workspaceId, target.agentId, target.pinnedVersion);
-      const tools = await loadAgentTools(deps.db, target.workspaceId, agent.id, settings.builtinTools);
+      const tools = await loadAgentTools(deps.db, target.workspaceId, agent.id, settings.builtinTools, {
+        candidateToolId: target.candidateToolId,
+      });
       const guarded = applyGuardrails(target.sessionInput.message, 'input', settings.guardrails);
       const instructions: AgentMessage[] = version.instructions.trim()
         ? [{ role: 'system', content: version.instructions }]

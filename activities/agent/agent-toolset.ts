@@ -1,7 +1,7 @@
 import { listAgentMcpLinks } from '../../db/agent-mcp-link.repository';
 import type { Db } from '../../db/database';
 import { findMcpServer } from '../../db/mcp-server.repository';
-import { listServerTools } from '../../db/mcp-tool.repository';
+import { listUsableTools } from '../../db/mcp-tool.repository';
 import {
   builtinToolDef,
   toolParameters,
@@ -14,14 +14,16 @@ import {
 export const MAX_AGENT_TOOLS = 128;
 
 /**
- * The tools an agent is offered: its built-in tools, then the stored tools of each enabled linked server (in link
- * order), each named `<server>__<tool>` and made unique, with the server's raw input schema as parameters.
+ * The tools an agent is offered: its built-in tools, then the usable tools of each enabled linked server (in link
+ * order: approved ones, quarantined ones too where the link auto-approves, and an approval evaluation's candidate),
+ * each named `<server>__<tool>` and made unique, with the server's raw input schema as parameters.
  */
 export async function loadAgentTools(
   db: Db,
   workspaceId: string,
   agentId: string,
   builtins: readonly BuiltinToolName[],
+  options: { candidateToolId?: string } = {},
 ): Promise<AgentToolDef[]> {
   const tools = builtins.map(builtinToolDef);
   const taken = new Set(tools.map((tool) => tool.name));
@@ -29,7 +31,8 @@ export async function loadAgentTools(
     if (!link.enabled) continue;
     const server = await findMcpServer(db, workspaceId, link.mcp_server_id);
     if (!server) continue;
-    for (const tool of await listServerTools(db, server.id)) {
+    const usable = { autoApprove: link.auto_approve, candidateToolId: options.candidateToolId };
+    for (const tool of await listUsableTools(db, server.id, usable)) {
       if (tools.length >= MAX_AGENT_TOOLS) return tools;
       tools.push({
         name: uniqueToolName(server.name, tool.name, taken),

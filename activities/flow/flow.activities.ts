@@ -3,16 +3,21 @@ import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { findFlow } from '../../db/flow.repository';
 import { findFlowRun, markFlowRunStarted, recordFlowNodeResult } from '../../db/flow-run.repository';
 import { endFlowRun } from '../../lib/run-ends';
+import { findMcpServer } from '../../db/mcp-server.repository';
 import { findServerTools } from '../../db/mcp-tool.repository';
 import type { Flow, FlowNodeResult, FlowRun, McpCallToolNode } from '../../db/tables/flow.table';
+import type { McpTool } from '../../db/tables/mcp.table';
 import { FlowExpressionError, renderValue, type FlowScope } from '../../domain/flow/flow-expression';
 import { RUN_FAILURE } from '../../domain/eval/run-failures';
 import { overLimit } from '../../domain/limit-checks';
+import { quarantineMessage } from '../../domain/mcp/tool-approval';
 import { coerceArgument } from '../../domain/mcp/tool-parameters';
 import { callServerTool } from '../../lib/outbound/mcp/tool-call';
 import { withHeartbeat } from '../platform/heartbeat';
 import type { ActivityDeps } from '../platform/activity-deps';
 import { oauthClientUrls } from '../../lib/mcp/oauth-vault';
+
+class QuarantinedToolError extends Error {}
 
 /** Which run of which workspace. */
 export interface FlowRunRef {
@@ -37,10 +42,16 @@ export function createFlowActivities(deps: ActivityDeps) {
     return { run, flow, nodes: flow.nodes };
   }
 
+  async function quarantineOf(ref: FlowRunRef, tool: McpTool): Promise<string> {
+    const server = await findMcpServer(deps.db, ref.workspaceId, tool.server_id);
+    return quarantineMessage(tool.name, server?.name ?? tool.server_id);
+  }
+
   async function renderArguments(
     run: FlowRun,
     node: McpCallToolNode,
     nodes: McpCallToolNode[],
+    tool: McpTool | undefined,
   ): Promise<Record<string, unknown>> {
     // A Map, so a node id such as `toString` finds only a recorded result, never an inherited property.
     const results = new Map(Object.entries(run.node_results));
@@ -57,7 +68,6 @@ export function createFlowActivities(deps: ActivityDeps) {
         }),
       ),
     };
-    const [tool] = await findServerTools(deps.db, node.mcp_server_id, [node.tool_name]);
     const types = new Map((tool?.parameters ?? []).map((p) => [p.name, p.type]));
     return Object.fromEntries(
       Object.entries(node.parameters).map(([name, template]) => [
@@ -106,12 +116,16 @@ export function createFlowActivities(deps: ActivityDeps) {
       const node = nodes.find((n) => n.id === ref.nodeId);
       if (!node) throw ApplicationFailure.nonRetryable(`node ${ref.nodeId} not found`, RUN_FAILURE.flowNodeNotFound);
       let result: FlowNodeResult;
+      const [tool] = await findServerTools(deps.db, node.mcp_server_id, [node.tool_name]);
+      const quarantined = tool?.status === 'quarantined' && (await quarantineOf(ref, tool));
       try {
-        const args = await renderArguments(run, node, nodes);
+        // A tool quarantined since the flow was saved is not called: the node fails saying why.
+        if (quarantined) throw new QuarantinedToolError(quarantined);
+        const args = await renderArguments(run, node, nodes, tool);
         // Heartbeats tell a timed-out or cancelled node to stop, and a dead worker's node fails soon.
         result = await withHeartbeat(() => callTool(ref, node, args));
       } catch (error) {
-        if (!(error instanceof FlowExpressionError)) throw error;
+        if (!(error instanceof FlowExpressionError || error instanceof QuarantinedToolError)) throw error;
         result = { status: 'failed', error: error.message, finished_at: new Date().toISOString() };
       }
       // Timed out or cancelled: the workflow has moved on and records the node's end itself.

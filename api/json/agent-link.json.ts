@@ -7,6 +7,7 @@ export const linkJson = z.object({
   enabled: z.boolean(),
   sandbox_real_calls: z.boolean(),
   record_cassette: z.boolean().describe("live eval runs record this server's real responses into the set's cassette"),
+  auto_approve: z.boolean().describe("this agent uses the server's quarantined tools too (no approval needed)"),
 });
 
 /** The API shape of an agent–server link. */
@@ -17,5 +18,6 @@ export function toLinkJson(row: AgentMcpServer): z.infer<typeof linkJson> {
     enabled: row.enabled,
     sandbox_real_calls: row.sandbox_real_calls,
     record_cassette: row.record_cassette,
+    auto_approve: row.auto_approve,
   };
 }

@@ -13,6 +13,10 @@ const linkBody = z.object({
   enabled: z.boolean().default(true),
   sandbox_real_calls: z.boolean().optional(),
   record_cassette: z.boolean().optional(),
+  auto_approve: z
+    .boolean()
+    .optional()
+    .describe("this agent also uses the server's quarantined tools (new or changed definitions) without approval"),
 });
 
 /** Agent ↔ MCP server links: link (or update enabled), list, unlink; agent and server share the workspace. */
@@ -28,10 +32,9 @@ export const agentLinkRoutes: RouteSpec[] = [
     handler: async ({ body, params, auth, deps }) => {
       const agent = await requireAgent(deps.db, auth.workspaceId, params.agent_id);
       const server = await requireMcpServer(deps.db, auth.workspaceId, body.mcp_server_id);
-      const { sandbox_real_calls, record_cassette } = body;
-      return toLinkJson(
-        await upsertAgentMcpLink(deps.db, agent.id, server.id, body.enabled, { sandbox_real_calls, record_cassette }),
-      );
+      const { sandbox_real_calls, record_cassette, auto_approve } = body;
+      const optIns = { sandbox_real_calls, record_cassette, auto_approve };
+      return toLinkJson(await upsertAgentMcpLink(deps.db, agent.id, server.id, body.enabled, optIns));
     },
   }),
   route({

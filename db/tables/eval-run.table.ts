@@ -55,6 +55,8 @@ export interface EvalRunTable {
   min_repeat_pass: ColumnType<number | null, number | null | undefined, never>;
   /** Labels set at trigger time (a git SHA, a branch), distinct; `{}` when none. */
   tags: ColumnType<string[], string[] | undefined, never>;
+  /** Approve with evaluation: the quarantined tool this live run offers with its candidate definition. */
+  candidate_tool_id: ColumnType<string | null, string | null | undefined, never>;
   created_at: ColumnType<Date, never, never>;
   started_at: Date | null;
   completed_at: Date | null;

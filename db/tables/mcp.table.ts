@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { ToolDefinition, ToolStatus } from '../../domain/mcp/tool-approval';
 import type { ToolParameter } from '../../domain/mcp/tool-parameters';
 import type { Json, NullableJson } from './json-column';
 type CreatedAt = ColumnType<Date, never, never>;
@@ -88,9 +89,24 @@ export interface McpToolTable {
   input_schema: Json<unknown>;
   /** The tool's declared output schema; null when it declares none. */
   output_schema: ColumnType<unknown, string | null | undefined, string | null>;
+  /** The definition hash (name, title, description, schemas, annotations) of what the last sync listed. */
   hash: string;
+  title: string | null;
+  annotations: NullableJson<Record<string, unknown>>;
+  icons: NullableJson<unknown[]>;
+  /** Only approved tools are usable by flows, agent runs and the gateway (a link may opt into auto-approval). */
+  status: ColumnType<ToolStatus, ToolStatus | undefined, ToolStatus>;
+  /** The hash and definition when last approved (the approval diff's old side); null: never approved. */
+  approved_hash: string | null;
+  approved_definition: NullableJson<ToolDefinition>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+}
+
+/** A link's override of one tool in the gateway. */
+export interface ToolOverride {
+  timeout_ms?: number;
+  read_only?: boolean;
 }
 
 /** An agent's link to a server; `sandbox_real_calls` lets live eval runs call it for real (off by default). */
@@ -101,6 +117,14 @@ export interface AgentMcpServerTable {
   sandbox_real_calls: ColumnType<boolean, boolean | undefined, boolean>;
   /** Live eval runs record this server's real responses into the eval set's cassette. */
   record_cassette: ColumnType<boolean, boolean | undefined, boolean>;
+  /** This agent's runs and gateway session also use the server's quarantined tools (their newest definitions). */
+  auto_approve: ColumnType<boolean, boolean | undefined, boolean>;
+  /** The gateway's allowlist of upstream tool names; `["*"]`: every tool. */
+  tools: ColumnType<string[], string | undefined, string>;
+  /** What the gateway puts before each tool name; null: `<server name>__` ("" allowed). */
+  tool_prefix: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Per upstream tool: the gateway's call timeout and a `read_only` mark. */
+  tool_overrides: ColumnType<Record<string, ToolOverride>, string | undefined, string>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

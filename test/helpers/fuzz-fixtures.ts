@@ -25,7 +25,8 @@ export async function createEchoFlow(
   ).body;
   const parameters = [{ name: 'text', type: 'string', description: '', required: true }];
   const inputSchema = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] };
-  const tool = { name: 'echo', description: 'echo', parameters, inputSchema, hash: 'h' };
+  const definition = { name: 'echo', description: 'echo', inputSchema };
+  const tool = { ...definition, parameters, definition, hash: 'h' };
   await saveToolSync(platform.runtime.db, server.id, [tool], new Date());
   const node = { id: 'n1', kind: 'mcp.call_tool', mcp_server_id: server.id, tool_name: 'echo' };
   const flow = (

@@ -129,6 +129,7 @@ describe('agent runtime: the sandbox of live evaluation', () => {
       enabled: true,
       sandbox_real_calls: true,
       record_cassette: false,
+      auto_approve: false,
     });
     const callsBefore = proxy.methods().filter((m) => m === 'tools/call').length;
     const before = await effects();

@@ -40,7 +40,8 @@ describe('limits at the edge: one over is a 422 naming the field and the limit a
     });
     serverId = server.id;
     const schema = { type: 'object', properties: {} };
-    const tool = { name: 'noop', description: 'does nothing', parameters: [], inputSchema: schema, hash: 'h' };
+    const definition = { name: 'noop', description: 'does nothing', inputSchema: schema };
+    const tool = { ...definition, parameters: [], definition, hash: 'h' };
     await saveToolSync(platform.runtime.db, serverId, [tool], new Date());
   });
   after(async () => platform?.close());

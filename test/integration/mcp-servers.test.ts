@@ -259,6 +259,7 @@ describe('MCP servers: the recommended order against a real server-everything', 
       enabled: true,
       sandbox_real_calls: false,
       record_cassette: false,
+      auto_approve: false,
     });
     const disabled = await call(owner, 'post', `/api/v1/agents/mcp-agent/mcp-servers`, {
       mcp_server_id: serverId,
@@ -270,9 +271,17 @@ describe('MCP servers: the recommended order against a real server-everything', 
       enabled: false,
       sandbox_real_calls: false,
       record_cassette: false,
+      auto_approve: false,
     });
     assert.deepEqual((await call(owner, 'get', `/api/v1/agents/${agentId}/mcp-servers`)).body, [
-      { agent_id: agentId, mcp_server_id: serverId, enabled: false, sandbox_real_calls: false, record_cassette: false },
+      {
+        agent_id: agentId,
+        mcp_server_id: serverId,
+        enabled: false,
+        sandbox_real_calls: false,
+        record_cassette: false,
+        auto_approve: false,
+      },
     ]);
     await call(owner, 'post', `/api/v1/agents/${agentId}/mcp-servers`, { mcp_server_id: serverId, enabled: true });
   });

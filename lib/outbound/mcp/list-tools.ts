@@ -1,10 +1,9 @@
-import crypto from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ToolDescriptorInput } from '../../../db/mcp-tool.repository';
 import { jsonBytes, limitMessage } from '../../../domain/limit-checks';
 import { LIMITS } from '../../../domain/limits';
-import { stableJson } from '../../../domain/mcp/tool-changes';
 import { flattenParameters } from '../../../domain/mcp/tool-parameters';
+import { definitionHash, toolDefinition } from './tool-definition';
 
 /** tools/list pages followed at most; a server needing more is refused rather than half-synced. */
 export const MAX_TOOL_PAGES = 20;
@@ -55,23 +54,22 @@ export async function listAllTools(client: Client, timeoutMs: number): Promise<L
   throw new McpProtocolError(`tools/list returned more than ${MAX_TOOL_PAGES} pages`);
 }
 
-const outputOf = (tool: ListedTool): { outputSchema?: unknown } =>
-  tool.outputSchema ? { outputSchema: tool.outputSchema } : {};
-
-/** The persisted form of a listed tool: flattened parameters, the raw schema, and a fingerprint for change detection. */
+/**
+ * The persisted form of a listed tool: flattened parameters, the raw schema, title, annotations and icons, and the
+ * definition hash that pins it (name, title, description, schemas, annotations).
+ */
 export function toToolDescriptor(tool: ListedTool): ToolDescriptorInput {
-  const description = tool.description ?? '';
-  const hash = crypto
-    .createHash('sha256')
-    // An output schema joins the fingerprint only when given, so tools without one keep theirs.
-    .update(stableJson({ description, inputSchema: tool.inputSchema, ...outputOf(tool) }))
-    .digest('hex');
+  const definition = toolDefinition(tool);
   return {
     name: tool.name,
-    description,
+    description: definition.description,
     parameters: flattenParameters(tool.inputSchema),
     inputSchema: tool.inputSchema,
-    ...outputOf(tool),
-    hash,
+    ...(definition.outputSchema === undefined ? {} : { outputSchema: definition.outputSchema }),
+    ...(tool.title === undefined ? {} : { title: tool.title }),
+    ...(tool.annotations ? { annotations: tool.annotations } : {}),
+    ...(tool.icons ? { icons: tool.icons } : {}),
+    definition,
+    hash: definitionHash(definition),
   };
 }

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { EgressGuard } from '../egress/egress-guard';
 import { LIMITS } from '../../../domain/limits';
 import { mcpCalls } from '../../metrics';
@@ -65,15 +66,22 @@ function createTransport(
   return transport;
 }
 
-/** Connects and runs the MCP handshake (`initialize`, then `notifications/initialized`). */
-export async function openMcpSession(target: McpTarget, guard: EgressGuard): Promise<McpSession> {
+/**
+ * Connects and runs the MCP handshake (`initialize`, then `notifications/initialized`); `capabilities` are the
+ * client's (the gateway declares its downstream client's sampling and elicitation, to forward them).
+ */
+export async function openMcpSession(
+  target: McpTarget,
+  guard: EgressGuard,
+  capabilities: ClientCapabilities = {},
+): Promise<McpSession> {
   let stderr = '';
   // Every request goes through the egress guard (connect-time address checks, no redirects) and the byte cap.
   const capped = cappedFetch(guard.fetch as unknown as FetchLike, { onOverflow: () => void transport.close() });
   const transport = createTransport(target, capped.fetch, (chunk) => {
     stderr = (stderr + chunk).slice(-STDERR_LIMIT);
   });
-  const client = new Client({ name: 'assay', version: '0.1.0' }, { capabilities: {} });
+  const client = new Client({ name: 'assay', version: '0.1.0' }, { capabilities });
   let stdioOverflow: McpResponseTooLargeError | undefined;
   // The SDK words a stdio line over its buffer size this way; pending requests then fail as "connection closed".
   client.onerror = (error) => {

@@ -25,7 +25,7 @@ export function installForwarding(
   declared: ClientCapabilities,
 ): DownstreamRelay {
   const relay = new DownstreamRelay(server);
-  for (const upstream of upstreams) relayFromUpstream(upstream, relay, declared);
+  for (const upstream of upstreams) if (!upstream.shared) relayFromUpstream(upstream, relay, declared);
   const resources = forwardResources(server, upstreams, relay);
   forwardPrompts(server, upstreams, relay);
   forwardCompletions(server, upstreams, relay, resources);

@@ -19,24 +19,24 @@ export interface DownstreamExtra {
  * client without a standalone GET stream still sees them), else on the session's standalone stream.
  */
 export class DownstreamRelay {
-  private readonly inFlight = new Map<ForwardUpstream, DownstreamExtra[]>();
+  private readonly inFlight = new Map<string, DownstreamExtra[]>();
 
   constructor(readonly server: Server) {}
 
-  /** Runs `forward` as the downstream request `extra` sent to `upstream`; the options carry cancel and progress. */
+  /** Runs `forward` as the downstream request `extra` sent to server `serverId`; the options carry cancel and progress. */
   async during<T>(
-    upstream: ForwardUpstream,
+    serverId: string,
     extra: DownstreamExtra,
     forward: (options: RequestOptions) => Promise<T>,
   ): Promise<T> {
-    const list = this.inFlight.get(upstream) ?? [];
+    const list = this.inFlight.get(serverId) ?? [];
     list.push(extra);
-    this.inFlight.set(upstream, list);
+    this.inFlight.set(serverId, list);
     try {
       return await forward(forwardOptions(extra));
     } finally {
       list.splice(list.indexOf(extra), 1);
-      if (list.length === 0) this.inFlight.delete(upstream);
+      if (list.length === 0) this.inFlight.delete(serverId);
     }
   }
 
@@ -59,7 +59,7 @@ export class DownstreamRelay {
   }
 
   private current(upstream: ForwardUpstream): DownstreamExtra | undefined {
-    const list = this.inFlight.get(upstream);
+    const list = this.inFlight.get(upstream.serverId);
     return list?.[list.length - 1];
   }
 }

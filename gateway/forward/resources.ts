@@ -67,7 +67,7 @@ export function forwardResources(
   const routes = new ResourceRoutes(upstreams);
   server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
     const { items, nextCursor } = await listAcross(upstreams, request.params?.cursor, async (upstream, cursor) => {
-      const page = await relay.during(upstream, extra, (options) =>
+      const page = await relay.during(upstream.serverId, extra, (options) =>
         upstream.client.listResources(cursor === undefined ? undefined : { cursor }, options),
       );
       routes.remember(
@@ -80,7 +80,7 @@ export function forwardResources(
   });
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async (request, extra) => {
     const { items, nextCursor } = await listAcross(upstreams, request.params?.cursor, async (upstream, cursor) => {
-      const page = await relay.during(upstream, extra, (options) =>
+      const page = await relay.during(upstream.serverId, extra, (options) =>
         upstream.client.listResourceTemplates(cursor === undefined ? undefined : { cursor }, options),
       );
       return { items: page.resourceTemplates, nextCursor: page.nextCursor };
@@ -89,16 +89,20 @@ export function forwardResources(
   });
   server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
     const upstream = await routes.route(request.params.uri, extra);
-    return relay.during(upstream, extra, (options) => upstream.client.readResource(request.params, options));
+    return relay.during(upstream.serverId, extra, (options) => upstream.client.readResource(request.params, options));
   });
   if (!upstreams.some((upstream) => upstream.client.getServerCapabilities()?.resources?.subscribe)) return routes;
   server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
     const upstream = await routes.route(request.params.uri, extra);
-    return relay.during(upstream, extra, (options) => upstream.client.subscribeResource(request.params, options));
+    return relay.during(upstream.serverId, extra, (options) =>
+      upstream.client.subscribeResource(request.params, options),
+    );
   });
   server.setRequestHandler(UnsubscribeRequestSchema, async (request, extra) => {
     const upstream = await routes.route(request.params.uri, extra);
-    return relay.during(upstream, extra, (options) => upstream.client.unsubscribeResource(request.params, options));
+    return relay.during(upstream.serverId, extra, (options) =>
+      upstream.client.unsubscribeResource(request.params, options),
+    );
   });
   return routes;
 }

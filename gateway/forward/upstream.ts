@@ -3,10 +3,13 @@ import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 
 /** One linked server of a gateway session, as the forwarding handlers see it: its name, exposed prefix and client. */
 export interface ForwardUpstream {
+  serverId: string;
   serverName: string;
   /** What the exposed tool and prompt names start with: the link's `tool_prefix`, else `<server name>__`. */
   prefix: string;
   client: Client;
+  /** A client other gateway sessions use too (a pooled stdio child): nothing it sends on its own is relayed. */
+  shared?: boolean;
 }
 
 type Feature = 'resources' | 'prompts' | 'completions' | 'logging';

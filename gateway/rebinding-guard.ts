@@ -1,0 +1,40 @@
+/** Host names that reach only this machine. */
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+const hostnameOf = (hostHeader: string): string | undefined => {
+  try {
+    return new URL(`http://${hostHeader}`).hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
+};
+
+const originHostname = (origin: string): string | undefined => {
+  try {
+    return new URL(origin).hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * DNS-rebinding protection (MCP transports, "Security warning"): a gateway listening on a loopback address answers
+ * only requests whose `Host` and, when sent, `Origin` name a loopback host, so a web page whose name was made to
+ * resolve to 127.0.0.1 cannot reach it. On any other address an `Origin`, when sent, must name the `Host` it was sent
+ * to (a browser page of another site is refused). Answers the offending header, or undefined when the request may pass.
+ */
+export function rebindingRefusal(
+  bindHost: string,
+  host: string | undefined,
+  origin: string | undefined,
+): { header: 'Host' | 'Origin'; value: string } | undefined {
+  const hostname = host === undefined ? undefined : hostnameOf(host);
+  if (LOOPBACK.has(bindHost.toLowerCase())) {
+    if (!hostname || !LOOPBACK.has(hostname)) return { header: 'Host', value: host ?? '' };
+    if (origin !== undefined && !LOOPBACK.has(originHostname(origin) ?? '')) return { header: 'Origin', value: origin };
+    return undefined;
+  }
+  if (origin !== undefined && (originHostname(origin) === undefined || originHostname(origin) !== hostname))
+    return { header: 'Origin', value: origin };
+  return undefined;
+}

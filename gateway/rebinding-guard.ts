@@ -1,17 +1,10 @@
 /** Host names that reach only this machine. */
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
-const hostnameOf = (hostHeader: string): string | undefined => {
+/** The lower-case host name of a URL, or undefined when it is not one. */
+const hostnameOf = (url: string): string | undefined => {
   try {
-    return new URL(`http://${hostHeader}`).hostname.toLowerCase();
-  } catch {
-    return undefined;
-  }
-};
-
-const originHostname = (origin: string): string | undefined => {
-  try {
-    return new URL(origin).hostname.toLowerCase();
+    return new URL(url).hostname.toLowerCase();
   } catch {
     return undefined;
   }
@@ -28,13 +21,13 @@ export function rebindingRefusal(
   host: string | undefined,
   origin: string | undefined,
 ): { header: 'Host' | 'Origin'; value: string } | undefined {
-  const hostname = host === undefined ? undefined : hostnameOf(host);
+  const hostname = host === undefined ? undefined : hostnameOf(`http://${host}`);
   if (LOOPBACK.has(bindHost.toLowerCase())) {
     if (!hostname || !LOOPBACK.has(hostname)) return { header: 'Host', value: host ?? '' };
-    if (origin !== undefined && !LOOPBACK.has(originHostname(origin) ?? '')) return { header: 'Origin', value: origin };
+    if (origin !== undefined && !LOOPBACK.has(hostnameOf(origin) ?? '')) return { header: 'Origin', value: origin };
     return undefined;
   }
-  if (origin !== undefined && (originHostname(origin) === undefined || originHostname(origin) !== hostname))
+  if (origin !== undefined && (hostnameOf(origin) === undefined || hostnameOf(origin) !== hostname))
     return { header: 'Origin', value: origin };
   return undefined;
 }

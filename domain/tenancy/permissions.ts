@@ -19,6 +19,7 @@ export const PERMISSIONS = [
   'members:manage',
   'service_tokens:manage',
   'audit:view',
+  'gateway:use',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
@@ -38,6 +39,7 @@ const BUILD: Permission[] = [
   'mcp:manage',
   'flows:manage',
   'flows:run',
+  'gateway:use',
 ];
 const ADMIN: Permission[] = PERMISSIONS.filter((permission) => permission !== 'workspace:delete');
 

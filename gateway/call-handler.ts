@@ -6,6 +6,7 @@ import type { Db } from '../db/database';
 import { logError, type Logger } from '../lib/logger';
 import { gatewayCallDuration, gatewayCalls } from '../lib/metrics';
 import type { CallRecorder, GatewaySessionOwner } from './call-recorder';
+import type { DownstreamExtra, DownstreamRelay } from './forward/relay';
 import type { AgentToolCatalog } from './tool-catalog';
 import { checkArguments, forwardCall, refuse, type CallOutcome } from './tool-forward';
 import type { Upstreams } from './upstreams';
@@ -19,6 +20,8 @@ export interface CallContext {
   catalog(): Promise<AgentToolCatalog>;
   upstreams: Upstreams;
   recorder: CallRecorder;
+  /** Carries the call's cancellation, progress and the server's own requests to the client (gateway/forward/). */
+  relay: DownstreamRelay;
 }
 
 const AUDIT_STATUS: Record<CallOutcome, number> = { ok: 200, tool_error: 200, error: 502, refused: 403 };
@@ -50,7 +53,7 @@ function audit(ctx: CallContext, serverId: string | null, tool: string, outcome:
 export async function handleToolCall(
   ctx: CallContext,
   request: CallToolRequest,
-  signal: AbortSignal,
+  extra: DownstreamExtra,
 ): Promise<CallToolResult> {
   const name = request.params.name;
   const exposed = (await ctx.catalog()).tools.get(name);
@@ -76,7 +79,9 @@ export async function handleToolCall(
           ErrorCode.InternalError,
         );
       });
-      const { result, resultBytes } = await forwardCall(upstream, exposed, request.params.arguments, signal);
+      const { result, resultBytes } = await ctx.relay.during(exposed.serverId, extra, (options) =>
+        forwardCall(upstream, exposed, request.params.arguments, options),
+      );
       outcome = result.isError === true ? 'tool_error' : 'ok';
       const latencyMs = performance.now() - started;
       ctx.recorder.call({

@@ -1,3 +1,6 @@
+import type { RequestHandler } from 'express';
+import { HttpError } from '../lib/http-error';
+
 /** Host names that reach only this machine. */
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
@@ -30,4 +33,14 @@ export function rebindingRefusal(
   if (origin !== undefined && (hostnameOf(origin) === undefined || hostnameOf(origin) !== hostname))
     return { header: 'Origin', value: origin };
   return undefined;
+}
+
+/** The guard as middleware for a gateway listening on `bindHost`: a refused request is 403 `forbidden` naming the header. */
+export function rebindingGuard(bindHost: string): RequestHandler {
+  return (req, _res, next) => {
+    const refusal = rebindingRefusal(bindHost, req.get('host'), req.get('origin'));
+    if (!refusal) return next();
+    const message = `${refusal.header} ${JSON.stringify(refusal.value)} is refused here (DNS-rebinding protection)`;
+    next(new HttpError(403, 'forbidden', message, { header: refusal.header }));
+  };
 }

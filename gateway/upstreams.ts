@@ -1,4 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { Db } from '../db/database';
 import type { EgressGuard } from '../lib/outbound/egress/egress-guard';
 import { openMcpSession, type McpSession } from '../lib/outbound/mcp/mcp-session';
@@ -12,6 +13,8 @@ export interface Upstream {
   client: Client;
   secretValues: string[];
   session: McpSession;
+  /** A pooled stdio child other sessions use too: nothing it sends on its own is relayed (gateway/forward/). */
+  shared: boolean;
 }
 
 /** An upstream session as the gateway session holds it. */
@@ -39,6 +42,8 @@ export class Upstreams {
   constructor(
     private readonly deps: UpstreamDeps,
     private readonly workspaceId: string,
+    /** What the gateway declares to an HTTP upstream (`upstreamClientCapabilities` of the client's). */
+    private readonly capabilities: ClientCapabilities = {},
   ) {}
 
   async get(serverId: string): Promise<Upstream> {
@@ -72,11 +77,19 @@ export class Upstreams {
     if (resolved.target.transport === 'stdio_curated') {
       const lease = await pool.acquire(serverId, resolved.target);
       const { session } = lease;
-      return { client: session.client, session, secretValues, alive: lease.alive, close: async () => lease.release() };
+      const close = async (): Promise<void> => lease.release();
+      return { client: session.client, session, secretValues, shared: true, alive: lease.alive, close };
     }
-    const session = await openMcpSession(resolved.target, guard);
+    const session = await openMcpSession(resolved.target, guard, this.capabilities);
     let alive = true;
     session.client.onclose = () => (alive = false);
-    return { client: session.client, session, secretValues, alive: () => alive, close: () => session.close() };
+    return {
+      client: session.client,
+      session,
+      secretValues,
+      shared: false,
+      alive: () => alive,
+      close: () => session.close(),
+    };
   }
 }

@@ -28,15 +28,8 @@ describe('the gateway under the MCP conformance suite (server scenarios, 2025-11
     const tenant = await createTenant(platform.runtime.db, 'owner');
     const api = evalApi(platform.app, tenant);
     const agent = await publishedAgent(api, 'conformance', 'gpt-4o');
-    const serverId = await linkMcpServer(api, agent.id, 'everything', reference.url);
-    // An empty prefix: the suite calls the reference server's tools and prompts by their own names. (Set on the
-    // row of migration 0030: the link API does not take `tool_prefix` yet.)
-    await platform.runtime.db
-      .updateTable('agent_mcp_servers')
-      .set({ tool_prefix: '' })
-      .where('agent_id', '=', agent.id)
-      .where('mcp_server_id', '=', serverId)
-      .execute();
+    // An empty prefix: the suite calls the reference server's tools and prompts by their own names.
+    await linkMcpServer(api, agent.id, 'everything', reference.url, { tool_prefix: '' });
     const token = await serviceToken(platform, tenant);
     gateway = await serveGateway(platform);
     proxy = await forwardingProxy(gateway.baseUrl, { headers: { authorization: `Bearer ${token}` } });

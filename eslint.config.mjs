@@ -12,6 +12,8 @@ export default tseslint.config(
       'bin/**',
       'api/public/**',
       `${LINT_FIXTURES}/**`,
+      // Vendored verbatim from the MCP conformance suite (see its README).
+      'test/fixtures/conformance/**',
     ],
   },
   ...tseslint.configs.recommended,

@@ -80,6 +80,9 @@ export const LIMITS = {
   toolDescriptorBytes: 64 * 1024,
   /** Size of one MCP response body, in bytes. */
   mcpResponseBytes: 4 * 1024 * 1024,
+  /** Resource URIs (and templates per server) one gateway session remembers from its lists to route reads and
+   * subscriptions to the server that listed them; past it the oldest are forgotten. */
+  gatewayResourceRoutes: 10_000,
   /** Size of one answer from an LLM provider (judge and agent model calls), in bytes, cut off while reading: a judge
    * verdict is about 1 KiB and a model's longest answer well under 1 MiB; the SDK holds an answer whole in memory. */
   providerResponseBytes: 4 * 1024 * 1024,

@@ -7,6 +7,7 @@ import { logError, type Logger } from '../lib/logger';
 import { gatewayCallDuration, gatewayCalls } from '../lib/metrics';
 import type { CallRecorder, GatewaySessionOwner } from './call-recorder';
 import { liveDefinitionMoved } from './live-definitions';
+import type { DownstreamExtra, DownstreamRelay } from './forward/relay';
 import type { AgentToolCatalog } from './tool-catalog';
 import { checkArguments, forwardCall, refuse, type CallOutcome } from './tool-forward';
 import type { Upstreams } from './upstreams';
@@ -20,6 +21,8 @@ export interface CallContext {
   catalog(): Promise<AgentToolCatalog>;
   upstreams: Upstreams;
   recorder: CallRecorder;
+  /** Carries the call's cancellation, progress and the server's own requests to the client (gateway/forward/). */
+  relay: DownstreamRelay;
 }
 
 const AUDIT_STATUS: Record<CallOutcome, number> = { ok: 200, tool_error: 200, error: 502, refused: 403 };
@@ -51,7 +54,7 @@ function audit(ctx: CallContext, serverId: string | null, tool: string, outcome:
 export async function handleToolCall(
   ctx: CallContext,
   request: CallToolRequest,
-  signal: AbortSignal,
+  extra: DownstreamExtra,
 ): Promise<CallToolResult> {
   const name = request.params.name;
   const exposed = (await ctx.catalog()).tools.get(name);
@@ -86,7 +89,9 @@ export async function handleToolCall(
         );
       if (moved)
         throw refuse(`${name}: its definition changed upstream since it was approved (hidden until approved again)`);
-      const { result, resultBytes } = await forwardCall(upstream, exposed, request.params.arguments, signal);
+      const { result, resultBytes } = await ctx.relay.during(exposed.serverId, extra, (options) =>
+        forwardCall(upstream, exposed, request.params.arguments, options),
+      );
       outcome = result.isError === true ? 'tool_error' : 'ok';
       const latencyMs = performance.now() - started;
       ctx.recorder.call({

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, type ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { findAgent } from '../db/agent.repository';
 import type { Db } from '../db/database';
 import { LIMITS } from '../domain/limits';
@@ -13,8 +13,10 @@ import { authenticate, requirePermission, type AuthContext } from '../lib/token-
 import type { CredentialVault } from '../lib/vault/credential-vault';
 import { AgentCatalogs } from './agent-catalogs';
 import { sessionRecorder } from './call-recorder';
+import { upstreamClientCapabilities } from './forward/install';
 import { gatewayRateLimits } from './gateway-rate-limits';
 import { openGatewaySession, type GatewaySession } from './gateway-session';
+import { rebindingGuard } from './rebinding-guard';
 import { SessionRegistry } from './session-registry';
 import { StdioPool } from './stdio-pool';
 import { Upstreams } from './upstreams';
@@ -51,7 +53,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   });
   const rateLimit = gatewayRateLimits(config);
 
-  const open = async (auth: AuthContext, agentId: string): Promise<GatewaySession> => {
+  const open = async (auth: AuthContext, agentId: string, client: ClientCapabilities): Promise<GatewaySession> => {
     if (sessions.count(auth.workspaceId) >= LIMITS.gatewaySessionsPerWorkspace)
       throw new HttpError(
         429,
@@ -61,13 +63,15 @@ export function createGateway(deps: GatewayDeps): Gateway {
       );
     catalogs.hold(agentId);
     const owner = { workspaceId: auth.workspaceId, agentId, tokenId: auth.tokenId };
+    const upstreamCapabilities = upstreamClientCapabilities(client);
     const session = await openGatewaySession({
       db,
       logger,
       tracer: deps.tracing?.tracer,
       owner: { ...owner, actorType: auth.actor.type, actorId: auth.actor.id },
       catalog: () => catalogs.get(agentId),
-      upstreams: new Upstreams({ db, vault: deps.vault, guard, pool }, auth.workspaceId),
+      upstreams: new Upstreams({ db, vault: deps.vault, guard, pool }, auth.workspaceId, upstreamCapabilities),
+      upstreamCapabilities,
       recorder: (mcpSessionId) => sessionRecorder(db, logger, { ...owner, mcpSessionId }),
       onClose: (closed) => {
         sessions.remove(closed);
@@ -92,7 +96,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       if (!session || session.owner.agentId !== agent.id || session.owner.tokenId !== auth.tokenId)
         throw notFound('MCP session');
     } else if (req.method === 'POST' && isInitializeRequest(req.body)) {
-      session = await open(auth, agent.id);
+      session = await open(auth, agent.id, req.body.params.capabilities);
     } else {
       throw new HttpError(400, 'invalid_header', 'Mcp-Session-Id header is required (send initialize first)', {
         field: 'Mcp-Session-Id',
@@ -105,6 +109,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
 
   const app = express();
   app.disable('x-powered-by');
+  // Before authentication: a request a DNS-rebinding page sends is refused whatever it carries.
+  app.use('/mcp', rebindingGuard(config.ASSAY_HOST));
   app.use('/mcp', express.json({ limit: BODY_LIMIT_BYTES }));
   app.all('/mcp/agents/:agent', (req, res, next) => void handle(req, res).catch(next));
   app.use((req, _res, next) => next(new HttpError(404, 'not_found', `no gateway route ${req.method} ${req.path}`)));

@@ -1,10 +1,18 @@
 import crypto from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type ClientCapabilities,
+} from '@modelcontextprotocol/sdk/types.js';
 import { LIMITS } from '../domain/limits';
 import { handleToolCall, type CallContext } from './call-handler';
 import { withoutMovedTools } from './live-definitions';
+import { installForwarding, unionCapabilities } from './forward/install';
+import { openForwardUpstreams } from './forward/open-upstreams';
 import type { CallRecorder } from './call-recorder';
 import { toolDefinition } from './tool-catalog';
 import type { Upstreams } from './upstreams';
@@ -37,7 +45,7 @@ function registerTools(server: Server, ctx: CallContext): void {
     const next = start + PAGE < allowed.length ? { nextCursor: String(start + PAGE) } : {};
     return { tools: page.map(toolDefinition), ...next };
   });
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => handleToolCall(ctx, request, extra.signal));
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => handleToolCall(ctx, request, extra));
 }
 
 /**
@@ -45,8 +53,10 @@ function registerTools(server: Server, ctx: CallContext): void {
  * `Mcp-Session-Id`) connected to a low-level SDK `Server` that advertises tools with `listChanged`.
  */
 export async function openGatewaySession(
-  ctx: Omit<CallContext, 'recorder' | 'owner'> & {
+  ctx: Omit<CallContext, 'recorder' | 'owner' | 'relay'> & {
     owner: Omit<CallContext['owner'], 'mcpSessionId'>;
+    /** What the upstreams were told the gateway can answer (`upstreamClientCapabilities` of the client's). */
+    upstreamCapabilities: ClientCapabilities;
     recorder(mcpSessionId: string): CallRecorder;
     onClose(session: GatewaySession): void;
   },
@@ -54,7 +64,16 @@ export async function openGatewaySession(
   const id = crypto.randomUUID();
   const owner = { ...ctx.owner, mcpSessionId: id };
   const recorder = ctx.recorder(id);
-  const server = new Server(GATEWAY_INFO, { capabilities: { tools: { listChanged: true } } });
+  // Every linked server's upstream session opens now: their capabilities make the gateway's (gateway/forward/).
+  const linked = await openForwardUpstreams(
+    (await ctx.catalog()).links,
+    (serverId) => ctx.upstreams.get(serverId),
+    (link, error) =>
+      ctx.logger.warn({ server: link.serverName, error: (error as Error).name }, 'gateway upstream unavailable'),
+  );
+  const capabilities = { tools: { listChanged: true }, ...unionCapabilities(linked) };
+  const server = new Server(GATEWAY_INFO, { capabilities });
+  const relay = installForwarding(server, linked, ctx.upstreamCapabilities);
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => id });
   let closed = false;
   const session: GatewaySession = {
@@ -73,7 +92,7 @@ export async function openGatewaySession(
       await recorder.close();
     },
   };
-  registerTools(server, { ...ctx, owner, recorder });
+  registerTools(server, { ...ctx, owner, recorder, relay });
   server.onclose = () => void session.close();
   await server.connect(transport);
   return session;

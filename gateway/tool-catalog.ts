@@ -3,6 +3,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Db } from '../db/database';
 import type { McpTool, ToolOverride } from '../db/tables/mcp.table';
 import { toolAllowed, toolPrefixOf } from '../domain/mcp/gateway-policy';
+import type { LinkedServer } from './forward/open-upstreams';
 import { usableTools } from './usable-tools';
 
 /** One upstream tool as the gateway exposes it, with the link's policy for it. */
@@ -22,6 +23,8 @@ export interface ExposedTool {
 export interface AgentToolCatalog {
   tools: Map<string, ExposedTool>;
   fingerprint: string;
+  /** The enabled linked servers with their exposed prefix, oldest link first (what resources and prompts come from). */
+  links: LinkedServer[];
 }
 
 /** The enabled links of an agent with their servers' names, oldest link first. */
@@ -50,8 +53,10 @@ async function enabledLinks(db: Db, agentId: string) {
  */
 export async function loadAgentTools(db: Db, agentId: string): Promise<AgentToolCatalog> {
   const tools = new Map<string, ExposedTool>();
+  const links: LinkedServer[] = [];
   for (const link of await enabledLinks(db, agentId)) {
     const prefix = toolPrefixOf(link.serverName, link.tool_prefix);
+    links.push({ serverId: link.serverId, serverName: link.serverName, prefix });
     for (const tool of await usableTools(db, link.serverId, { autoApprove: link.auto_approve })) {
       const exposedName = `${prefix}${tool.name}`;
       if (tools.has(exposedName)) continue;
@@ -71,7 +76,7 @@ export async function loadAgentTools(db: Db, agentId: string): Promise<AgentTool
   const hash = crypto.createHash('sha256');
   for (const t of tools.values())
     hash.update(JSON.stringify([t.exposedName, t.serverId, t.tool.hash, t.allowed, t.override]));
-  return { tools, fingerprint: hash.digest('hex') };
+  return { tools, fingerprint: hash.digest('hex'), links };
 }
 
 /** The MCP definition of an exposed tool (a `read_only` override marks it `readOnlyHint`). */

@@ -1,3 +1,4 @@
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { CallToolResultSchema, ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { LIMITS } from '../domain/limits';
 import { describeMcpFailure, scrubSecrets } from '../lib/outbound/mcp/mcp-failure';
@@ -42,14 +43,15 @@ export async function forwardCall(
   upstream: Upstream,
   exposed: ExposedTool,
   args: Record<string, unknown> | undefined,
-  signal: AbortSignal,
+  options: RequestOptions,
 ): Promise<ForwardedCall> {
   const timeout = callTimeoutMs(exposed);
   let result: CallToolResult;
   try {
+    // `options`: the client's cancellation and, when it asked for it, its progress (see gateway/forward/relay.ts).
     result = (await upstream.client.callTool({ name: exposed.tool.name, arguments: args }, CallToolResultSchema, {
+      ...options,
       timeout,
-      signal,
     })) as CallToolResult;
   } catch (error) {
     if (

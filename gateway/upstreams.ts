@@ -1,4 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { Db } from '../db/database';
 import type { EgressGuard } from '../lib/outbound/egress/egress-guard';
 import { listAllTools } from '../lib/outbound/mcp/list-tools';
@@ -16,6 +17,8 @@ export interface Upstream {
   session: McpSession;
   /** The server's tools as it lists them now, by name: listed once per upstream session, on first use. */
   liveTools(): Promise<Map<string, ListedToolFields>>;
+  /** A pooled stdio child other sessions use too: nothing it sends on its own is relayed (gateway/forward/). */
+  shared: boolean;
 }
 
 /** An upstream session as the gateway session holds it. */
@@ -43,6 +46,8 @@ export class Upstreams {
   constructor(
     private readonly deps: UpstreamDeps,
     private readonly workspaceId: string,
+    /** What the gateway declares to an HTTP upstream (`upstreamClientCapabilities` of the client's). */
+    private readonly capabilities: ClientCapabilities = {},
   ) {}
 
   async get(serverId: string): Promise<Upstream> {
@@ -73,7 +78,12 @@ export class Upstreams {
     const refusal = await preflightRefusal(resolved.target, guard);
     if (refusal) throw new McpTargetError(refusal);
     const { secretValues, target } = resolved;
-    const upstream = (session: McpSession, alive: () => boolean, close: () => Promise<void>): OpenUpstream => {
+    const upstream = (
+      session: McpSession,
+      shared: boolean,
+      alive: () => boolean,
+      close: () => Promise<void>,
+    ): OpenUpstream => {
       let listed: Promise<Map<string, ListedToolFields>> | undefined;
       const liveTools = (): Promise<Map<string, ListedToolFields>> =>
         (listed ??= listAllTools(session.client, requestTimeoutMs(target)).then(
@@ -83,17 +93,18 @@ export class Upstreams {
             throw error;
           },
         ));
-      return { client: session.client, session, secretValues, liveTools, alive, close };
+      return { client: session.client, session, secretValues, liveTools, shared, alive, close };
     };
     if (target.transport === 'stdio_curated') {
       const lease = await pool.acquire(serverId, target);
-      return upstream(lease.session, lease.alive, async () => lease.release());
+      return upstream(lease.session, true, lease.alive, async () => lease.release());
     }
-    const session = await openMcpSession(target, guard);
+    const session = await openMcpSession(target, guard, this.capabilities);
     let alive = true;
     session.client.onclose = () => (alive = false);
     return upstream(
       session,
+      false,
       () => alive,
       () => session.close(),
     );

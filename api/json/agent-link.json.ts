@@ -8,6 +8,11 @@ export const linkJson = z.object({
   sandbox_real_calls: z.boolean(),
   record_cassette: z.boolean().describe("live eval runs record this server's real responses into the set's cassette"),
   auto_approve: z.boolean().describe("this agent uses the server's quarantined tools too (no approval needed)"),
+  tools: z.array(z.string()).describe('the gateway allowlist: ["*"] or upstream tool names'),
+  tool_prefix: z.string().nullable().describe('before each tool name in the gateway; null: "<server name>__"'),
+  tool_overrides: z
+    .record(z.string(), z.object({ timeout_ms: z.number().optional(), read_only: z.boolean().optional() }))
+    .describe('per upstream tool: the gateway timeout_ms and read_only'),
 });
 
 /** The API shape of an agent–server link. */
@@ -19,5 +24,8 @@ export function toLinkJson(row: AgentMcpServer): z.infer<typeof linkJson> {
     sandbox_real_calls: row.sandbox_real_calls,
     record_cassette: row.record_cassette,
     auto_approve: row.auto_approve,
+    tools: row.tools,
+    tool_prefix: row.tool_prefix,
+    tool_overrides: row.tool_overrides,
   };
 }

@@ -15,9 +15,11 @@ export interface ProxyOptions {
   intercept?: (req: http.IncomingMessage, res: http.ServerResponse) => boolean;
   /** Awaited once, when the first request arrives, before it is forwarded. */
   beforeFirst?: () => Promise<void>;
+  /** Headers set on every forwarded request (e.g. `Authorization` for a client that sends none). */
+  headers?: Record<string, string>;
 }
 
-/** A loopback proxy in front of the api at `target` that forwards every request and records each one. */
+/** A loopback proxy in front of the api at `target` that forwards every request (streaming both ways) and records each one. */
 export async function forwardingProxy(target: string, options: ProxyOptions = {}) {
   const upstream = new URL(target);
   const seen: ProxiedRequest[] = [];
@@ -32,7 +34,13 @@ export async function forwardingProxy(target: string, options: ProxyOptions = {}
     }
     void (first ??= options.beforeFirst?.() ?? Promise.resolve()).then(() => {
       const forward = http.request(
-        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, ...options.headers },
+        },
         (answer) => {
           entry.status = answer.statusCode ?? 0;
           res.writeHead(answer.statusCode ?? 502, answer.headers);

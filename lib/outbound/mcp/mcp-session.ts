@@ -3,6 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { EgressGuard } from '../egress/egress-guard';
 import { LIMITS } from '../../../domain/limits';
 import { mcpCalls } from '../../metrics';
@@ -104,8 +105,16 @@ function observeScope(target: McpTarget, fetch: FetchLike): FetchLike {
   };
 }
 
-/** Connects and runs the MCP handshake (`initialize`, then `notifications/initialized`). */
-export async function openMcpSession(target: McpTarget, guard: EgressGuard): Promise<McpSession> {
+/**
+ * Connects and runs the MCP handshake (`initialize`, then `notifications/initialized`). Without `capabilities` (flows,
+ * runs, syncs, health checks) the client declares elicitation and answers it unattended; the gateway passes its
+ * downstream client's own capabilities instead, to forward sampling and elicitation to it.
+ */
+export async function openMcpSession(
+  target: McpTarget,
+  guard: EgressGuard,
+  capabilities?: ClientCapabilities,
+): Promise<McpSession> {
   let stderr = '';
   // Every request goes through the egress guard (connect-time address checks, no redirects) and the byte cap.
   const capped = cappedFetch(guard.fetch as unknown as FetchLike, { onOverflow: () => void transport.close() });
@@ -115,9 +124,9 @@ export async function openMcpSession(target: McpTarget, guard: EgressGuard): Pro
   // The SDK offers the latest protocol (2025-11-25) and accepts what the server answers among its supported ones.
   const client = new Client(
     { name: 'assay', version: '0.1.0' },
-    { capabilities: { elicitation: ELICITATION_CAPABILITY } },
+    { capabilities: capabilities ?? { elicitation: ELICITATION_CAPABILITY } },
   );
-  answerElicitationsUnattended(client);
+  if (!capabilities) answerElicitationsUnattended(client);
   let stdioOverflow: McpResponseTooLargeError | undefined;
   // The SDK words a stdio line over its buffer size this way; pending requests then fail as "connection closed".
   client.onerror = (error) => {

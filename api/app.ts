@@ -42,6 +42,7 @@ import { integrationRoutes } from './routes/integrations.routes';
 import { judgeModelRoutes } from './routes/judge-model.routes';
 import { mcpCatalogRoutes } from './routes/mcp-catalog.routes';
 import { mcpServerActionRoutes } from './routes/mcp-server-actions.routes';
+import { mcpToolCallRoutes } from './routes/mcp-tool-call.routes';
 import { mcpServerHealthRoutes } from './routes/mcp-server-health.routes';
 import { mcpServerRoutes } from './routes/mcp-servers.routes';
 import { modelPriceRoutes } from './routes/model-prices.routes';
@@ -55,6 +56,7 @@ export const API_ROUTES: RouteSpec[] = [
   ...mcpCatalogRoutes,
   ...mcpServerRoutes,
   ...mcpServerActionRoutes,
+  ...mcpToolCallRoutes,
   ...mcpServerHealthRoutes,
   ...agentLinkRoutes,
   ...flowRoutes,

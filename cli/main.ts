@@ -26,6 +26,10 @@ program
   .description('run a Temporal worker against configured services')
   .action(run(() => commandModules.serve().workerCommand()));
 program
+  .command('gateway')
+  .description('run the MCP gateway (/mcp/agents/{agent}) against configured services')
+  .action(run(() => commandModules.serve().gatewayCommand()));
+program
   .command('migrate')
   .description('bring the database schema up to date')
   .action(run(() => commandModules.serve().migrateCommand()));

@@ -3,6 +3,7 @@ import { runtimeAppDeps, type AppDeps } from '../api/app-deps';
 import { attachEvalRelay } from '../api/ws/eval-relay';
 import { migrateToLatest } from '../db/migrate';
 import { seedMcpCatalog } from '../lib/mcp/catalog-seed';
+import { createGateway } from '../gateway/gateway-app';
 import type { Config } from '../lib/config';
 import { logError, type Logger } from '../lib/logger';
 import type { Runtime } from '../lib/runtime';
@@ -40,6 +41,26 @@ export async function startApi(
     await http.close();
   };
   return { name: 'api', url: config.ASSAY_PUBLIC_URL ?? `http://${config.ASSAY_HOST}:${port}`, stop };
+}
+
+/** Starts the MCP gateway on ASSAY_HOST:ASSAY_GATEWAY_PORT; stop() closes its sessions and pooled children. */
+export async function startGateway(
+  config: Config,
+  runtime: Runtime,
+  logger: Logger,
+): Promise<Service & { url: string }> {
+  const gateway = createGateway({ config, logger, ...runtime });
+  const http = await listen(gateway.app, config.ASSAY_HOST, config.ASSAY_GATEWAY_PORT);
+  const address = http.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.ASSAY_GATEWAY_PORT;
+  return {
+    name: 'gateway',
+    url: `http://${config.ASSAY_HOST}:${port}/mcp/agents/{agent}`,
+    async stop() {
+      await gateway.close();
+      await http.close();
+    },
+  };
 }
 
 /** Starts a worker on the configured task queue; stop() drains it gracefully. */

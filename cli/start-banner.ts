@@ -1,6 +1,8 @@
 /** What `assay start` prints once everything is up. */
 export interface StartBanner {
   apiUrl: string;
+  /** The MCP gateway's endpoint template (`…/mcp/agents/{agent}`). */
+  gatewayUrl: string;
   temporalUi: string | null;
   /** The credential store's backend: `vault` (VAULT_ADDR) or the embedded store. */
   vault: string;
@@ -11,13 +13,14 @@ export interface StartBanner {
 }
 
 /** The banner of `assay start`: the builder first (where `/` leads too), then the API, its docs and the rest. */
-export function startBanner({ apiUrl, temporalUi, vault, token, codec }: StartBanner): string {
+export function startBanner({ apiUrl, gatewayUrl, temporalUi, vault, token, codec }: StartBanner): string {
   const lines = [
     '',
     'Assay is running.',
     `  Builder      ${apiUrl}/builder   (start here; ${apiUrl}/ leads there too)`,
     `  API          ${apiUrl}`,
     `  API docs     ${apiUrl}/docs   (OpenAPI: ${apiUrl}/openapi.json)`,
+    `  MCP gateway  ${gatewayUrl}   (Streamable HTTP; Authorization: Bearer <token>)`,
     `  Temporal UI  ${temporalUi ?? '(external Temporal; set TEMPORAL_UI_URL to show it here)'}`,
     `  Credentials  ${vault === 'vault' ? 'Vault at VAULT_ADDR' : 'embedded store (AES-256-GCM in Postgres)'}`,
     `  Codec        ${codec}`,

@@ -10,7 +10,7 @@ import { openRuntime } from '../lib/runtime';
 import { SEARCH_ATTRIBUTES } from '../workflows/temporal-names';
 import { bootstrapDefaultWorkspace } from './bootstrap';
 import { startBanner } from './start-banner';
-import { prepareDatabase, startApi, startWorker, stopOnSignal, type Service } from './services';
+import { prepareDatabase, startApi, startGateway, startWorker, stopOnSignal, type Service } from './services';
 
 /** `assay start`: the whole platform on one machine, starting local Postgres and Temporal unless configured. */
 export async function startCommand(): Promise<void> {
@@ -60,10 +60,14 @@ export async function startCommand(): Promise<void> {
     const api = await startApi(effective, runtime, logger, { embeddedTemporalUi });
     services.push(api);
     services.push(await startWorker(effective, runtime, logger));
+    const gateway = await startGateway(effective, runtime, logger);
+    services.push(gateway);
     process.removeAllListeners('SIGINT');
     stopOnSignal(services, logger);
     const codec = codecAccess(effective, embeddedTemporalUi);
-    process.stdout.write(startBanner({ apiUrl: api.url, temporalUi, vault: runtime.vault.backend, token, codec }));
+    process.stdout.write(
+      startBanner({ apiUrl: api.url, gatewayUrl: gateway.url, temporalUi, vault: runtime.vault.backend, token, codec }),
+    );
   } catch (error) {
     await stopAll();
     throw error;

@@ -28,6 +28,7 @@ import * as agentRunTurns from './migrations/0025-agent-run-turns';
 import * as simulatedUsers from './migrations/0026-simulated-users';
 import * as toolMocks from './migrations/0027-tool-mocks';
 import * as gatewayRecording from './migrations/0029-gateway-recording';
+import * as gatewayLinks from './migrations/0030-gateway-links';
 
 // A static list rather than a folder scan: works the same under tsx, a bundle or a compiled build.
 const migrations: Record<string, Migration> = {
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   '0026-simulated-users': simulatedUsers,
   '0027-tool-mocks': toolMocks,
   '0029-gateway-recording': gatewayRecording,
+  '0030-gateway-links': gatewayLinks,
 };
 
 /** Brings the schema up to date; safe to call on every start. */

@@ -126,6 +126,22 @@ export const LIMITS = {
   workspacesPerUser: 10,
   /** Models one workspace prices itself (overrides of the built-in price table): a team uses a handful of models. */
   modelPricesPerWorkspace: 200,
+  /** Characters of a link's `tool_prefix` (what the gateway puts before each tool name): a short namespace. */
+  toolPrefixChars: 64,
+  /** Size of one gateway `tools/call`'s `arguments` as JSON, in bytes: a tool's input, not a document upload; the
+   * gateway holds it in memory and records it with the session's conversation. */
+  gatewayArgumentBytes: 256 * 1024,
+  /** Size of one tool result the gateway passes back, in bytes: what a model can use in one step, well under the
+   * upstream answer cap (`mcpResponseBytes`); a larger one is answered as a tool error. */
+  gatewayResultBytes: 1024 * 1024,
+  /** Milliseconds one gateway tool call may take (a link's `timeout_ms` may lower or raise it up to this): a call that
+   * holds a downstream request and an upstream session must end. */
+  gatewayCallTimeoutMaxMs: 300_000,
+  /** Gateway sessions open at once per workspace on one gateway process: each may hold an upstream session per linked
+   * server. */
+  gatewaySessionsPerWorkspace: 256,
+  /** Stdio server children one gateway process keeps (pooled, shared by sessions, reaped when idle): processes cost. */
+  gatewayStdioChildren: 16,
   /** Default and largest page of every list endpoint. */
   pageDefault: 50,
   pageMax: 500,

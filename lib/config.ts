@@ -88,6 +88,15 @@ const envSchema = z.object({
   // of a minute's quota refilled evenly, so a runaway client is shed (429) before it loads the database.
   RATE_LIMIT_TOKEN_PER_MINUTE: integer(1, 10_000_000).default(12_000),
   RATE_LIMIT_WORKSPACE_PER_MINUTE: integer(1, 10_000_000).default(60_000),
+  // The MCP gateway (`assay gateway`, in-process under `assay start`): its port on ASSAY_HOST, and its own quotas per
+  // token and per workspace (every request to /mcp, per gateway process), as the api's above.
+  ASSAY_GATEWAY_PORT: port.default(3100),
+  GATEWAY_RATE_LIMIT_TOKEN_PER_MINUTE: integer(1, 10_000_000).default(12_000),
+  GATEWAY_RATE_LIMIT_WORKSPACE_PER_MINUTE: integer(1, 10_000_000).default(60_000),
+  // A gateway session without a request for this long is closed with its upstream sessions.
+  GATEWAY_SESSION_IDLE_SECONDS: integer(5, 86_400).default(600),
+  // How often the gateway looks for changed links, allowlists and tools of agents with open sessions (list_changed).
+  GATEWAY_LIST_POLL_MS: integer(100, 60_000).default(1_000),
 });
 
 export type Config = z.infer<typeof envSchema> & { dataDir: string };

@@ -85,3 +85,18 @@ export const wsConnections = new Gauge({
   help: 'WebSocket connections open on the eval progress relay.',
   registers,
 });
+
+/** Tool calls through the MCP gateway, by server name, upstream tool and outcome (`ok`, `tool_error`, `error`, `refused`). */
+export const gatewayCalls = counter(
+  'assay_gateway_calls_total',
+  'Tool calls through the MCP gateway, by server, tool and outcome (ok, tool_error, error, refused).',
+  ['server', 'tool', 'outcome'],
+);
+
+/** Gateway tool-call latency (upstream call included), by server name and upstream tool. */
+export const gatewayCallDuration = histogram(
+  'assay_gateway_call_duration_seconds',
+  'Time to answer a tool call through the MCP gateway, by server and tool.',
+  ['server', 'tool'],
+  [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+);

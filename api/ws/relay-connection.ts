@@ -9,7 +9,7 @@ import { clientMessage, type ServerMessage } from './relay-messages';
 import type { RunFeed } from './run-feed';
 import { readRunSnapshot } from './run-snapshot';
 import { createRunSubscription } from './run-subscription';
-import { createTokenBucket } from '../token-bucket';
+import { createTokenBucket } from '../../lib/token-bucket';
 
 /**
  * The limits of one socket: a backlog above `maxBufferedBytes` must drain within `drainTimeoutMs`; subscribes are a

@@ -75,6 +75,12 @@ export interface McpToolTable {
   updated_at: UpdatedAt;
 }
 
+/** A link's override of one tool in the gateway. */
+export interface ToolOverride {
+  timeout_ms?: number;
+  read_only?: boolean;
+}
+
 /** An agent's link to a server; `sandbox_real_calls` lets live eval runs call it for real (off by default). */
 export interface AgentMcpServerTable {
   agent_id: string;
@@ -83,6 +89,12 @@ export interface AgentMcpServerTable {
   sandbox_real_calls: ColumnType<boolean, boolean | undefined, boolean>;
   /** Live eval runs record this server's real responses into the eval set's cassette. */
   record_cassette: ColumnType<boolean, boolean | undefined, boolean>;
+  /** The gateway's allowlist of upstream tool names; `["*"]`: every tool. */
+  tools: ColumnType<string[], string | undefined, string>;
+  /** What the gateway puts before each tool name; null: `<server name>__` ("" allowed). */
+  tool_prefix: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Per upstream tool: the gateway's call timeout and a `read_only` mark. */
+  tool_overrides: ColumnType<Record<string, ToolOverride>, string | undefined, string>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

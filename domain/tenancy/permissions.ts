@@ -20,6 +20,7 @@ export const PERMISSIONS = [
   'members:manage',
   'service_tokens:manage',
   'audit:view',
+  'gateway:use',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
@@ -40,6 +41,7 @@ const BUILD: Permission[] = [
   'mcp:call',
   'flows:manage',
   'flows:run',
+  'gateway:use',
 ];
 const ADMIN: Permission[] = PERMISSIONS.filter((permission) => permission !== 'workspace:delete');
 

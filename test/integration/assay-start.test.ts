@@ -78,10 +78,11 @@ describe('assay start (the whole platform as a child process)', function () {
   before(async () => {
     // Fixed for both starts, so taken below the kernel's ephemeral range, where no outgoing socket or
     // `listen(0)` of the services started in between can land on them.
-    const [api, pg, temporal, ui] = await stablePorts(4);
+    const [api, pg, temporal, ui, gateway] = await stablePorts(5);
     env = {
       ASSAY_DATA_DIR: dataDir,
       ASSAY_PORT: String(api),
+      ASSAY_GATEWAY_PORT: String(gateway),
       PG_PORT: String(pg),
       TEMPORAL_PORT: String(temporal),
       TEMPORAL_UI_PORT: String(ui),

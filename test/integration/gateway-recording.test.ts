@@ -1,202 +1,135 @@
 import assert from 'node:assert/strict';
-import crypto from 'node:crypto';
-import {
-  closeGatewayConversation,
-  openGatewayConversation,
-  recordGatewayCall,
-  type GatewayCallRecord,
-} from '../../db/gateway-recording.repository';
-import { LIMITS } from '../../domain/limits';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { waitFor } from '../../lib/embedded/process-utils';
 import { evalApi } from '../helpers/eval-api';
+import { serveGateway, serviceToken, type ServedGateway } from '../helpers/gateway-rig';
 import { harness, type Harness } from '../helpers/harness';
+import { assertLogsClean } from '../helpers/logs';
+import { startEverythingHttp, type EverythingServer } from '../helpers/mcp-peers';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
 import { createTenant, type Tenant } from '../helpers/tenants';
 
-const call = (tool: string, args: Record<string, unknown>, result: unknown, startedAt: Date): GatewayCallRecord => ({
-  serverId: crypto.randomUUID(),
-  serverName: 'everything',
-  tool,
-  exposedName: `everything__${tool}`,
-  arguments: args,
-  result,
-  isError: false,
-  latencyMs: 12.4,
-  argumentBytes: JSON.stringify(args).length,
-  resultBytes: JSON.stringify(result).length,
-  startedAt,
-});
-
-describe('Gateway recording: one conversation per session, bounded, scored like any other', () => {
+describe('Gateway recording: an SDK client session through the gateway becomes a conversation an eval run scores', () => {
+  const secret = 'gateway-upstream-token-5c1e8f0a92b7d346';
   let h: Harness;
   let platform: TestPlatform;
+  let everything: EverythingServer;
+  let gateway: ServedGateway;
+  let token: string;
   let tenant: Tenant;
   let api: ReturnType<typeof evalApi>;
-  let agentId: string;
+  const responses: string[] = [];
 
-  const open = (mcpSessionId = crypto.randomUUID()): Promise<string> =>
-    openGatewayConversation(h.db, { workspaceId: tenant.workspaceId, agentId, mcpSessionId, tokenId: null });
-  const conversation = async (id: string): Promise<any> =>
-    (await api.send('get', `/api/ai-agents/recorded/runs/${id}`, 200)).data;
-  const setCapture = (capture: string): Promise<any> =>
-    api.send('patch', '/api/ai-agents/recorded', 200, { gateway_capture: capture });
+  // One MCP session: connect, call each tool in turn, end the session (DELETE), as an external agent would.
+  const session = async (calls: Array<[string, Record<string, unknown>]>): Promise<string> => {
+    const client = new Client({ name: 'outside-agent', version: '1.0.0' }, { capabilities: {} });
+    const headers = { Authorization: `Bearer ${token}` };
+    const transport = new StreamableHTTPClientTransport(new URL(gateway.url('outside')), { requestInit: { headers } });
+    await client.connect(transport);
+    for (const [name, args] of calls) {
+      const result = await client.callTool({ name, arguments: args });
+      responses.push(JSON.stringify(result));
+      assert.notEqual(result.isError, true, JSON.stringify(result));
+    }
+    const id = transport.sessionId;
+    assert.ok(id, 'the gateway gave the session an id');
+    await transport.terminateSession();
+    await client.close();
+    return id;
+  };
+  // The recording is written after each answer: poll for it with a deadline.
+  const recorded = async (mcpSessionId: string, calls: number): Promise<any> => {
+    let found: any;
+    await waitFor(
+      `the recording of session ${mcpSessionId}`,
+      async () => {
+        const list = (await api.send('get', '/api/ai-agents/outside/runs?source=gateway&limit=500', 200)).data;
+        found = list.find((c: any) => c.mcp_session_id === mcpSessionId);
+        return found?.tool_calls.length === calls && found.latency_ms !== null;
+      },
+      30_000,
+    );
+    responses.push(JSON.stringify(found));
+    return found;
+  };
 
   before(async () => {
     h = await harness();
-    platform = await createTestPlatform(h);
+    everything = await startEverythingHttp();
+    platform = await createTestPlatform(h, { vault: 'openbao', env: { EGRESS_ALLOWLIST: '127.0.0.1' } });
     await platform.startWorker();
     tenant = await createTenant(h.db, 'owner');
     api = evalApi(platform.app, tenant);
-    const agent = await api.agent('recorded', 'gpt-4o');
-    assert.equal(agent.gateway_capture, 'metadata');
-    agentId = agent.id;
+    const agent = await api.send('post', '/api/ai-agents', 201, {
+      name: 'outside',
+      model: 'gpt-4o',
+      instructions: 'An agent that runs elsewhere.',
+      gateway_capture: 'full',
+    });
+    const server = await api.send('post', '/api/v1/mcp-servers', 201, {
+      name: 'everything',
+      transport: 'http',
+      config: { url: everything.url, headers: { Authorization: 'Bearer $SECRET_VALUE' } },
+      secret_value: secret,
+    });
+    await api.send('post', `/api/v1/mcp-servers/${server.id}/refresh-tools`, 200);
+    await api.send('post', `/api/v1/agents/${agent.data.id}/mcp-servers`, 200, {
+      mcp_server_id: server.id,
+      enabled: true,
+    });
+    gateway = await serveGateway(platform);
+    // A service token in the client's config: the common case.
+    token = await serviceToken(platform, tenant);
   });
   after(async () => {
+    await gateway?.close();
     await platform?.close();
+    await everything?.stop();
   });
 
-  it('validates gateway_capture on agent create and update', async () => {
-    const bad = await api.send('patch', '/api/ai-agents/recorded', 422, { gateway_capture: 'everything' });
-    assert.equal(bad.error.details[0].field, 'gateway_capture');
-    assert.equal((await setCapture('full')).data.gateway_capture, 'full');
-  });
+  let fullSession: any;
 
-  it('opens one conversation per MCP session, again on a second open of the same session', async () => {
-    const session = crypto.randomUUID();
-    const first = await open(session);
-    assert.equal(await open(session), first);
-    assert.notEqual(await open(), first);
-    const row = await conversation(first);
-    assert.deepEqual([row.source, row.mcp_session_id, row.truncated, row.tool_calls], ['gateway', session, false, []]);
-  });
-
-  it('keeps arguments and results under full capture, in order of start even when calls finish out of order', async () => {
-    await setCapture('full');
-    const id = await open();
-    const t0 = Date.now();
-    // The later call is written first: the conversation still lists calls by their start.
-    await recordGatewayCall(
-      h.db,
-      id,
-      call('get-sum', { a: 2, b: 3 }, { content: [{ type: 'text', text: '5' }] }, new Date(t0 + 5)),
-    );
-    await recordGatewayCall(
-      h.db,
-      id,
-      call('echo', { message: 'hi' }, { content: [{ type: 'text', text: 'Echo: hi' }] }, new Date(t0)),
-    );
-    await closeGatewayConversation(h.db, id);
-    const row = await conversation(id);
-    assert.deepEqual(
-      row.tool_calls.map((c: any) => [c.tool_name, c.server, c.exposed_name, c.tool_args, c.result]),
-      [
-        [
-          'echo',
-          'everything',
-          'everything__echo',
-          { message: 'hi' },
-          { content: [{ type: 'text', text: 'Echo: hi' }] },
-        ],
-        ['get-sum', 'everything', 'everything__get-sum', { a: 2, b: 3 }, { content: [{ type: 'text', text: '5' }] }],
-      ],
-    );
-    assert.deepEqual(
-      row.tool_calls.map((c: any) => [c.latency_ms, c.started_at]),
-      [
-        [12, new Date(t0).toISOString()],
-        [12, new Date(t0 + 5).toISOString()],
-      ],
-    );
-    assert.ok(Number.isInteger(row.latency_ms), 'closing sets the session duration');
-  });
-
-  it('keeps only names, sizes, latency and outcome under metadata capture', async () => {
-    await setCapture('metadata');
-    const id = await open();
-    const secretArg = { api_key: 'sk-never-recorded-4411' };
-    await recordGatewayCall(h.db, id, { ...call('echo', secretArg, { content: [] }, new Date()), isError: true });
-    const [recorded] = (await conversation(id)).tool_calls;
-    assert.deepEqual(recorded.tool_args, {});
-    assert.equal(recorded.result, undefined);
-    assert.equal(recorded.error, 'tool echo returned an error');
-    assert.equal(recorded.argument_bytes, JSON.stringify(secretArg).length);
-    assert.doesNotMatch(JSON.stringify(await conversation(id)), /sk-never-recorded/);
-  });
-
-  it('stops keeping calls past toolCallsPerConversation and drops an oversized result, marking it truncated', async () => {
-    await setCapture('full');
-    const big = await open();
-    await recordGatewayCall(
-      h.db,
-      big,
-      call('echo', { message: 'x' }, { text: 'y'.repeat(LIMITS.toolResultBytes) }, new Date()),
-    );
-    const oversized = await conversation(big);
-    assert.deepEqual([oversized.truncated, oversized.tool_calls[0].result], [true, undefined]);
-    assert.deepEqual(oversized.tool_calls[0].tool_args, { message: 'x' });
-
-    const full = await open();
-    const filler = Array.from({ length: LIMITS.toolCallsPerConversation }, (_, i) => ({
-      tool_name: 'echo',
-      tool_args: {},
-      started_at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
-    }));
-    await h.db
-      .updateTable('conversations')
-      .set({ tool_calls: JSON.stringify(filler) })
-      .where('id', '=', full)
-      .execute();
-    await recordGatewayCall(h.db, full, call('get-sum', { a: 1, b: 1 }, { content: [] }, new Date()));
-    const row = await conversation(full);
-    assert.equal(row.tool_calls.length, LIMITS.toolCallsPerConversation);
-    assert.equal(row.truncated, true);
-    assert.ok(!row.tool_calls.some((c: any) => c.tool_name === 'get-sum'));
-  });
-
-  it('lists only gateway conversations with ?source=gateway', async () => {
-    await api.importRun('recorded', { session_input: { message: 'hello' }, final_response: 'hi' });
-    const all = (await api.send('get', '/api/ai-agents/recorded/runs?limit=500', 200)).data;
-    const gateway = (await api.send('get', '/api/ai-agents/recorded/runs?source=gateway&limit=500', 200)).data;
-    assert.ok(all.some((c: any) => c.source === 'imported'));
-    assert.ok(gateway.length > 0 && gateway.every((c: any) => c.source === 'gateway'));
-    const bad = await api.send('get', '/api/ai-agents/recorded/runs?source=elsewhere', 422);
-    assert.equal(bad.error.details[0].field, 'source');
-  });
-
-  it('promotes a recorded session to a case that an offline run scores by its trajectory', async () => {
-    await setCapture('full');
-    const recordSession = async (b: number): Promise<string> => {
-      const id = await open();
-      const t0 = Date.now();
-      await recordGatewayCall(h.db, id, call('echo', { message: 'sum' }, { content: [] }, new Date(t0)));
-      await recordGatewayCall(h.db, id, call('get-sum', { a: 2, b }, { content: [] }, new Date(t0 + 1)));
-      await closeGatewayConversation(h.db, id);
-      return id;
-    };
-    const good = await recordSession(3);
-    const drifted = await recordSession(4);
-    const set = await api.evalSet('recorded', { name: 'gateway-sessions' });
-    const promoted = await api.promote('recorded', good, set.id);
-    assert.deepEqual(
-      promoted.expected_trajectory.map((c: any) => [c.tool_name, c.server, c.tool_args]),
-      [
-        ['echo', 'everything', { message: 'sum' }],
-        ['get-sum', 'everything', { a: 2, b: 3 }],
-      ],
-    );
-    const scoreAgainst = async (body: Record<string, unknown>): Promise<any> => {
-      const queued = await api.trigger('recorded', set.id, body);
-      const run = await api.waitForEnd('recorded', queued.id);
-      assert.equal(run.status, 'completed', run.error);
-      const [result] = await api.results('recorded', run.id);
-      return result;
-    };
-    const own = await scoreAgainst({});
-    assert.equal(own.criteria.tool_trajectory_avg_score.score, 1);
-    assert.equal(own.status, 'passed');
-    const other = await scoreAgainst({ run_selection: 'explicit', conversations: { [promoted.id]: drifted } });
-    assert.equal(other.status, 'failed');
-    assert.deepEqual(other.criteria.tool_trajectory_avg_score.detail.extra, [
-      { actual_index: 1, tool_name: 'get-sum', server: 'everything', tool_args: { a: 2, b: 4 } },
+  it('records a session under full capture: each call with its arguments and result, in order', async () => {
+    const id = await session([
+      ['everything__echo', { message: 'sum please' }],
+      ['everything__get-sum', { a: 2, b: 3 }],
     ]);
+    fullSession = await recorded(id, 2);
+    assert.equal(fullSession.source, 'gateway');
+    assert.deepEqual(
+      fullSession.tool_calls.map((c: any) => [c.tool_name, c.server, c.exposed_name, c.tool_args]),
+      [
+        ['echo', 'everything', 'everything__echo', { message: 'sum please' }],
+        ['get-sum', 'everything', 'everything__get-sum', { a: 2, b: 3 }],
+      ],
+    );
+    assert.match(JSON.stringify(fullSession.tool_calls[1].result), /5/);
+    assert.ok(fullSession.tool_calls.every((c: any) => c.result_bytes > 0 && c.latency_ms >= 0));
+  });
+
+  it('records only names, sizes, latency and outcome under metadata capture', async () => {
+    await api.send('patch', '/api/ai-agents/outside', 200, { gateway_capture: 'metadata' });
+    const row = await recorded(await session([['everything__get-sum', { a: 40, b: 2 }]]), 1);
+    const [only] = row.tool_calls;
+    assert.deepEqual([only.tool_name, only.tool_args, only.result], ['get-sum', {}, undefined]);
+    assert.ok(only.argument_bytes > 0 && only.result_bytes > 0);
+  });
+
+  it('promotes the recorded session to a case that an offline run scores by its trajectory', async () => {
+    const set = await api.evalSet('outside', { name: 'from-the-gateway' });
+    const promoted = await api.promote('outside', fullSession.id, set.id);
+    const queued = await api.trigger('outside', set.id);
+    const run = await api.waitForEnd('outside', queued.id);
+    assert.equal(run.status, 'completed', run.error);
+    const [result] = await api.results('outside', run.id);
+    assert.equal(result.case_id, promoted.id);
+    assert.equal(result.status, 'passed');
+    assert.equal(result.criteria.tool_trajectory_avg_score.score, 1);
+  });
+
+  it("never records or logs the upstream server's secret or the client's token", () => {
+    assert.ok(responses.every((text) => !text.includes(secret) && !text.includes(token)));
+    assertLogsClean(platform.logs, [secret, token]);
   });
 });

@@ -5,13 +5,14 @@ describe('the assay start banner', () => {
   const banner = (token: string | null): string =>
     startBanner({
       apiUrl: 'http://127.0.0.1:3000',
+      gatewayUrl: 'http://127.0.0.1:3100/mcp/agents/{agent}',
       temporalUi: 'http://127.0.0.1:8233',
       vault: 'local',
       token,
       codec: 'off (TEMPORAL_CODEC_ORIGINS is empty)',
     });
 
-  it('names the builder URL first, then the API, its docs and the Temporal UI', () => {
+  it('names the builder URL first, then the API, its docs, the MCP gateway and the Temporal UI', () => {
     const lines = banner(null).split('\n');
     const urls = lines.flatMap((line) => /^ {2}(\w[\w ]*?) +(http\S+)/.exec(line)?.slice(1, 3) ?? []);
     assert.deepEqual(urls, [
@@ -21,6 +22,8 @@ describe('the assay start banner', () => {
       'http://127.0.0.1:3000',
       'API docs',
       'http://127.0.0.1:3000/docs',
+      'MCP gateway',
+      'http://127.0.0.1:3100/mcp/agents/{agent}',
       'Temporal UI',
       'http://127.0.0.1:8233',
     ]);

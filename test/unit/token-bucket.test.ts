@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createTokenBucket } from '../../api/token-bucket';
+import { createTokenBucket } from '../../lib/token-bucket';
 
 describe('token bucket (the WebSocket subscribe rate)', () => {
   it('allows a burst, then refills at the rate without exceeding the burst', () => {

@@ -11,7 +11,7 @@ export interface TokenBucket {
 }
 
 /**
- * A few lines of arithmetic rather than a dependency: the relay needs one bucket per socket and the api one per token
+ * A few lines of arithmetic rather than a dependency: the relay needs one bucket per socket, the api and the gateway one per token
  * and per workspace, each checked synchronously on every message or request, with no timers.
  */
 export function createTokenBucket(burst: number, perSecond: number, now: () => number = Date.now): TokenBucket {

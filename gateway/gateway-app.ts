@@ -1,0 +1,137 @@
+import type { IncomingMessage } from 'node:http';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { findAgent } from '../db/agent.repository';
+import type { Db } from '../db/database';
+import { LIMITS } from '../domain/limits';
+import type { Config } from '../lib/config';
+import { HttpError, notFound } from '../lib/http-error';
+import { logError, type Logger } from '../lib/logger';
+import { createEgressGuard } from '../lib/outbound/egress/egress-guard';
+import type { Tracing } from '../lib/telemetry/tracing';
+import { authenticate, requirePermission, type AuthContext } from '../lib/token-auth';
+import type { CredentialVault } from '../lib/vault/credential-vault';
+import { AgentCatalogs } from './agent-catalogs';
+import { sessionRecorder } from './call-recorder';
+import { gatewayRateLimits } from './gateway-rate-limits';
+import { openGatewaySession, type GatewaySession } from './gateway-session';
+import { SessionRegistry } from './session-registry';
+import { StdioPool } from './stdio-pool';
+import { Upstreams } from './upstreams';
+
+/** What the gateway runs on: the same connections as the api and the worker. */
+export interface GatewayDeps {
+  config: Config;
+  db: Db;
+  vault: CredentialVault;
+  logger: Logger;
+  tracing: Tracing | null;
+}
+
+/** The gateway's HTTP app and how to stop it (sessions, upstream sessions, pooled children). */
+export interface Gateway {
+  app: Express;
+  close(): Promise<void>;
+}
+
+/** A JSON-RPC request body fits its arguments (`gatewayArgumentBytes`) and the envelope around them. */
+const BODY_LIMIT_BYTES = LIMITS.gatewayArgumentBytes + 64 * 1024;
+
+/** The gateway: MCP over Streamable HTTP at `/mcp/agents/{agent}` (agent id or name), one session per `initialize`. */
+export function createGateway(deps: GatewayDeps): Gateway {
+  const { config, db, logger } = deps;
+  const guard = createEgressGuard({ allowlist: config.EGRESS_ALLOWLIST });
+  const idleMs = config.GATEWAY_SESSION_IDLE_SECONDS * 1000;
+  const pool = new StdioPool(guard, idleMs);
+  const reaper = setInterval(() => pool.reap(), Math.min(idleMs / 2, 30_000));
+  reaper.unref();
+  const sessions = new SessionRegistry(idleMs);
+  const catalogs = new AgentCatalogs(db, logger, config.GATEWAY_LIST_POLL_MS, (agentId) => {
+    for (const session of sessions.ofAgent(agentId)) void session.server.sendToolListChanged().catch(() => undefined);
+  });
+  const rateLimit = gatewayRateLimits(config);
+
+  const open = async (auth: AuthContext, agentId: string): Promise<GatewaySession> => {
+    if (sessions.count(auth.workspaceId) >= LIMITS.gatewaySessionsPerWorkspace)
+      throw new HttpError(
+        429,
+        'rate_limited',
+        `this workspace has ${LIMITS.gatewaySessionsPerWorkspace} gateway sessions open (limit gatewaySessionsPerWorkspace)`,
+        { scope: 'workspace', limit: 'gatewaySessionsPerWorkspace' },
+      );
+    catalogs.hold(agentId);
+    const owner = { workspaceId: auth.workspaceId, agentId, tokenId: auth.tokenId };
+    const session = await openGatewaySession({
+      db,
+      logger,
+      tracer: deps.tracing?.tracer,
+      owner: { ...owner, actorType: auth.actor.type, actorId: auth.actor.id },
+      catalog: () => catalogs.get(agentId),
+      upstreams: new Upstreams({ db, vault: deps.vault, guard, pool }, auth.workspaceId),
+      recorder: (mcpSessionId) => sessionRecorder(db, logger, { ...owner, mcpSessionId }),
+      onClose: (closed) => {
+        sessions.remove(closed);
+        catalogs.release(agentId);
+      },
+    });
+    sessions.add(session);
+    return session;
+  };
+
+  const handle = async (req: Request, res: Response): Promise<void> => {
+    const auth = await authenticate(db, req.get('authorization'), req.get('x-workspace-id'));
+    requirePermission(auth, 'gateway:use');
+    const agent = await findAgent(db, auth.workspaceId, String(req.params.agent));
+    if (!agent) throw notFound('agent');
+    rateLimit(auth, res);
+    const sessionId = req.get('mcp-session-id');
+    let session: GatewaySession | undefined;
+    if (sessionId) {
+      session = sessions.get(sessionId);
+      // Another token's or another agent's session reads as a missing one.
+      if (!session || session.owner.agentId !== agent.id || session.owner.tokenId !== auth.tokenId)
+        throw notFound('MCP session');
+    } else if (req.method === 'POST' && isInitializeRequest(req.body)) {
+      session = await open(auth, agent.id);
+    } else {
+      throw new HttpError(400, 'invalid_header', 'Mcp-Session-Id header is required (send initialize first)', {
+        field: 'Mcp-Session-Id',
+      });
+    }
+    session.lastSeen = Date.now();
+    // The api's `req.auth` (an AuthContext) is not the SDK's AuthInfo: the transport gets the plain message.
+    await session.transport.handleRequest(req as IncomingMessage, res, req.body);
+  };
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.use('/mcp', express.json({ limit: BODY_LIMIT_BYTES }));
+  app.all('/mcp/agents/:agent', (req, res, next) => void handle(req, res).catch(next));
+  app.use((req, _res, next) => next(new HttpError(404, 'not_found', `no gateway route ${req.method} ${req.path}`)));
+  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const status = (error as { status?: number }).status;
+    const known =
+      error instanceof HttpError
+        ? error
+        : status === 413
+          ? new HttpError(413, 'payload_too_large', `request body is over ${BODY_LIMIT_BYTES} bytes`)
+          : status === 400
+            ? new HttpError(400, 'malformed_json', 'request body is not valid JSON')
+            : undefined;
+    if (!known) logger.error({ ...logError(error) }, 'gateway request failed');
+    if (res.headersSent) return void res.end();
+    const answer = known ?? new HttpError(500, 'internal', 'internal error');
+    res.status(answer.status).json(answer.toJSON());
+  });
+
+  return {
+    app,
+    async close() {
+      clearInterval(reaper);
+      catalogs.close();
+      await sessions.close();
+      await pool.close();
+      await guard.close();
+    },
+  };
+}

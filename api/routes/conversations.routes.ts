@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { insertConversation, listConversations } from '../../db/conversation.repository';
-import type { ConversationSource } from '../../db/tables/conversation.table';
+import { CONVERSATION_SOURCES, type ConversationSource } from '../../db/tables/conversation.table';
 import { requireConversation } from '../eval-lookups';
 import { requireAgent } from '../lookups';
 import { dataPage, dataPageJson, pageQuery } from '../paging';
@@ -34,7 +34,7 @@ export const conversationRoutes: RouteSpec[] = [
     permission: 'evals:view',
     query: pageQuery.extend({
       source: z
-        .enum(['imported', 'live', 'sandbox', 'gateway'])
+        .enum(CONVERSATION_SOURCES)
         .optional()
         .meta({ description: 'Only the conversations of this source (gateway: recorded MCP gateway sessions).' }),
     }),

@@ -7,7 +7,8 @@ import type { JudgeUsage } from './eval-run.table';
 
 /** Where a conversation came from: imported through the API, produced by a live or sandbox agent run, or recorded from
  * one MCP session of the gateway. */
-export type ConversationSource = 'imported' | 'live' | 'sandbox' | 'gateway';
+export const CONVERSATION_SOURCES = ['imported', 'live', 'sandbox', 'gateway'] as const;
+export type ConversationSource = (typeof CONVERSATION_SOURCES)[number];
 
 /** What answered a sandbox tool call other than a replay or a real call. */
 export type ToolAnswerSource = 'mock' | 'cassette' | 'model';

@@ -26,7 +26,7 @@ function declaredTypes(inputSchema: unknown, name: string): string[] | undefined
 function takesOtherNames(inputSchema: unknown): boolean {
   if (typeof inputSchema !== 'object' || inputSchema === null) return true;
   const extra = (inputSchema as Schema).additionalProperties;
-  return extra !== undefined && extra !== false;
+  return extra !== false;
 }
 
 /**

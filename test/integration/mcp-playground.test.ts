@@ -116,7 +116,6 @@ describe('MCP playground: one tool call through a worker, answered raw', () => {
     const cases: Array<[object, string, RegExp]> = [
       [{ arguments: { a: 'two', b: 3 } }, 'arguments.a', /must be of type number, not string/],
       [{ arguments: { a: 2 } }, 'arguments.b', /is required/],
-      [{ arguments: { a: 2, b: 3, c: 4 } }, 'arguments.c', /is not a parameter/],
       [{ arguments: [1, 2] }, 'arguments', /./],
       [{ arguments: { a: 2, b: 3 }, extra: true }, '(body)', /extra/],
       [{ arguments: { a: 'x'.repeat(70_000), b: 3 } }, 'arguments', /toolArgsBytes/],

@@ -12,6 +12,7 @@ import { createMaintenanceActivities } from './platform/maintenance.activities';
 import { createMcpActivities } from './mcp/mcp.activities';
 import { createMcpHealthActivities } from './mcp/mcp-health.activities';
 import { createMcpOauthActivities } from './mcp/mcp-oauth.activities';
+import { createMcpToolCallActivities } from './mcp/mcp-tool-call.activities';
 import { createPlatformActivities } from './platform/platform.activities';
 import { createWorkspaceDeletionActivities } from './platform/workspace-deletion.activities';
 import { createWorkspaceRunActivities } from './platform/workspace-runs.activities';
@@ -27,6 +28,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createMcpActivities(deps),
     ...createMcpHealthActivities(deps),
     ...createMcpOauthActivities(deps),
+    ...createMcpToolCallActivities(deps),
     ...createFlowActivities(deps),
     ...evalRun,
     ...createLiveCaseActivities(deps, evalRun, sandbox),

@@ -45,6 +45,7 @@ import { mcpServerActionRoutes } from './routes/mcp-server-actions.routes';
 import { mcpOauthRoutes } from './routes/mcp-oauth.routes';
 import { oauthRouter } from './oauth-callback';
 import { mcpToolApprovalRoutes } from './routes/mcp-tool-approval.routes';
+import { mcpToolCallRoutes } from './routes/mcp-tool-call.routes';
 import { mcpServerHealthRoutes } from './routes/mcp-server-health.routes';
 import { mcpServerRoutes } from './routes/mcp-servers.routes';
 import { modelPriceRoutes } from './routes/model-prices.routes';
@@ -60,6 +61,7 @@ export const API_ROUTES: RouteSpec[] = [
   ...mcpServerActionRoutes,
   ...mcpOauthRoutes,
   ...mcpToolApprovalRoutes,
+  ...mcpToolCallRoutes,
   ...mcpServerHealthRoutes,
   ...agentLinkRoutes,
   ...flowRoutes,

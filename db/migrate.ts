@@ -28,6 +28,7 @@ import * as agentRunTurns from './migrations/0025-agent-run-turns';
 import * as simulatedUsers from './migrations/0026-simulated-users';
 import * as toolMocks from './migrations/0027-tool-mocks';
 import * as toolApproval from './migrations/0028-tool-approval';
+import * as gatewayRecording from './migrations/0029-gateway-recording';
 import * as gatewayLinks from './migrations/0030-gateway-links';
 import * as mcpOauth from './migrations/0031-mcp-oauth';
 
@@ -62,6 +63,7 @@ export const migrations: Record<string, Migration> = {
   '0026-simulated-users': simulatedUsers,
   '0027-tool-mocks': toolMocks,
   '0028-tool-approval': toolApproval,
+  '0029-gateway-recording': gatewayRecording,
   '0030-gateway-links': gatewayLinks,
   '0031-mcp-oauth': mcpOauth,
 };

@@ -1,30 +1,17 @@
 import type { Db } from '../db/database';
-import type { Logger } from '../lib/logger';
+import {
+  closeGatewayConversation,
+  openGatewayConversation,
+  recordGatewayCall,
+  type GatewayCallRecord,
+  type GatewaySessionRef,
+} from '../db/gateway-recording.repository';
+import { logError, type Logger } from '../lib/logger';
 
-/** One tool call through the gateway, as the session's conversation records it. */
-export interface GatewayCallRecord {
-  serverId: string;
-  serverName: string;
-  /** The upstream tool name. */
-  tool: string;
-  /** What the client called. */
-  exposedName: string;
-  arguments: unknown;
-  result: unknown;
-  isError: boolean;
-  latencyMs: number;
-  argumentBytes: number;
-  resultBytes: number;
-  startedAt: Date;
-}
+export type { GatewayCallRecord } from '../db/gateway-recording.repository';
 
 /** Who a gateway session belongs to: the conversation it is recorded as is the agent's. */
-export interface GatewaySessionOwner {
-  workspaceId: string;
-  agentId: string;
-  mcpSessionId: string;
-  tokenId: string | null;
-}
+export type GatewaySessionOwner = GatewaySessionRef;
 
 /** Records a gateway session's calls; never throws into a call (failures are logged). */
 export interface CallRecorder {
@@ -32,10 +19,36 @@ export interface CallRecorder {
   close(): Promise<void>;
 }
 
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /**
- * The hook point where a gateway session's calls become a conversation of the agent (source `gateway`); until the
- * recorder exists it records nothing.
+ * Records a gateway session as one conversation of the agent (source `gateway`), opened at its first call. `call`
+ * returns at once: the write runs after the answer has gone out (next event-loop turn), one at a time per session so
+ * the session holds one connection at most, and a failure is logged, never thrown into the call.
  */
-export function sessionRecorder(_db: Db, _logger: Logger, _owner: GatewaySessionOwner): CallRecorder {
-  return { call: () => undefined, close: async () => undefined };
+export function sessionRecorder(db: Db, logger: Logger, owner: GatewaySessionOwner): CallRecorder {
+  let conversation: Promise<string> | undefined;
+  let writes: Promise<void> = Promise.resolve();
+  const log = { agent_id: owner.agentId, mcp_session_id: owner.mcpSessionId };
+  const failed = (what: string) => (error: unknown) => logger.error({ ...logError(error), ...log }, what);
+  return {
+    call(record) {
+      writes = writes
+        .then(nextTurn)
+        .then(async () => {
+          // A failed open is tried again at the next call.
+          conversation ??= openGatewayConversation(db, owner).catch((error: unknown) => {
+            conversation = undefined;
+            throw error;
+          });
+          await recordGatewayCall(db, await conversation, record);
+        })
+        .catch(failed('gateway call not recorded'));
+    },
+    async close() {
+      await writes;
+      if (!conversation) return;
+      await conversation.then((id) => closeGatewayConversation(db, id)).catch(failed('gateway recording not closed'));
+    },
+  };
 }

@@ -26,6 +26,7 @@ export const HTTP_ERROR_CODES = [
   'mcp_test_failed',
   'mcp_sync_failed',
   'mcp_authorize_failed',
+  'mcp_call_failed',
   'unavailable',
   'worker_timeout',
   'rate_limited',

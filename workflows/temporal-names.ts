@@ -32,6 +32,8 @@ export const workflowIds = {
   mcpServerTest: (serverId: string): string => `mcp-server-test:${serverId}`,
   mcpOauthAuthorize: (serverId: string): string => `mcp-oauth-authorize:${serverId}`,
   mcpOauthExchange: (serverId: string): string => `mcp-oauth-exchange:${serverId}`,
+  /** One playground call of a server's tool (a fresh id per call). */
+  mcpToolCall: (serverId: string, callId: string): string => `mcp-tool-call:${serverId}:${callId}`,
   /** A server's health-check schedule; the workflows it starts get this id plus a timestamp. */
   mcpHealth: mcpHealthScheduleId,
   flowRun: flowRunWorkflowId,

@@ -39,6 +39,8 @@ describe('role permissions', () => {
       'evals:view',
       'flows:manage',
       'flows:run',
+      'gateway:use',
+      'mcp:call',
       'mcp:manage',
       'mcp:view',
       'tokens:own',

@@ -27,6 +27,7 @@ import * as caseSkipped from './migrations/0024-case-skipped';
 import * as agentRunTurns from './migrations/0025-agent-run-turns';
 import * as simulatedUsers from './migrations/0026-simulated-users';
 import * as toolMocks from './migrations/0027-tool-mocks';
+import * as criteriaRigor from './migrations/0034-criteria-rigor';
 
 // A static list rather than a folder scan: works the same under tsx, a bundle or a compiled build.
 const migrations: Record<string, Migration> = {
@@ -57,6 +58,7 @@ const migrations: Record<string, Migration> = {
   '0025-agent-run-turns': agentRunTurns,
   '0026-simulated-users': simulatedUsers,
   '0027-tool-mocks': toolMocks,
+  '0034-criteria-rigor': criteriaRigor,
 };
 
 /** Brings the schema up to date; safe to call on every start. */

@@ -13,6 +13,7 @@ import {
   type Baseline,
 } from './eval-gate-options';
 import { writeGateReport } from './eval-gate-report';
+import { parseMaxUnscored, type MaxUnscored } from './eval-gate-unscored';
 import { armStops, cancelRun, stoppedMessage, waitForRun, type Stops } from './eval-run-watch';
 import type { CaseResultJson, EvalRunJson } from './eval-run.types';
 import { EXIT } from './exit-codes';
@@ -34,6 +35,8 @@ export interface AgentEvalOptions extends ApiCommandOptions {
   cache?: boolean;
   repeats?: string;
   minRepeatPass?: string;
+  /** `--max-unscored <n|pct>`: cases that may leave a criterion unscored (absent: not bounded). */
+  maxUnscored?: string;
 }
 
 /** The command line, checked whole before the command sends anything. */
@@ -46,6 +49,7 @@ interface GatePlan {
   pollMs: number;
   repeats: number | null;
   minRepeatPass: number | null;
+  maxUnscored: MaxUnscored | null;
 }
 
 const enc = encodeURIComponent;
@@ -63,6 +67,7 @@ function readPlan(options: AgentEvalOptions): GatePlan {
     baseline: parseBaseline(options.baseline),
     file: options.conversations ? readConversationsFile(options.conversations) : null,
     pollMs: Number(options.pollMs ?? 500),
+    maxUnscored: parseMaxUnscored(options.maxUnscored),
   };
 }
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { renderComparison } from './eval-compare-report';
 import { baselineQuery, type Baseline } from './eval-gate-options';
+import { renderUnscored, unscoredReason, type MaxUnscored } from './eval-gate-unscored';
 import { renderJunit } from './eval-junit-report';
 import { renderDetails, renderFlaky, renderJudgeCache, renderSummary, renderTable } from './eval-report';
 import type { CaseResultJson, ComparisonJson, EvalRunJson } from './eval-run.types';
@@ -12,7 +13,7 @@ export interface GateOutcome {
   run: EvalRunJson;
   results: CaseResultJson[];
   comparison: ComparisonJson | null;
-  plan: { minPassRate: number; baseline: Baseline | null };
+  plan: { minPassRate: number; baseline: Baseline | null; maxUnscored?: MaxUnscored | null };
   options: { detailed?: boolean; junit?: string; json?: string; failOnRegression?: boolean };
 }
 
@@ -26,17 +27,20 @@ function verdict(outcome: GateOutcome): string[] {
   const regressed = comparison?.summary.regressed ?? 0;
   if (options.failOnRegression && regressed > 0)
     reasons.push(`FAILED: ${regressed} cases regressed since baseline run ${comparison?.baseline_run_id}`);
+  const unscored = unscoredReason(run, plan.maxUnscored ?? null);
+  if (unscored) reasons.push(unscored);
   return reasons.length ? reasons : ['PASSED'];
 }
 
 /**
  * Prints the table, summary, optional details and the comparison (regressions first) to `out`, writes `--junit` and
- * `--json` (`-`: stdout), and returns the exit code: 1 below the minimum pass rate or, with `--fail-on-regression`,
- * on any regression; else 0.
+ * `--json` (`-`: stdout), and returns the exit code: 1 below the minimum pass rate, with `--fail-on-regression` on
+ * any regression, or with `--max-unscored` when more cases left a criterion unscored; else 0.
  */
 export function writeGateReport(out: NodeJS.WritableStream, outcome: GateOutcome): number {
   const { set, run, results, comparison, plan, options } = outcome;
   out.write(`${renderTable(results)}\n${renderSummary(run, plan.minPassRate)}\n${renderJudgeCache(run)}`);
+  out.write(renderUnscored(run));
   const flaky = renderFlaky(run);
   if (flaky) out.write(`${flaky}\n`);
   if (options.detailed) out.write(`\n${renderDetails(results) || 'no failed criteria'}\n`);

@@ -59,6 +59,8 @@ export interface EvalRunJson {
     /** A run of several repeats: the cases that passed in some and not in others. */
     flaky?: Array<{ case_id: string; name: string; flip_rate: number }>;
     flaky_count?: number;
+    /** Cases with an unscored criterion (the judge gave no usable verdict), and per criterion; only when some had. */
+    unscored?: { cases: number; criteria: Record<string, number> };
   } | null;
   repeats?: number;
   min_repeat_pass?: number;

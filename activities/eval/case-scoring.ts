@@ -139,8 +139,8 @@ async function scoreConversationRubrics(
 /** A case outcome's criteria keyed by criterion, as stored and served. */
 export function criteriaByKey(outcome: CaseOutcome): Partial<Record<CriterionKey, StoredCriterion>> {
   const keyed: Partial<Record<CriterionKey, StoredCriterion>> = {};
-  for (const { criterion, score, min_score, passed, applicable, detail } of outcome.criteria) {
-    keyed[criterion] = { score, min_score, passed, applicable, detail };
+  for (const { criterion, score, min_score, passed, applicable, unscored, detail } of outcome.criteria) {
+    keyed[criterion] = { score, min_score, passed, applicable, ...(unscored ? { unscored } : {}), detail };
   }
   return keyed;
 }

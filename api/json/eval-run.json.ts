@@ -13,6 +13,10 @@ const criterionJson = z.object({
   min_score: z.number().nullable(),
   passed: z.boolean(),
   applicable: z.boolean(),
+  unscored: z
+    .boolean()
+    .optional()
+    .describe('the judge gave no usable verdict after its retries: neither passed nor failed (detail.reason says why)'),
   detail: z.unknown(),
 });
 
@@ -63,6 +67,12 @@ export const evalRunJson = z.object({
           .optional()
           .describe('conversation scenarios not scored (left out of pass_rate); present only when some were'),
       }),
+      unscored: z
+        .object({ cases: z.number(), criteria: z.record(z.string(), z.number()) })
+        .optional()
+        .describe(
+          'cases with an unscored criterion (the judge gave no usable verdict), and per criterion; only when some',
+        ),
       cost: runCostJson.optional().describe('absent on runs summarised before costs were kept'),
       not_scored: z.number().optional().describe('cancelled runs: cases that got no result'),
       judge_cache: judgeCacheJson.optional().describe('judge samples the verdict cache answered, and those it did not'),

@@ -66,6 +66,8 @@ export interface StoredCriterion {
   min_score: number | null;
   passed: boolean;
   applicable: boolean;
+  /** The judge gave no usable verdict after its retries: neither passed nor failed; absent when it was scored. */
+  unscored?: boolean;
   detail: unknown;
 }
 

@@ -76,6 +76,8 @@ export interface CriterionResult<D = unknown> {
   min_score: number | null;
   passed: boolean;
   applicable: boolean;
+  /** The judge or simulator gave no usable verdict after its retries: neither passed nor failed (see `unscoredResult`). */
+  unscored?: boolean;
   detail: D;
 }
 
@@ -84,7 +86,7 @@ export interface NotApplicableDetail {
   reason: string;
 }
 
-/** A criterion that could not be scored (for instance the judge gave no usable verdict); the case becomes `error`. */
+/** A criterion that could not be scored (for instance the judge gave no usable verdict); it becomes `unscored`. */
 export interface CriterionError {
   criterion: CriterionKey;
   error: string;

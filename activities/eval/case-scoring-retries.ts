@@ -83,7 +83,7 @@ async function scoreRepeat(
   for (let attempt = 1; ; attempt++) {
     try {
       const judged = { runId: run.id, caseId: evalCase.id, ...budget };
-      const session = caseNeedsJudge(evalCase) ? await judge.open(run, judged, signal) : null;
+      const session = caseNeedsJudge(evalCase, run.min_scores) ? await judge.open(run, judged, signal) : null;
       const outcome = await scoreCaseAgainst({
         evalCase,
         conversation,

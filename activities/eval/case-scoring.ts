@@ -36,15 +36,18 @@ export interface CaseScoringInput {
   sampleOffset?: number;
 }
 
-/** The judge calls a case makes when every reply is usable: the samples of each judged criterion of each turn. */
-export function expectedJudgeCalls(evalCase: EvalCase, samples: number): number {
+/**
+ * The judge calls a case makes when every reply is usable: the samples of each judged criterion of each turn (and a
+ * `hallucinations` call per turn when the run's minimums set it).
+ */
+export function expectedJudgeCalls(evalCase: EvalCase, samples: number, minScores?: Partial<MinScores>): number {
   if (isScenarioCase(evalCase)) return SCENARIO_JUDGED_CRITERIA * samples;
-  return turnJudgeCalls(caseTurns(evalCase), samples) + (hasRubrics(evalCase.rubrics) ? samples : 0);
+  return turnJudgeCalls(caseTurns(evalCase), samples, minScores) + (hasRubrics(evalCase.rubrics) ? samples : 0);
 }
 
 /** True when the case has a criterion only the judge can score. */
-export function caseNeedsJudge(evalCase: EvalCase): boolean {
-  return expectedJudgeCalls(evalCase, 1) > 0;
+export function caseNeedsJudge(evalCase: EvalCase, minScores?: Partial<MinScores>): boolean {
+  return expectedJudgeCalls(evalCase, 1, minScores) > 0;
 }
 
 /**
@@ -54,7 +57,7 @@ export function caseNeedsJudge(evalCase: EvalCase): boolean {
  */
 export async function scoreCaseAgainst(input: CaseScoringInput): Promise<CaseOutcome> {
   const { evalCase, conversation, minScores, judgeSamples, judge, sampleOffset = 0 } = input;
-  if (caseNeedsJudge(evalCase) && !judge)
+  if (caseNeedsJudge(evalCase, minScores) && !judge)
     return { status: 'error', criteria: [], error: 'the run has no judge for this case' };
   if (isScenarioCase(evalCase) && judge) return scoreScenarioAgainst({ ...input, judge, sampleOffset });
   const expected = caseTurns(evalCase);
@@ -110,6 +113,9 @@ async function scoreTurnsAgainst(
     overTurns({ criterion: 'final_response_match', minScore: minScores.final_response_match }, turns),
     overTurns({ criterion: 'rubric_based', minScore: minScores.rubric_based }, turns, conversationRubrics),
     ...(rouge === undefined ? [] : [overTurns({ criterion: 'response_match_score', minScore: rouge }, turns)]),
+    ...(minScores.hallucinations === undefined
+      ? []
+      : [overTurns({ criterion: 'hallucinations', minScore: minScores.hallucinations }, turns)]),
     scoreSafety(conversation.guardrail_events),
   ];
   const outcome = decideCaseOutcome([...criteria, ...errors]);

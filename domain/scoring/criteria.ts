@@ -9,6 +9,7 @@ export const CRITERION_KEYS = [
   'response_match_score',
   'task_success',
   'persona_adherence',
+  'hallucinations',
 ] as const;
 
 /** A criterion key as it appears in case results and in the run summary. */
@@ -22,9 +23,9 @@ export type MinScoreKey = (typeof MIN_SCORE_KEYS)[number];
 
 /**
  * Criteria applied only when the resolved minimums name them (no default): ADK's deterministic ROUGE-1
- * `response_match_score`. Absent from a summary's `avg_score` unless they applied.
+ * `response_match_score`, and `hallucinations` (each reply's sentences judged against the tool results). Absent from a summary's `avg_score` unless they applied.
  */
-export const OPT_IN_KEYS = ['response_match_score'] as const;
+export const OPT_IN_KEYS = ['response_match_score', 'hallucinations'] as const;
 
 /** A criterion key applied only when its minimum is set. */
 export type OptInKey = (typeof OPT_IN_KEYS)[number];
@@ -64,6 +65,7 @@ export const minScoresOverrideSchema = z
     final_response_match: minScore.optional(),
     rubric_based: minScore.optional(),
     response_match_score: minScore.optional(),
+    hallucinations: minScore.optional(),
     task_success: minScore.optional(),
     persona_adherence: minScore.optional(),
   })

@@ -5,7 +5,8 @@ export interface JudgeMessage {
 }
 
 /** What the judge is asked; the user message is a JSON object whose `task` names the criterion it serves. */
-export type JudgeTask = 'final_response_match' | 'rubric_based' | 'task_success' | 'persona_adherence';
+export type JudgeTask =
+  'final_response_match' | 'rubric_based' | 'task_success' | 'persona_adherence' | 'hallucinations';
 
 const FINAL_RESPONSE_SYSTEM = [
   'You are an evaluation judge for AI agents.',

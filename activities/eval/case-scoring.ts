@@ -23,6 +23,7 @@ import {
 } from '../../domain/scoring/turn-outcomes';
 import type { JudgeSession } from '../judge/judge-session';
 import { isScenarioCase, SCENARIO_JUDGED_CRITERIA, scoreScenarioAgainst } from './scenario-scoring';
+import { scoreToolUseRubrics } from './tool-use-scoring';
 import { perTurnKeys, scoreTurn, transcriptBeforeLastReply, turnJudgeCalls, type TurnJudging } from './turn-scoring';
 
 /** What scoring one case reads. */
@@ -42,7 +43,9 @@ export interface CaseScoringInput {
  */
 export function expectedJudgeCalls(evalCase: EvalCase, samples: number, minScores?: Partial<MinScores>): number {
   if (isScenarioCase(evalCase)) return SCENARIO_JUDGED_CRITERIA * samples;
-  return turnJudgeCalls(caseTurns(evalCase), samples, minScores) + (hasRubrics(evalCase.rubrics) ? samples : 0);
+  const caseLevel =
+    (hasRubrics(evalCase.rubrics) ? samples : 0) + (hasRubrics(evalCase.tool_use_rubrics) ? samples : 0);
+  return turnJudgeCalls(caseTurns(evalCase), samples, minScores) + caseLevel;
 }
 
 /** True when the case has a criterion only the judge can score. */
@@ -65,7 +68,8 @@ export async function scoreCaseAgainst(input: CaseScoringInput): Promise<CaseOut
   const judging = { mode: evalCase.trajectory_match, minScores, judgeSamples, judge, sampleOffset };
   if (expected.length === 1 && actual.length === 1 && !hasRubrics(expected[0].rubrics)) {
     const scored = await scoreTurn({ ...expected[0], rubrics: evalCase.rubrics }, actual[0], judging);
-    return decideCaseOutcome([...scored, scoreSafety(conversation.guardrail_events)]);
+    const toolUse = await scoreToolUseRubrics(actual, { ...judging, rubrics: evalCase.tool_use_rubrics });
+    return decideCaseOutcome([...scored, ...(toolUse ? [toolUse] : []), scoreSafety(conversation.guardrail_events)]);
   }
   return scoreTurnsAgainst(input, expected, actual, judging);
 }
@@ -118,7 +122,8 @@ async function scoreTurnsAgainst(
       : [overTurns({ criterion: 'hallucinations', minScore: minScores.hallucinations }, turns)]),
     scoreSafety(conversation.guardrail_events),
   ];
-  const outcome = decideCaseOutcome([...criteria, ...errors]);
+  const toolUse = await scoreToolUseRubrics(actual, { ...judging, rubrics: input.evalCase.tool_use_rubrics });
+  const outcome = decideCaseOutcome([...criteria, ...(toolUse ? [toolUse] : []), ...errors]);
   return { ...outcome, turns, first_failed_turn: firstFailedTurn(turns) };
 }
 

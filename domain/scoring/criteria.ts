@@ -10,6 +10,7 @@ export const CRITERION_KEYS = [
   'task_success',
   'persona_adherence',
   'hallucinations',
+  'rubric_based_tool_use',
 ] as const;
 
 /** A criterion key as it appears in case results and in the run summary. */
@@ -40,11 +41,20 @@ export const SCENARIO_KEYS = ['task_success', 'persona_adherence'] as const;
 /** A criterion key of scenario cases. */
 export type ScenarioKey = (typeof SCENARIO_KEYS)[number];
 
+/**
+ * `rubric_based_tool_use` applies to a case with `tool_use_rubrics`; its minimum is `rubric_based`'s unless set (so no
+ * default of its own is shown), and it is listed in a summary's `avg_score` only once it applied.
+ */
+export const TOOL_USE_KEYS = ['rubric_based_tool_use'] as const;
+
+/** A criterion key judged over the tool calls. */
+export type ToolUseKey = (typeof TOOL_USE_KEYS)[number];
+
 /** The criteria a summary lists only once they applied (no default shown for them). */
-export const APPLIED_ONLY_KEYS: readonly CriterionKey[] = [...OPT_IN_KEYS, ...SCENARIO_KEYS];
+export const APPLIED_ONLY_KEYS: readonly CriterionKey[] = [...OPT_IN_KEYS, ...SCENARIO_KEYS, ...TOOL_USE_KEYS];
 
 /** Minimum score per configurable criterion, each in [0, 1]; an opt-in or scenario criterion only where it was set. */
-export type MinScores = Record<MinScoreKey, number> & Partial<Record<OptInKey | ScenarioKey, number>>;
+export type MinScores = Record<MinScoreKey, number> & Partial<Record<OptInKey | ScenarioKey | ToolUseKey, number>>;
 
 /** The minimum `task_success` needs when no layer sets it (kept apart so one-turn sets show no scenario default). */
 export const SCENARIO_DEFAULT_MIN_SCORES: Readonly<{ task_success: number }> = Object.freeze({ task_success: 0.7 });
@@ -66,6 +76,7 @@ export const minScoresOverrideSchema = z
     rubric_based: minScore.optional(),
     response_match_score: minScore.optional(),
     hallucinations: minScore.optional(),
+    rubric_based_tool_use: minScore.optional(),
     task_success: minScore.optional(),
     persona_adherence: minScore.optional(),
   })
@@ -109,7 +120,7 @@ export function resolveMinScores(
 ): MinScores {
   const resolved: MinScores = { ...DEFAULT_MIN_SCORES };
   for (const layer of [setDefaults, runOverride]) {
-    for (const key of [...MIN_SCORE_KEYS, ...OPT_IN_KEYS, ...SCENARIO_KEYS]) {
+    for (const key of [...MIN_SCORE_KEYS, ...OPT_IN_KEYS, ...SCENARIO_KEYS, ...TOOL_USE_KEYS]) {
       const value = layer?.[key];
       if (typeof value === 'number') resolved[key] = value;
     }

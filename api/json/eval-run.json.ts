@@ -137,6 +137,16 @@ export const caseResultJson = z.object({
     .nullable()
     .describe('min(repeats passed, repeats not passed) ÷ repeats: 0 stable, 0.5 an even split (null for one repeat)'),
   cost: caseCostJson.nullable(),
+  efficiency: z
+    .object({
+      tool_calls: z.number(),
+      model_calls: z.number().nullable(),
+      total_tokens: z.number().nullable(),
+      latency_ms: z.number().nullable(),
+      turns: z.array(z.object({ turn: z.number(), tool_calls: z.number() })),
+    })
+    .nullable()
+    .describe("informational, never pass/fail: the scored conversation's tool calls, model calls, tokens, latency"),
   mocks: mockReportJson
     .nullable()
     .describe('a live case run with tool mocks: the calls no mock matched, and the mocks not used up'),
@@ -193,6 +203,7 @@ export function toCaseResultJson(row: CaseResultView): z.infer<typeof caseResult
     repeats: row.repeats as z.infer<typeof caseResultJson>['repeats'],
     flip_rate: row.flip_rate,
     cost: row.cost,
+    efficiency: row.efficiency ?? null,
     mocks: row.mocks ?? null,
     ...toCaseTurnsJson(row.turns),
     scored_at: row.created_at.toISOString(),

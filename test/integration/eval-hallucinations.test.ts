@@ -77,6 +77,9 @@ describe('hallucinations: each reply sentence judged against the tool results', 
     assert.equal(grounded.min_score, 0.6);
     assert.deepEqual(grounded.detail.counts, { supported: 1, unsupported: 0, contradictory: 0, not_needed: 1 });
     assert.equal(byName.grounded.status, 'passed');
+    // Efficiency is informational: figures of the scored conversation, no pass/fail of its own.
+    assert.equal(byName.grounded.efficiency.tool_calls, 1);
+    assert.deepEqual(byName.grounded.efficiency.turns, [{ turn: 0, tool_calls: 1 }]);
 
     const invented = byName.invented.criteria.hallucinations;
     assert.equal(invented.score, 1 / 3);

@@ -78,6 +78,7 @@ export function updatedCase(current: EvalCase, body: z.infer<typeof updateCaseBo
     conversation_scenario:
       rest.conversation_scenario === undefined ? current.conversation_scenario : rest.conversation_scenario,
     tool_mocks: rest.tool_mocks === undefined ? current.tool_mocks : rest.tool_mocks,
+    tool_use_rubrics: rest.tool_use_rubrics === undefined ? current.tool_use_rubrics : rest.tool_use_rubrics,
     source_run_id: current.source_run_id,
     snapshot: current.snapshot,
   };

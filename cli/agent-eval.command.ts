@@ -15,6 +15,7 @@ import {
   type RegressionGate,
 } from './eval-gate-options';
 import { writeGateReport } from './eval-gate-report';
+import { parseMaxUnscored, type MaxUnscored } from './eval-gate-unscored';
 import { armStops, cancelRun, stoppedMessage, waitForRun, type Stops } from './eval-run-watch';
 import type { CaseResultJson, EvalRunJson } from './eval-run.types';
 import { EXIT } from './exit-codes';
@@ -38,6 +39,8 @@ export interface AgentEvalOptions extends ApiCommandOptions {
   cache?: boolean;
   repeats?: string;
   minRepeatPass?: string;
+  /** `--max-unscored <n|pct>`: cases that may leave a criterion unscored (absent: not bounded). */
+  maxUnscored?: string;
 }
 
 /** The command line, checked whole before the command sends anything. */
@@ -51,6 +54,7 @@ interface GatePlan {
   repeats: number | null;
   minRepeatPass: number | null;
   regressionGate: RegressionGate | null;
+  maxUnscored: MaxUnscored | null;
 }
 
 const enc = encodeURIComponent;
@@ -69,6 +73,7 @@ function readPlan(options: AgentEvalOptions): GatePlan {
     file: options.conversations ? readConversationsFile(options.conversations) : null,
     pollMs: Number(options.pollMs ?? 500),
     regressionGate: parseRegressionGate(options.failOnRegression, options.alpha),
+    maxUnscored: parseMaxUnscored(options.maxUnscored),
   };
 }
 

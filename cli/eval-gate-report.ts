@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { formatP, renderComparison } from './eval-compare-report';
 import { baselineQuery, type Baseline, type RegressionGate } from './eval-gate-options';
+import { renderUnscored, unscoredReason, type MaxUnscored } from './eval-gate-unscored';
 import { renderJunit } from './eval-junit-report';
 import { renderDetails, renderFlaky, renderJudgeCache, renderSummary, renderTable } from './eval-report';
 import type { CaseResultJson, ComparisonJson, EvalRunJson } from './eval-run.types';
@@ -12,7 +13,12 @@ export interface GateOutcome {
   run: EvalRunJson;
   results: CaseResultJson[];
   comparison: ComparisonJson | null;
-  plan: { minPassRate: number; baseline: Baseline | null; regressionGate: RegressionGate | null };
+  plan: {
+    minPassRate: number;
+    baseline: Baseline | null;
+    regressionGate: RegressionGate | null;
+    maxUnscored?: MaxUnscored | null;
+  };
   options: { detailed?: boolean; junit?: string; json?: string };
 }
 
@@ -38,17 +44,21 @@ function verdict(outcome: GateOutcome): string[] {
     reasons.push(`FAILED: pass rate ${passRate.toFixed(2)} is below ${plan.minPassRate.toFixed(2)}`);
   const regression = comparison && plan.regressionGate ? regressionReason(comparison, plan.regressionGate) : null;
   if (regression) reasons.push(regression);
+  const unscored = unscoredReason(run, plan.maxUnscored ?? null);
+  if (unscored) reasons.push(unscored);
   return reasons.length ? reasons : ['PASSED'];
 }
 
 /**
  * Prints the table, summary, optional details and the comparison (regressions first) to `out`, writes `--junit` and
- * `--json` (`-`: stdout), and returns the exit code: 1 below the minimum pass rate or, with `--fail-on-regression`,
- * on any regression (`any`) or a significant one (`significant`); else 0.
+ * `--json` (`-`: stdout), and returns the exit code: 1 below the minimum pass rate, with `--fail-on-regression`
+ * on any regression (`any`) or a significant one (`significant`), or with `--max-unscored` when more cases left a
+ * criterion unscored; else 0.
  */
 export function writeGateReport(out: NodeJS.WritableStream, outcome: GateOutcome): number {
   const { set, run, results, comparison, plan, options } = outcome;
   out.write(`${renderTable(results)}\n${renderSummary(run, plan.minPassRate)}\n${renderJudgeCache(run)}`);
+  out.write(renderUnscored(run));
   const flaky = renderFlaky(run);
   if (flaky) out.write(`${flaky}\n`);
   if (options.detailed) out.write(`\n${renderDetails(results) || 'no failed criteria'}\n`);

@@ -65,6 +65,8 @@ export interface EvalRunJson {
     avg_score_interval?: Record<string, { low: number; high: number } | null>;
     /** A run of several repeats: pass@k and pass^k for k = 1 … repeats. */
     pass_at_k?: Array<{ k: number; pass_at_k: number; pass_hat_k: number }>;
+    /** Cases with an unscored criterion (the judge gave no usable verdict), and per criterion; only when some had. */
+    unscored?: { cases: number; criteria: Record<string, number> };
   } | null;
   repeats?: number;
   min_repeat_pass?: number;

@@ -58,6 +58,7 @@ apiOptions(program.command('agent:eval <agent> <evalSet>'))
   .option('--no-cache', 'judge every sample afresh: neither read nor write the judge verdict cache')
   .option('--repeats <n>', 'score each case n times (1–10; fresh judge samples each time) and list the flaky cases')
   .option('--min-repeat-pass <k>', 'with --repeats: a case passes when it passes in at least k repeats (default all)')
+  .option('--max-unscored <n|pct>', 'exit 1 when more cases than n (or pct% of them) left a criterion unscored')
   .action((agent: string, evalSet: string, options) =>
     commandModules.agentEval().agentEvalCommand(agent, evalSet, options).then(exitFlushed, fail),
   );

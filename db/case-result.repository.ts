@@ -1,3 +1,4 @@
+import type { Efficiency } from '../domain/scoring/efficiency';
 import { sql } from 'kysely';
 import type { Db } from './database';
 import { jsonOrNull } from './column-values';
@@ -34,6 +35,8 @@ export interface CaseResultInput {
   turns?: TurnOutcome[] | null;
   /** A `skipped` case: why it was not scored. */
   skip_reason?: string | null;
+  /** The scored conversation's efficiency figures (informational; absent for a case never scored). */
+  efficiency?: Efficiency | null;
   /** The worker that scored it. */
   scored_by: string;
 }
@@ -113,6 +116,7 @@ export async function recordCaseResults(db: Db, runId: string, results: CaseResu
           repeats: jsonOrNull(result.repeats),
           cost: jsonOrNull(result.cost),
           turns: jsonOrNull(result.turns),
+          efficiency: jsonOrNull(result.efficiency ?? null),
         })),
       )
       .onConflict((oc) => oc.columns(['run_id', 'case_id']).doNothing())

@@ -26,6 +26,7 @@ export function evalCaseColumns(input: EvalCaseInput) {
     final_state: jsonOrNull(input.final_state ?? null),
     conversation_scenario: jsonOrNull(input.conversation_scenario ?? null),
     tool_mocks: jsonOrNull(input.tool_mocks ?? null),
+    tool_use_rubrics: jsonOrNull(input.tool_use_rubrics ?? null),
     source_run_id: input.source_run_id,
     snapshot: jsonOrNull(input.snapshot),
   };

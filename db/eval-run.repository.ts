@@ -176,6 +176,7 @@ export async function summarizeStoredResults(db: Db, runId: string): Promise<Run
       criterion: criterion as CriterionKey,
       score: entry?.score ?? 0,
       applicable: entry?.applicable ?? false,
+      unscored: entry?.unscored,
     })),
     case_id: row.case_id,
     name: row.case_name,

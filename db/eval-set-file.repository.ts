@@ -25,6 +25,7 @@ export async function allEvalCases(db: Db, evalSetId: string): Promise<StoredCas
       'final_state',
       'conversation_scenario',
       'tool_mocks',
+      'tool_use_rubrics',
     ])
     .where('eval_set_id', '=', evalSetId)
     .orderBy('name')

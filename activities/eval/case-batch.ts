@@ -105,7 +105,7 @@ async function prepayJudgeCalls(
   const bounds = new Map<string, number>();
   for (const plan of plans) {
     if (!('evalCase' in plan)) continue;
-    const calls = expectedJudgeCalls(plan.evalCase, run.judge_samples) * run.repeats;
+    const calls = expectedJudgeCalls(plan.evalCase, run.judge_samples, run.min_scores) * run.repeats;
     if (calls === 0) continue;
     wanted.set(plan.evalCase.id, calls);
     bounds.set(plan.evalCase.id, judgeCallBound(run.repeats, caseTurns(plan.evalCase).length));

@@ -1,3 +1,4 @@
+import type { Efficiency } from '../../domain/scoring/efficiency';
 import type { CaseResultInput } from '../../db/case-result.repository';
 import type { ScoringRun } from '../../db/eval-run.repository';
 import type { RecordedToolCall } from '../../db/tables/conversation.table';
@@ -18,6 +19,8 @@ export interface RepeatScore {
   /** Judge samples the verdict cache answered, and those it did not. */
   cache: { hits: number; misses: number };
   conversationId: string;
+  /** The scored conversation's efficiency figures (absent when the repeat was refused before scoring). */
+  efficiency?: Efficiency;
 }
 
 // The usage of every repeat that recorded one, summed; null when none did.
@@ -75,6 +78,7 @@ export function repeatedResult(
     judge_cache_misses: scores.reduce((sum, score) => sum + score.cache.misses, 0),
     scored_by: deps.workerIdentity,
     turns: last.outcome.turns ?? null,
+    efficiency: last.efficiency ?? null,
   };
   if (scores.length === 1) {
     const { outcome, usage } = last;

@@ -5,6 +5,7 @@ import type { ScoringRun } from '../../db/eval-run.repository';
 import type { Conversation } from '../../db/tables/conversation.table';
 import type { EvalCase } from '../../db/tables/eval-set.table';
 import { caseTurns } from '../../domain/eval/case-turns';
+import { efficiencyOf } from '../../domain/scoring/efficiency';
 import { RUN_FATAL_FAILURES } from '../../domain/eval/run-failures';
 import type { ActivityDeps } from '../platform/activity-deps';
 import type { CasePlan, CaseRefused } from './batch-loads';
@@ -83,7 +84,7 @@ async function scoreRepeat(
   for (let attempt = 1; ; attempt++) {
     try {
       const judged = { runId: run.id, caseId: evalCase.id, ...budget };
-      const session = caseNeedsJudge(evalCase) ? await judge.open(run, judged, signal) : null;
+      const session = caseNeedsJudge(evalCase, run.min_scores) ? await judge.open(run, judged, signal) : null;
       const outcome = await scoreCaseAgainst({
         evalCase,
         conversation,
@@ -98,6 +99,7 @@ async function scoreRepeat(
         usage: run.mode === 'live' ? withSimulatedTools(usage, conversation.tool_calls) : usage,
         cache: session?.cache() ?? NO_CACHE_USE,
         conversationId: conversation.id,
+        efficiency: efficiencyOf(conversation),
       };
     } catch (error) {
       if (signal.aborted) throw error;

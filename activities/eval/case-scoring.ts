@@ -23,6 +23,7 @@ import {
 } from '../../domain/scoring/turn-outcomes';
 import type { JudgeSession } from '../judge/judge-session';
 import { isScenarioCase, SCENARIO_JUDGED_CRITERIA, scoreScenarioAgainst } from './scenario-scoring';
+import { scoreToolUseRubrics } from './tool-use-scoring';
 import { perTurnKeys, scoreTurn, transcriptBeforeLastReply, turnJudgeCalls, type TurnJudging } from './turn-scoring';
 
 /** What scoring one case reads. */
@@ -36,15 +37,20 @@ export interface CaseScoringInput {
   sampleOffset?: number;
 }
 
-/** The judge calls a case makes when every reply is usable: the samples of each judged criterion of each turn. */
-export function expectedJudgeCalls(evalCase: EvalCase, samples: number): number {
+/**
+ * The judge calls a case makes when every reply is usable: the samples of each judged criterion of each turn (and a
+ * `hallucinations` call per turn when the run's minimums set it).
+ */
+export function expectedJudgeCalls(evalCase: EvalCase, samples: number, minScores?: Partial<MinScores>): number {
   if (isScenarioCase(evalCase)) return SCENARIO_JUDGED_CRITERIA * samples;
-  return turnJudgeCalls(caseTurns(evalCase), samples) + (hasRubrics(evalCase.rubrics) ? samples : 0);
+  const caseLevel =
+    (hasRubrics(evalCase.rubrics) ? samples : 0) + (hasRubrics(evalCase.tool_use_rubrics) ? samples : 0);
+  return turnJudgeCalls(caseTurns(evalCase), samples, minScores) + caseLevel;
 }
 
 /** True when the case has a criterion only the judge can score. */
-export function caseNeedsJudge(evalCase: EvalCase): boolean {
-  return expectedJudgeCalls(evalCase, 1) > 0;
+export function caseNeedsJudge(evalCase: EvalCase, minScores?: Partial<MinScores>): boolean {
+  return expectedJudgeCalls(evalCase, 1, minScores) > 0;
 }
 
 /**
@@ -54,7 +60,7 @@ export function caseNeedsJudge(evalCase: EvalCase): boolean {
  */
 export async function scoreCaseAgainst(input: CaseScoringInput): Promise<CaseOutcome> {
   const { evalCase, conversation, minScores, judgeSamples, judge, sampleOffset = 0 } = input;
-  if (caseNeedsJudge(evalCase) && !judge)
+  if (caseNeedsJudge(evalCase, minScores) && !judge)
     return { status: 'error', criteria: [], error: 'the run has no judge for this case' };
   if (isScenarioCase(evalCase) && judge) return scoreScenarioAgainst({ ...input, judge, sampleOffset });
   const expected = caseTurns(evalCase);
@@ -62,7 +68,8 @@ export async function scoreCaseAgainst(input: CaseScoringInput): Promise<CaseOut
   const judging = { mode: evalCase.trajectory_match, minScores, judgeSamples, judge, sampleOffset };
   if (expected.length === 1 && actual.length === 1 && !hasRubrics(expected[0].rubrics)) {
     const scored = await scoreTurn({ ...expected[0], rubrics: evalCase.rubrics }, actual[0], judging);
-    return decideCaseOutcome([...scored, scoreSafety(conversation.guardrail_events)]);
+    const toolUse = await scoreToolUseRubrics(actual, { ...judging, rubrics: evalCase.tool_use_rubrics });
+    return decideCaseOutcome([...scored, ...(toolUse ? [toolUse] : []), scoreSafety(conversation.guardrail_events)]);
   }
   return scoreTurnsAgainst(input, expected, actual, judging);
 }
@@ -110,9 +117,13 @@ async function scoreTurnsAgainst(
     overTurns({ criterion: 'final_response_match', minScore: minScores.final_response_match }, turns),
     overTurns({ criterion: 'rubric_based', minScore: minScores.rubric_based }, turns, conversationRubrics),
     ...(rouge === undefined ? [] : [overTurns({ criterion: 'response_match_score', minScore: rouge }, turns)]),
+    ...(minScores.hallucinations === undefined
+      ? []
+      : [overTurns({ criterion: 'hallucinations', minScore: minScores.hallucinations }, turns)]),
     scoreSafety(conversation.guardrail_events),
   ];
-  const outcome = decideCaseOutcome([...criteria, ...errors]);
+  const toolUse = await scoreToolUseRubrics(actual, { ...judging, rubrics: input.evalCase.tool_use_rubrics });
+  const outcome = decideCaseOutcome([...criteria, ...(toolUse ? [toolUse] : []), ...errors]);
   return { ...outcome, turns, first_failed_turn: firstFailedTurn(turns) };
 }
 
@@ -139,8 +150,8 @@ async function scoreConversationRubrics(
 /** A case outcome's criteria keyed by criterion, as stored and served. */
 export function criteriaByKey(outcome: CaseOutcome): Partial<Record<CriterionKey, StoredCriterion>> {
   const keyed: Partial<Record<CriterionKey, StoredCriterion>> = {};
-  for (const { criterion, score, min_score, passed, applicable, detail } of outcome.criteria) {
-    keyed[criterion] = { score, min_score, passed, applicable, detail };
+  for (const { criterion, score, min_score, passed, applicable, unscored, detail } of outcome.criteria) {
+    keyed[criterion] = { score, min_score, passed, applicable, ...(unscored ? { unscored } : {}), detail };
   }
   return keyed;
 }

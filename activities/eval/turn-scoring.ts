@@ -1,7 +1,9 @@
 import type { CaseTurn } from '../../domain/eval/case-turns';
 import type { ConversationTurn } from '../../domain/eval/conversation-turns';
 import type { CriterionError, CriterionResult, MinScores } from '../../domain/scoring/criteria';
+import { hallucinationsPrompt, parseSentenceLabels, scoreHallucinations } from '../../domain/scoring/hallucinations';
 import { hasExpectedResponse, hasRubrics, scoreFinalResponse, scoreRubrics } from '../../domain/scoring/judge-verdicts';
+import { splitSentences } from '../../domain/scoring/sentences';
 import { scoreResponseMatch } from '../../domain/scoring/response-match';
 import type { TurnCriterionKey } from '../../domain/scoring/turn-outcomes';
 import { scoreTrajectory } from '../../domain/trajectory/trajectory';
@@ -63,7 +65,31 @@ export async function scoreTurn(
         minScore: minScores.response_match_score,
       }),
     ),
+    ...optional(await judgeHallucinations(userInput, actual, judging)),
   ];
+}
+
+/**
+ * `hallucinations` of one turn when its minimum is set: the reply split into sentences, labelled by one judge call
+ * (the turn's first sample) against the user message and the turn's tool calls with their results.
+ */
+async function judgeHallucinations(
+  userInput: string,
+  actual: ConversationTurn,
+  { judge, minScores, sampleOffset }: TurnJudging,
+): Promise<CriterionResult | CriterionError | null> {
+  const minScore = minScores.hallucinations;
+  if (minScore === undefined || !judge) return null;
+  const sentences = splitSentences(actual.final_response);
+  const verdict =
+    sentences.length === 0
+      ? null
+      : await judge.reply(
+          hallucinationsPrompt({ userInput, toolCalls: actual.tool_calls, sentences }),
+          sampleOffset,
+          (content) => parseSentenceLabels(content, sentences.length),
+        );
+  return scoreHallucinations({ sentences, verdict, minScore });
 }
 
 const optional = <T>(entry: T | null): T[] => (entry === null ? [] : [entry]);
@@ -80,14 +106,23 @@ export function perTurnKeys(turns: readonly CaseTurn[], minScores: MinScores): T
   const rouge = minScores.response_match_score;
   if (rouge !== undefined && turns.some((turn) => hasExpectedResponse(turn.expected_response)))
     keys.push({ criterion: 'response_match_score', minScore: rouge });
+  if (minScores.hallucinations !== undefined)
+    keys.push({ criterion: 'hallucinations', minScore: minScores.hallucinations });
   return keys;
 }
 
-/** The judge calls scoring these turns makes when every reply is usable (case-level rubrics apart). */
-export function turnJudgeCalls(turns: readonly CaseTurn[], samples: number): number {
+/**
+ * The judge calls scoring these turns makes when every reply is usable (case-level rubrics apart): each judged
+ * criterion's samples, and one `hallucinations` call per turn when its minimum is set.
+ */
+export function turnJudgeCalls(turns: readonly CaseTurn[], samples: number, minScores?: Partial<MinScores>): number {
+  const hallucinations = minScores?.hallucinations !== undefined ? 1 : 0;
   return turns.reduce(
     (calls, turn) =>
-      calls + (hasExpectedResponse(turn.expected_response) ? samples : 0) + (hasRubrics(turn.rubrics) ? samples : 0),
+      calls +
+      (hasExpectedResponse(turn.expected_response) ? samples : 0) +
+      (hasRubrics(turn.rubrics) ? samples : 0) +
+      hallucinations,
     0,
   );
 }

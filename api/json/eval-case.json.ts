@@ -43,6 +43,10 @@ export const evalCaseJson = z.object({
     .array(toolMockSchema)
     .nullable()
     .describe("Live runs answer matching tool calls from these, before the set's"),
+  tool_use_rubrics: z
+    .array(z.string())
+    .nullable()
+    .describe('Rubrics about the tool calls, judged over the trajectory and its results (rubric_based_tool_use)'),
   source_run_id: z.string().nullable(),
   snapshot: z
     .object({
@@ -70,6 +74,7 @@ export function toEvalCaseJson(row: EvalCase): z.infer<typeof evalCaseJson> {
     final_state: row.final_state,
     conversation_scenario: row.conversation_scenario,
     tool_mocks: row.tool_mocks,
+    tool_use_rubrics: row.tool_use_rubrics,
     source_run_id: row.source_run_id,
     snapshot: row.snapshot,
     created_at: row.created_at.toISOString(),

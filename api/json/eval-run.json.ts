@@ -15,6 +15,10 @@ const criterionJson = z.object({
   min_score: z.number().nullable(),
   passed: z.boolean(),
   applicable: z.boolean(),
+  unscored: z
+    .boolean()
+    .optional()
+    .describe('the judge gave no usable verdict after its retries: neither passed nor failed (detail.reason says why)'),
   detail: z.unknown(),
 });
 
@@ -65,6 +69,12 @@ export const evalRunJson = z.object({
           .optional()
           .describe('conversation scenarios not scored (left out of pass_rate); present only when some were'),
       }),
+      unscored: z
+        .object({ cases: z.number(), criteria: z.record(z.string(), z.number()) })
+        .optional()
+        .describe(
+          'cases with an unscored criterion (the judge gave no usable verdict), and per criterion; only when some',
+        ),
       cost: runCostJson.optional().describe('absent on runs summarised before costs were kept'),
       not_scored: z.number().optional().describe('cancelled runs: cases that got no result'),
       judge_cache: judgeCacheJson.optional().describe('judge samples the verdict cache answered, and those it did not'),
@@ -149,6 +159,16 @@ export const caseResultJson = z.object({
     .nullable()
     .describe('runs of several repeats: pass@k and pass^k of the case for k = 1 … repeats (null for one repeat)'),
   cost: caseCostJson.nullable(),
+  efficiency: z
+    .object({
+      tool_calls: z.number(),
+      model_calls: z.number().nullable(),
+      total_tokens: z.number().nullable(),
+      latency_ms: z.number().nullable(),
+      turns: z.array(z.object({ turn: z.number(), tool_calls: z.number() })),
+    })
+    .nullable()
+    .describe("informational, never pass/fail: the scored conversation's tool calls, model calls, tokens, latency"),
   mocks: mockReportJson
     .nullable()
     .describe('a live case run with tool mocks: the calls no mock matched, and the mocks not used up'),
@@ -206,6 +226,7 @@ export function toCaseResultJson(row: CaseResultView): z.infer<typeof caseResult
     flip_rate: row.flip_rate,
     pass_at_k: row.repeats ? casePassAtK(row.repeats.map((repeat) => repeat.status)) : null,
     cost: row.cost,
+    efficiency: row.efficiency ?? null,
     mocks: row.mocks ?? null,
     ...toCaseTurnsJson(row.turns),
     scored_at: row.created_at.toISOString(),

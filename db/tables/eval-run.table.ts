@@ -1,3 +1,4 @@
+import type { Efficiency } from '../../domain/scoring/efficiency';
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { Json, NullableJson } from './json-column';
 import type { CaseStatus } from '../../domain/scoring/case-outcome';
@@ -68,6 +69,8 @@ export interface StoredCriterion {
   min_score: number | null;
   passed: boolean;
   applicable: boolean;
+  /** The judge gave no usable verdict after its retries: neither passed nor failed; absent when it was scored. */
+  unscored?: boolean;
   detail: unknown;
 }
 
@@ -110,6 +113,8 @@ export interface CaseResultTable {
   flip_rate: ColumnType<number | null, number | null | undefined, never>;
   /** What the case cost in USD (null for results stored before costs were kept, or errors never scored). */
   cost: ColumnType<CaseCost | null, string | null | undefined, string | null>;
+  /** The scored conversation's tool calls, model calls, tokens and latency (informational; null before issue 26). */
+  efficiency: ColumnType<Efficiency | null, string | null | undefined, never>;
   /** A multi-turn case or conversation: each turn position's outcome; null for one turn scored against one. */
   turns: ColumnType<TurnOutcome[] | null, string | null | undefined, never>;
   /** A `skipped` case: why it was not scored (null otherwise). */

@@ -55,6 +55,8 @@ export interface EvalCaseTable {
   conversation_scenario: NullableJson<ConversationScenario>;
   /** Mocks that answer the case's tool calls in live runs, before its set's. */
   tool_mocks: NullableJson<ToolMock[]>;
+  /** Rubrics about the agent's tool calls (not its reply), judged by `rubric_based_tool_use` over the trajectory. */
+  tool_use_rubrics: NullableJson<string[]>;
   source_run_id: string | null;
   snapshot: NullableJson<CaseSnapshot>;
   created_at: ColumnType<Date, never, never>;

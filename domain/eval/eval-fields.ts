@@ -32,10 +32,11 @@ export const evalCaseFields = {
   final_state: sessionStateSchema.nullish(),
   conversation_scenario: conversationScenarioSchema.nullish(),
   tool_mocks: toolMocksSchema.nullish(),
+  tool_use_rubrics: boundedArray(nonBlank, 'rubricsPerCase').nullish(),
 };
 
 /** The optional fields of a case kept whole (absent when the case has none, so a plain case reads as it always has). */
-export const CASE_EXTRAS = ['state', 'final_state', 'conversation_scenario', 'tool_mocks'] as const;
+export const CASE_EXTRAS = ['state', 'final_state', 'conversation_scenario', 'tool_mocks', 'tool_use_rubrics'] as const;
 
 /** The optional settings of an eval set a builder writes. */
 export const evalSetFields = {

@@ -32,6 +32,8 @@ export interface ImportCase {
   final_state?: Record<string, unknown> | null;
   conversation_scenario?: ConversationScenario | null;
   tool_mocks?: ToolMock[] | null;
+  /** Rubrics about the tool calls (`rubric_based_tool_use`). */
+  tool_use_rubrics?: string[] | null;
 }
 
 /** A case of the file and where it stands in it (`cases[3]`), with the field that holds its name. */

@@ -1,5 +1,6 @@
 import { isCriterionError, type CriterionError, type CriterionResult } from './criteria';
 import type { TurnOutcome } from './turn-outcomes';
+import { withUnscored } from './unscored';
 
 /** Every status a case of a run can end in, in report order. */
 export const CASE_STATUSES = ['passed', 'failed', 'error', 'skipped'] as const;
@@ -26,15 +27,21 @@ export interface CaseOutcome {
 export type CaseScoring = ReadonlyArray<CriterionResult | CriterionError> | { error: string };
 
 /**
- * Decides a case: `error` when scoring failed or any criterion could not be scored (never a silent pass or fail),
- * otherwise `passed` when every applied criterion passed, else `failed`.
+ * Decides a case: `error` when scoring failed. A criterion that could not be scored (the judge gave no usable verdict
+ * after its retries) is `unscored` (`withUnscored`) and decides nothing: the case is `failed` when a scored criterion
+ * failed anyway, otherwise it is undecided and ends `error` naming the unscored criteria (neither passed nor failed;
+ * retry-errors re-scores it). Otherwise `passed` when every applied criterion passed, else `failed`.
  */
 export function decideCaseOutcome(scoring: CaseScoring): CaseOutcome {
   if (isScoringFailure(scoring)) return { status: 'error', criteria: [], error: scoring.error };
-  const criteria = scoring.filter((entry): entry is CriterionResult => !isCriterionError(entry));
-  const errors = scoring.filter(isCriterionError);
-  if (errors.length > 0) {
-    return { status: 'error', criteria, error: errors.map((e) => `${e.criterion}: ${e.error}`).join('; ') };
+  const failures = scoring.filter(isCriterionError);
+  const criteria = withUnscored(
+    scoring.filter((entry): entry is CriterionResult => !isCriterionError(entry)),
+    failures,
+  );
+  const failed = criteria.some((result) => result.applicable && !result.passed);
+  if (failures.length > 0 && !failed) {
+    return { status: 'error', criteria, error: failures.map((e) => `${e.criterion}: ${e.error}`).join('; ') };
   }
   if (criteria.length === 0) return { status: 'error', criteria, error: 'no criterion was scored' };
   const passed = criteria.every((result) => !result.applicable || result.passed);

@@ -21,10 +21,11 @@ export function flipRate(statuses: readonly CaseStatus[]): number {
 export const isFlaky = (flip: number | null | undefined): boolean => (flip ?? 0) > 0;
 
 // One criterion over the repeats that scored it: the mean score where it applied (else the last score), passed when it
-// passed (or did not apply) in at least `minPass` repeats, the last repeat's detail and minimum.
+// passed (or did not apply) in at least `minPass` repeats, the last applied repeat's detail and minimum (unscored only
+// when no repeat scored it).
 function aggregateCriterion(entries: readonly CriterionResult[], minPass: number): CriterionResult {
-  const last = entries[entries.length - 1];
   const applied = entries.filter((entry) => entry.applicable);
+  const last = applied.length > 0 ? applied[applied.length - 1] : entries[entries.length - 1];
   const score = applied.length > 0 ? applied.reduce((sum, entry) => sum + entry.score, 0) / applied.length : last.score;
   const passes = entries.filter((entry) => !entry.applicable || entry.passed).length;
   return { ...last, score, applicable: applied.length > 0, passed: passes >= minPass };

@@ -9,6 +9,8 @@ export const CRITERION_KEYS = [
   'response_match_score',
   'task_success',
   'persona_adherence',
+  'hallucinations',
+  'rubric_based_tool_use',
 ] as const;
 
 /** A criterion key as it appears in case results and in the run summary. */
@@ -22,9 +24,9 @@ export type MinScoreKey = (typeof MIN_SCORE_KEYS)[number];
 
 /**
  * Criteria applied only when the resolved minimums name them (no default): ADK's deterministic ROUGE-1
- * `response_match_score`. Absent from a summary's `avg_score` unless they applied.
+ * `response_match_score`, and `hallucinations` (each reply's sentences judged against the tool results). Absent from a summary's `avg_score` unless they applied.
  */
-export const OPT_IN_KEYS = ['response_match_score'] as const;
+export const OPT_IN_KEYS = ['response_match_score', 'hallucinations'] as const;
 
 /** A criterion key applied only when its minimum is set. */
 export type OptInKey = (typeof OPT_IN_KEYS)[number];
@@ -39,11 +41,20 @@ export const SCENARIO_KEYS = ['task_success', 'persona_adherence'] as const;
 /** A criterion key of scenario cases. */
 export type ScenarioKey = (typeof SCENARIO_KEYS)[number];
 
+/**
+ * `rubric_based_tool_use` applies to a case with `tool_use_rubrics`; its minimum is `rubric_based`'s unless set (so no
+ * default of its own is shown), and it is listed in a summary's `avg_score` only once it applied.
+ */
+export const TOOL_USE_KEYS = ['rubric_based_tool_use'] as const;
+
+/** A criterion key judged over the tool calls. */
+export type ToolUseKey = (typeof TOOL_USE_KEYS)[number];
+
 /** The criteria a summary lists only once they applied (no default shown for them). */
-export const APPLIED_ONLY_KEYS: readonly CriterionKey[] = [...OPT_IN_KEYS, ...SCENARIO_KEYS];
+export const APPLIED_ONLY_KEYS: readonly CriterionKey[] = [...OPT_IN_KEYS, ...SCENARIO_KEYS, ...TOOL_USE_KEYS];
 
 /** Minimum score per configurable criterion, each in [0, 1]; an opt-in or scenario criterion only where it was set. */
-export type MinScores = Record<MinScoreKey, number> & Partial<Record<OptInKey | ScenarioKey, number>>;
+export type MinScores = Record<MinScoreKey, number> & Partial<Record<OptInKey | ScenarioKey | ToolUseKey, number>>;
 
 /** The minimum `task_success` needs when no layer sets it (kept apart so one-turn sets show no scenario default). */
 export const SCENARIO_DEFAULT_MIN_SCORES: Readonly<{ task_success: number }> = Object.freeze({ task_success: 0.7 });
@@ -64,6 +75,8 @@ export const minScoresOverrideSchema = z
     final_response_match: minScore.optional(),
     rubric_based: minScore.optional(),
     response_match_score: minScore.optional(),
+    hallucinations: minScore.optional(),
+    rubric_based_tool_use: minScore.optional(),
     task_success: minScore.optional(),
     persona_adherence: minScore.optional(),
   })
@@ -76,6 +89,8 @@ export interface CriterionResult<D = unknown> {
   min_score: number | null;
   passed: boolean;
   applicable: boolean;
+  /** The judge or simulator gave no usable verdict after its retries: neither passed nor failed (see `unscoredResult`). */
+  unscored?: boolean;
   detail: D;
 }
 
@@ -84,7 +99,7 @@ export interface NotApplicableDetail {
   reason: string;
 }
 
-/** A criterion that could not be scored (for instance the judge gave no usable verdict); the case becomes `error`. */
+/** A criterion that could not be scored (for instance the judge gave no usable verdict); it becomes `unscored`. */
 export interface CriterionError {
   criterion: CriterionKey;
   error: string;
@@ -105,7 +120,7 @@ export function resolveMinScores(
 ): MinScores {
   const resolved: MinScores = { ...DEFAULT_MIN_SCORES };
   for (const layer of [setDefaults, runOverride]) {
-    for (const key of [...MIN_SCORE_KEYS, ...OPT_IN_KEYS, ...SCENARIO_KEYS]) {
+    for (const key of [...MIN_SCORE_KEYS, ...OPT_IN_KEYS, ...SCENARIO_KEYS, ...TOOL_USE_KEYS]) {
       const value = layer?.[key];
       if (typeof value === 'number') resolved[key] = value;
     }

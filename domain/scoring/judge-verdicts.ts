@@ -121,7 +121,11 @@ export function scoreVerdictItems(
 
 // What the error of a missing verdict calls an item: a rubric, a user turn, or an item of task_success.
 const itemName = (criterion: CriterionKey): string =>
-  criterion === 'rubric_based' ? 'rubric' : criterion === 'persona_adherence' ? 'user turn' : 'item';
+  criterion === 'rubric_based' || criterion === 'rubric_based_tool_use'
+    ? 'rubric'
+    : criterion === 'persona_adherence'
+      ? 'user turn'
+      : 'item';
 
 function unusableSamples(samples: ReadonlyArray<unknown>): string | null {
   if (samples.length === 0) return 'the judge was not sampled';

@@ -5,11 +5,12 @@ import { LIMITS } from '../limits';
 import { summarizeCost, type CaseCost, type RunCost } from './run-cost';
 import type { PassAtK } from './run-intervals';
 import type { Interval } from './statistics';
+import { countUnscored, type UnscoredCounts } from './unscored';
 
 /** The part of a case outcome the run summary reads (a stored case result row maps onto it). */
 export interface SummarizableCase {
   status: CaseStatus;
-  criteria: ReadonlyArray<Pick<CriterionResult, 'criterion' | 'score' | 'applicable'>>;
+  criteria: ReadonlyArray<Pick<CriterionResult, 'criterion' | 'score' | 'applicable' | 'unscored'>>;
   /** Judge samples the verdict cache answered and those it did not (absent: none). */
   judge_cache?: { hits: number; misses: number };
   /** Runs of several repeats: the case and its flip rate (null when it was not repeated). */
@@ -36,6 +37,8 @@ export interface RunSummary {
   avg_score: Partial<Record<CriterionKey, number | null>>;
   /** `skipped` is present only when some case was skipped (read it as `?? 0`). */
   counts: { total: number; passed: number; failed: number; error: number; skipped?: number };
+  /** Cases with an unscored criterion (the judge gave no usable verdict), and per criterion; only when some had. */
+  unscored?: UnscoredCounts;
   /** Judge samples of the run's cases the verdict cache answered (no call made) and those it did not. */
   judge_cache: { hits: number; misses: number };
   /** What the run cost in USD, judge and agent apart (see `summarizeCost`); absent on summaries stored before it. */
@@ -82,7 +85,9 @@ export function summarizeRun(cases: readonly SummarizableCase[]): RunSummary {
   ) as Partial<Record<CriterionKey, number | null>>;
   const judged = counts.total - (counts.skipped ?? 0);
   const pass_rate = judged === 0 ? 0 : counts.passed / judged;
-  return { pass_rate, avg_score, counts, judge_cache, cost: summarizeCost(cases.map((outcome) => outcome.cost)) };
+  const unscored = countUnscored(cases);
+  const cost = summarizeCost(cases.map((outcome) => outcome.cost));
+  return { pass_rate, avg_score, counts, judge_cache, cost, ...(unscored ? { unscored } : {}) };
 }
 
 /** A cancelled run's summary: `not_scored` counts the run's cases that have no result (never below zero). */

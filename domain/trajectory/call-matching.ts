@@ -28,7 +28,8 @@ function callIds(expected: readonly ToolCall[], actual: readonly ToolCall[]): [I
   return [idsOf(expected), idsOf(actual)];
 }
 
-function sameCall(a: ToolCall, b: ToolCall): boolean {
+/** Same tool name and deep-equal args (the server aside). */
+export function sameCall(a: ToolCall, b: ToolCall): boolean {
   return a.tool_name === b.tool_name && jsonEqual(a.tool_args ?? {}, b.tool_args ?? {});
 }
 
@@ -46,6 +47,16 @@ export function callMatches(expected: ExpectedCall, actual: ToolCall): boolean {
 /** An expected call that names an MCP server accepts only a call recorded from that server; one that does not, any. */
 const serverAccepts = (expected: ExpectedCall, actual: ToolCall): boolean =>
   expected.server === undefined || expected.server === actual.server;
+
+/** `partial` mode's table: the pairs of the same tool name whose server the expected call accepts (args aside). */
+export function nameTable(expected: readonly ExpectedCall[], actual: readonly ToolCall[]): PairTable {
+  const table = new PairTable(expected.length, actual.length);
+  expected.forEach((call, i) => {
+    for (let j = 0; j < actual.length; j++)
+      if (call.tool_name === actual[j].tool_name && serverAccepts(call, actual[j])) table.set(i, j);
+  });
+  return table;
+}
 
 /**
  * Which expected call accepts which actual call (an expected `server`, when given, must be the call's too). Plain expectations (exact args, no matcher) compare call ids, an

@@ -13,44 +13,42 @@ export const WEATHER: ToolCall = { tool_name: 'get_weather', tool_args: { city: 
 export const EXPECTED: ExpectedCall[] = [SEARCH, BOOK, RECEIPT];
 export const ACTUAL: ToolCall[] = [SEARCH, RECEIPT, BOOK, WEATHER];
 
+type ModeExpectation = { score: number; matched: Array<[number, number]>; missing: number[]; extra: number[] };
+
+// search, book in order (the tie with search, receipt keeps the earlier expected call).
+const IN_ORDER_PAIRS: Omit<ModeExpectation, 'score'> = {
+  matched: [
+    [0, 0],
+    [1, 2],
+  ],
+  missing: [2],
+  extra: [1, 3],
+};
+// Every expected call was made once; the weather call is extra.
+const ANY_ORDER_PAIRS: Omit<ModeExpectation, 'score'> = {
+  matched: [
+    [0, 0],
+    [1, 2],
+    [2, 1],
+  ],
+  missing: [],
+  extra: [3],
+};
+
 /** Per mode, by hand: the score and the (expected, actual) index pairs, missing expected and extra actual indices. */
-export const BY_MODE: Record<
-  TrajectoryMatch,
-  { score: number; matched: Array<[number, number]>; missing: number[]; extra: number[] }
-> = {
+export const BY_MODE: Record<TrajectoryMatch, ModeExpectation> = {
   // Position by position: only 0 ↔ 0 agrees; 1 of max(3, 4).
   exact: { score: 1 / 4, matched: [[0, 0]], missing: [1, 2], extra: [1, 2, 3] },
-  // search, book in order (the tie with search, receipt keeps the earlier expected call); 2 of 3 expected.
-  in_order: {
-    score: 2 / 3,
-    matched: [
-      [0, 0],
-      [1, 2],
-    ],
-    missing: [2],
-    extra: [1, 3],
-  },
-  // Every expected call was made once; the weather call is extra and costs nothing: 3 of 3.
-  any_order: {
-    score: 1,
-    matched: [
-      [0, 0],
-      [1, 2],
-      [2, 1],
-    ],
-    missing: [],
-    extra: [3],
-  },
+  // 2 of 3 expected.
+  in_order: { score: 2 / 3, ...IN_ORDER_PAIRS },
+  // The weather call costs nothing: 3 of 3.
+  any_order: { score: 1, ...ANY_ORDER_PAIRS },
   // The same alignment as in_order, divided by the longer list: 2 of max(3, 4).
-  lcs: {
-    score: 2 / 4,
-    matched: [
-      [0, 0],
-      [1, 2],
-    ],
-    missing: [2],
-    extra: [1, 3],
-  },
+  lcs: { score: 2 / 4, ...IN_ORDER_PAIRS },
+  // lcs's alignment by tool name alone, each pair earning its args_score (all 1 here): (1 + 1) of max(3, 4).
+  partial: { score: 2 / 4, ...IN_ORDER_PAIRS },
+  // any_order's pairing: precision 3/4, recall 3/3, F1 = 2·3 ÷ (3 + 4).
+  f1: { score: 6 / 7, ...ANY_ORDER_PAIRS },
 };
 
 const search = (tool_args: Record<string, unknown>, args_match?: ArgsMatch): ExpectedCall => ({

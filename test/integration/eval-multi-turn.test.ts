@@ -113,7 +113,7 @@ describe('multi-turn eval runs', () => {
     );
     assert.equal(first.criteria.tool_trajectory_avg_score.score, 1);
     assert.deepEqual(third.criteria.tool_trajectory_avg_score.detail.missing, [
-      { expected_index: 0, tool_name: 'refund', tool_args: { id: 7 } },
+      { expected_index: 0, tool_name: 'refund', tool_args: { id: 7 }, args_score: 0 },
     ]);
     assert.deepEqual(third.criteria.tool_trajectory_avg_score.detail.extra, [
       { actual_index: 0, tool_name: 'refund', tool_args: { id: 8 } },

@@ -201,8 +201,10 @@ describe('eval run actions: cancel and retry-errors through the API', function (
     const agent = await seededAgent('chooser');
     const set = await api.evalSet('chooser', { name: 'two', judge_samples: 1 });
     const [chosenCase] = await seedCases(platform.runtime.db, agent, set.id, 2, true);
+    // The case's expected call is made, so only the (mumbling) judge could decide it: it ends error, not failed.
     const chosen = await api.importRun('chooser', {
       session_input: { message: 'question 0' },
+      tool_calls: [{ tool_name: 'lookup', tool_args: { id: 0 } }],
       final_response: 'a different answer',
     });
     mumbledAt.add('question 0');

@@ -190,7 +190,7 @@ describe('offline eval runs', () => {
     const trajectory = hand.criteria.tool_trajectory_avg_score;
     assert.equal(trajectory.score, 0.5);
     assert.deepEqual(trajectory.detail.missing, [
-      { expected_index: 1, tool_name: 'lookup_order', tool_args: { id: 1 } },
+      { expected_index: 1, tool_name: 'lookup_order', tool_args: { id: 1 }, args_score: 0 },
     ]);
     assert.deepEqual(trajectory.detail.extra, [
       { actual_index: 1, tool_name: 'notify', tool_args: { channel: 'email' } },

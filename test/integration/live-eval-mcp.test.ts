@@ -69,7 +69,7 @@ describe('live eval with an MCP tool: trajectories written from the tools list',
     assert.equal(listedCase.status, 'passed');
     assert.equal(listedCase.criteria.tool_trajectory_avg_score.score, 1);
     assert.deepEqual(listedCase.criteria.tool_trajectory_avg_score.detail.matched, [
-      { expected_index: 0, actual_index: 0, ...expected },
+      { expected_index: 0, actual_index: 0, ...expected, args_score: 1 },
     ]);
     const conversation = (await api.send('get', `/api/ai-agents/adder/runs/${listedCase.conversation_id}`, 200)).data;
     const [call] = conversation.tool_calls;

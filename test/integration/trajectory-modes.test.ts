@@ -92,9 +92,9 @@ describe('trajectory match modes in an eval run', () => {
     );
     assert.equal(byCase.default.criteria.tool_trajectory_avg_score.score, 2 / 4);
     assert.equal(byCase.default.criteria.tool_trajectory_avg_score.detail.mode, 'lcs');
-    // By hand: 1/4, 2/3, 1, 1/2, 2/3, 1/2 over six cases; only any_order passes at the default minimum 1.0.
-    assert.equal(run.summary.avg_score.tool_trajectory_avg_score.toFixed(12), (43 / 72).toFixed(12));
-    assert.deepEqual(run.summary.counts, { total: 6, passed: 1, failed: 5, error: 0 });
+    // By hand: 1/4, 2/3, 1, 1/2, 1/2 (partial), 6/7 (f1), 2/3, 1/2 over eight cases; only any_order passes at 1.0.
+    assert.equal(run.summary.avg_score.tool_trajectory_avg_score.toFixed(12), (415 / 672).toFixed(12));
+    assert.deepEqual(run.summary.counts, { total: 8, passed: 1, failed: 7, error: 0 });
   });
 
   it('promotes a conversation with the mode given, which the case keeps and reads back', async () => {

@@ -30,18 +30,42 @@ describe('case outcome', () => {
     assert.equal(decideCaseOutcome(criteria).status, 'failed');
   });
 
-  it('makes the case error, not pass or fail, when the judge gave no usable verdict', () => {
+  it('leaves a criterion the judge could not score unscored; a failing scored criterion still fails the case', () => {
     const outcome = decideCaseOutcome([
       scored('tool_trajectory_avg_score', 0, 1, {}),
       { criterion: 'rubric_based', error: 'the judge gave no usable verdict in 1 of 1 samples' },
       safe,
     ]);
+    assert.equal(outcome.status, 'failed');
+    assert.equal(outcome.error, null);
+    assert.deepEqual(
+      outcome.criteria.map((c) => [c.criterion, c.unscored === true]),
+      [
+        ['tool_trajectory_avg_score', false],
+        ['safety', false],
+        ['rubric_based', true],
+      ],
+    );
+  });
+
+  it('makes the case error, not pass or fail, when only an unscored criterion could decide it', () => {
+    const outcome = decideCaseOutcome([
+      scored('tool_trajectory_avg_score', 1, 1, {}),
+      { criterion: 'rubric_based', error: 'the judge gave no usable verdict in 1 of 1 samples' },
+      safe,
+    ]);
     assert.equal(outcome.status, 'error');
     assert.equal(outcome.error, 'rubric_based: the judge gave no usable verdict in 1 of 1 samples');
-    assert.deepEqual(
-      outcome.criteria.map((c) => c.criterion),
-      ['tool_trajectory_avg_score', 'safety'],
-    );
+    const rubric = outcome.criteria.find((c) => c.criterion === 'rubric_based');
+    assert.deepEqual(rubric, {
+      criterion: 'rubric_based',
+      score: 0,
+      min_score: null,
+      passed: true,
+      applicable: false,
+      unscored: true,
+      detail: { reason: 'the judge gave no usable verdict in 1 of 1 samples' },
+    });
   });
 
   it('makes the case error when scoring failed as a whole', () => {

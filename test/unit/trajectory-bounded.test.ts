@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { LIMITS } from '../../domain/limits';
 import { jsonEqual } from '../../domain/json/json-equal';
+import { argsScore } from '../../domain/trajectory/args-score';
 import { scoreTrajectory, type TrajectoryDetail } from '../../domain/trajectory/trajectory';
 import { type ToolCall } from '../../domain/trajectory/tool-call';
 import { peakHeapGrowth } from '../helpers/heap-growth';
@@ -21,14 +22,18 @@ function tableAlignment(expected: readonly ToolCall[], actual: readonly ToolCall
     }
   }
   const detail: TrajectoryDetail = { mode: 'lcs', matched: [], missing: [], extra: [] };
+  // A missing call's args_score: its best against any actual call of the same tool.
+  const nearest = (e: ToolCall): number =>
+    Math.max(0, ...actual.filter((a) => a.tool_name === e.tool_name).map((a) => argsScore(e.tool_args, a.tool_args)));
+  const missing = (i: number) => ({ expected_index: i, ...expected[i], args_score: nearest(expected[i]) });
   let [i, j] = [0, 0];
   while (i < expected.length && j < actual.length) {
     if (same(expected[i], actual[j]))
-      detail.matched.push({ expected_index: i++, actual_index: j++, ...expected[i - 1] });
-    else if (lcs[i + 1][j] > lcs[i][j + 1]) detail.missing.push({ expected_index: i++, ...expected[i - 1] });
+      detail.matched.push({ expected_index: i++, actual_index: j++, ...expected[i - 1], args_score: 1 });
+    else if (lcs[i + 1][j] > lcs[i][j + 1]) detail.missing.push(missing(i++));
     else detail.extra.push({ actual_index: j++, ...actual[j - 1] });
   }
-  for (; i < expected.length; i++) detail.missing.push({ expected_index: i, ...expected[i] });
+  for (; i < expected.length; i++) detail.missing.push(missing(i));
   for (; j < actual.length; j++) detail.extra.push({ actual_index: j, ...actual[j] });
   return detail;
 }

@@ -18,7 +18,7 @@ describe('trajectory: the server of an MCP call', () => {
     assert.equal(result.score, 1);
     assert.deepEqual(result.detail, {
       mode: 'lcs',
-      matched: [{ expected_index: 0, actual_index: 0, tool_name: 'get-sum', tool_args: { a: 1 } }],
+      matched: [{ expected_index: 0, actual_index: 0, tool_name: 'get-sum', tool_args: { a: 1 }, args_score: 1 }],
       missing: [],
       extra: [],
     });
@@ -31,7 +31,7 @@ describe('trajectory: the server of an MCP call', () => {
     assert.deepEqual(other.detail, {
       mode: 'lcs',
       matched: [],
-      missing: [{ expected_index: 0, tool_name: 'get-sum', tool_args: { a: 1 }, server: 'everything' }],
+      missing: [{ expected_index: 0, tool_name: 'get-sum', tool_args: { a: 1 }, server: 'everything', args_score: 0 }],
       extra: [{ actual_index: 0, tool_name: 'get-sum', tool_args: { a: 1 }, server: 'other' }],
     });
     assert.equal(score([sum('everything')], [sum()]).score, 0, 'a call with no server is from no named server');

@@ -54,10 +54,10 @@ describe('trajectory', () => {
     assert.deepEqual(result.detail, {
       mode: 'lcs',
       matched: [
-        { expected_index: 0, actual_index: 0, tool_name: 'search', tool_args: { q: 'hotel' } },
-        { expected_index: 2, actual_index: 2, tool_name: 'email', tool_args: { to: 'a@b.c' } },
+        { expected_index: 0, actual_index: 0, tool_name: 'search', tool_args: { q: 'hotel' }, args_score: 1 },
+        { expected_index: 2, actual_index: 2, tool_name: 'email', tool_args: { to: 'a@b.c' }, args_score: 1 },
       ],
-      missing: [{ expected_index: 1, tool_name: 'book', tool_args: { id: 7 } }],
+      missing: [{ expected_index: 1, tool_name: 'book', tool_args: { id: 7 }, args_score: 0 }],
       extra: [{ actual_index: 1, tool_name: 'weather', tool_args: {} }],
     });
   });
@@ -80,7 +80,7 @@ describe('trajectory', () => {
     const result = scoreTrajectory({ expected, actual: [call('book', { id: 2 })], minScore: 1 });
     const detail = result.detail as TrajectoryDetail;
     assert.equal(result.score, 0);
-    assert.deepEqual(detail.missing, [{ expected_index: 0, tool_name: 'book', tool_args: { id: 1 } }]);
+    assert.deepEqual(detail.missing, [{ expected_index: 0, tool_name: 'book', tool_args: { id: 1 }, args_score: 0 }]);
     assert.deepEqual(detail.extra, [{ actual_index: 0, tool_name: 'book', tool_args: { id: 2 } }]);
   });
 

@@ -11,6 +11,7 @@ import { createFlowActivities } from './flow/flow.activities';
 import { createMaintenanceActivities } from './platform/maintenance.activities';
 import { createMcpActivities } from './mcp/mcp.activities';
 import { createMcpHealthActivities } from './mcp/mcp-health.activities';
+import { createMcpToolCallActivities } from './mcp/mcp-tool-call.activities';
 import { createPlatformActivities } from './platform/platform.activities';
 import { createWorkspaceDeletionActivities } from './platform/workspace-deletion.activities';
 import { createWorkspaceRunActivities } from './platform/workspace-runs.activities';
@@ -25,6 +26,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createPlatformActivities(),
     ...createMcpActivities(deps),
     ...createMcpHealthActivities(deps),
+    ...createMcpToolCallActivities(deps),
     ...createFlowActivities(deps),
     ...evalRun,
     ...createLiveCaseActivities(deps, evalRun, sandbox),

@@ -43,6 +43,7 @@ import { judgeModelRoutes } from './routes/judge-model.routes';
 import { mcpCatalogRoutes } from './routes/mcp-catalog.routes';
 import { mcpServerActionRoutes } from './routes/mcp-server-actions.routes';
 import { mcpToolApprovalRoutes } from './routes/mcp-tool-approval.routes';
+import { mcpToolCallRoutes } from './routes/mcp-tool-call.routes';
 import { mcpServerHealthRoutes } from './routes/mcp-server-health.routes';
 import { mcpServerRoutes } from './routes/mcp-servers.routes';
 import { modelPriceRoutes } from './routes/model-prices.routes';
@@ -57,6 +58,7 @@ export const API_ROUTES: RouteSpec[] = [
   ...mcpServerRoutes,
   ...mcpServerActionRoutes,
   ...mcpToolApprovalRoutes,
+  ...mcpToolCallRoutes,
   ...mcpServerHealthRoutes,
   ...agentLinkRoutes,
   ...flowRoutes,

@@ -25,6 +25,7 @@ export const HTTP_ERROR_CODES = [
   'agent_run_failed',
   'mcp_test_failed',
   'mcp_sync_failed',
+  'mcp_call_failed',
   'unavailable',
   'worker_timeout',
   'rate_limited',

@@ -11,6 +11,7 @@ import type { agentRunWorkflow } from '../workflows/agent-run.workflow';
 import type { evalRunWorkflow } from '../workflows/eval-run.workflow';
 import type { flowRunWorkflow } from '../workflows/flow-run.workflow';
 import type { mcpServerTestWorkflow } from '../workflows/mcp-server-test.workflow';
+import type { mcpToolCallWorkflow } from '../workflows/mcp-tool-call.workflow';
 import type { mcpToolSyncWorkflow } from '../workflows/mcp-tool-sync.workflow';
 import type { workspaceDeletionWorkflow } from '../workflows/workspace-deletion.workflow';
 import {
@@ -169,6 +170,29 @@ export async function startFlowRun(deps: AppDeps, run: FlowRun): Promise<void> {
   );
 }
 
+type ServerWorkflow = typeof mcpServerTestWorkflow | typeof mcpToolSyncWorkflow | typeof mcpToolCallWorkflow;
+
+// A short workflow acting on one server, on a worker: with no worker polling the queue it answers 503 at once.
+async function startServerWorkflow(
+  deps: AppDeps,
+  workflowType: string,
+  workflowId: string,
+  policy: 'USE_EXISTING' | 'FAIL',
+  input: Parameters<ServerWorkflow>[0],
+): Promise<void> {
+  await requirePollingWorker(deps);
+  await startOnQueue<ServerWorkflow>(deps, workflowType, {
+    workflowId,
+    workflowIdConflictPolicy: policy,
+    workflowExecutionTimeout: '5 minutes',
+    args: [input] as Parameters<ServerWorkflow>,
+    typedSearchAttributes: [
+      { key: WorkspaceIdKey, value: input.workspaceId },
+      { key: McpServerIdKey, value: input.serverId },
+    ],
+  });
+}
+
 const MCP_ACTIONS = {
   test: { workflowType: 'mcpServerTestWorkflow', id: workflowIds.mcpServerTest, failureCode: 'mcp_test_failed' },
   sync: { workflowType: 'mcpToolSyncWorkflow', id: workflowIds.mcpToolSync, failureCode: 'mcp_sync_failed' },
@@ -191,18 +215,20 @@ export async function runMcpAction<A extends keyof McpActionResults>(
 ): Promise<McpActionResults[A]> {
   const { workflowType, id, failureCode } = MCP_ACTIONS[action];
   const workflowId = id(ref.serverId);
-  await requirePollingWorker(deps);
-  await startOnQueue<typeof mcpServerTestWorkflow | typeof mcpToolSyncWorkflow>(deps, workflowType, {
-    workflowId,
-    workflowIdConflictPolicy: 'USE_EXISTING',
-    workflowExecutionTimeout: '5 minutes',
-    args: [ref],
-    typedSearchAttributes: [
-      { key: WorkspaceIdKey, value: ref.workspaceId },
-      { key: McpServerIdKey, value: ref.serverId },
-    ],
-  });
+  await startServerWorkflow(deps, workflowType, workflowId, 'USE_EXISTING', ref);
   return (await awaitResult(deps, workflowId, failureCode)) as McpActionResults[A];
+}
+
+type McpToolCall = Parameters<typeof mcpToolCallWorkflow>[0];
+
+/** Calls one tool of a server on a worker (the playground; a fresh workflow per call) and waits for its answer. */
+export async function runMcpToolCall(
+  deps: AppDeps,
+  call: McpToolCall,
+): Promise<Awaited<ReturnType<typeof mcpToolCallWorkflow>>> {
+  const workflowId = workflowIds.mcpToolCall(call.serverId, crypto.randomUUID());
+  await startServerWorkflow(deps, 'mcpToolCallWorkflow', workflowId, 'FAIL', call);
+  return awaitResult<typeof mcpToolCallWorkflow>(deps, workflowId, 'mcp_call_failed');
 }
 
 type ProductionRun = Extract<Parameters<typeof agentRunWorkflow>[0], { mode: 'production' }>;

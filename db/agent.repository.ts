@@ -2,13 +2,14 @@ import { sql } from 'kysely';
 import { isUuid } from './column-values';
 import type { Db } from './database';
 import { BY_NAME, keysetPage, type Page, type PageParams } from './keyset-page';
-import type { Agent, AgentVersion } from './tables/agent.table';
+import type { Agent, AgentVersion, GatewayCapture } from './tables/agent.table';
 
 export interface AgentInput {
   name: string;
   model: string;
   instructions: string;
   settings?: Record<string, unknown>;
+  gateway_capture?: GatewayCapture;
 }
 
 /** Inserts an agent. */
@@ -22,6 +23,7 @@ export async function insertAgent(db: Db, workspaceId: string, input: AgentInput
       instructions: input.instructions,
       settings: JSON.stringify(input.settings ?? {}),
       published_version: null,
+      gateway_capture: input.gateway_capture,
     })
     .returningAll()
     .executeTakeFirstOrThrow();

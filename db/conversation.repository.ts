@@ -99,9 +99,15 @@ export async function insertConversationBatch(
   return rows.map((row) => row.id);
 }
 
-/** An agent's conversations, newest first. */
-export async function listConversations(db: Db, agentId: string, page: PageParams): Promise<Page<Conversation>> {
-  const query = db.selectFrom('conversations').selectAll().where('agent_id', '=', agentId);
+/** An agent's conversations, newest first; only those of one source when given. */
+export async function listConversations(
+  db: Db,
+  agentId: string,
+  page: PageParams,
+  source?: ConversationSource,
+): Promise<Page<Conversation>> {
+  let query = db.selectFrom('conversations').selectAll().where('agent_id', '=', agentId);
+  if (source) query = query.where('source', '=', source);
   return keysetPage(query, NEWEST_FIRST, page);
 }
 

@@ -28,6 +28,7 @@ import * as agentRunTurns from './migrations/0025-agent-run-turns';
 import * as simulatedUsers from './migrations/0026-simulated-users';
 import * as toolMocks from './migrations/0027-tool-mocks';
 import * as toolApproval from './migrations/0028-tool-approval';
+import * as gatewayRecording from './migrations/0029-gateway-recording';
 
 // A static list rather than a folder scan: works the same under tsx, a bundle or a compiled build.
 const migrations: Record<string, Migration> = {
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   '0026-simulated-users': simulatedUsers,
   '0027-tool-mocks': toolMocks,
   '0028-tool-approval': toolApproval,
+  '0029-gateway-recording': gatewayRecording,
 };
 
 /** Brings the schema up to date; safe to call on every start. */

@@ -65,6 +65,9 @@ export function flowNodeActivity(nodeTimeoutMs: number): ActivityOptions {
 /** The MCP connection test: one attempt, the caller waits for this exact answer and failures come back as a result. */
 export const MCP_TEST_ACTIVITY: ActivityOptions = { startToCloseTimeout: '90 seconds', retry: { maximumAttempts: 1 } };
 
+/** A playground tool call: the tool may have effects, so one attempt; the call's own timeout is 60 s. */
+export const MCP_CALL_ACTIVITY: ActivityOptions = { startToCloseTimeout: '90 seconds', retry: { maximumAttempts: 1 } };
+
 /** The MCP tool sync: transient failures get two more tries; the activity marks unfixable ones non-retryable. */
 export const MCP_SYNC_ACTIVITY: ActivityOptions = {
   startToCloseTimeout: '3 minutes',

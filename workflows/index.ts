@@ -1,6 +1,7 @@
 export { pingWorkflow } from './ping.workflow';
 export { mcpServerTestWorkflow } from './mcp-server-test.workflow';
 export { mcpToolSyncWorkflow } from './mcp-tool-sync.workflow';
+export { mcpToolCallWorkflow } from './mcp-tool-call.workflow';
 export { mcpHealthCheckWorkflow } from './mcp-health-check.workflow';
 export { flowRunWorkflow } from './flow-run.workflow';
 export { evalRunWorkflow } from './eval-run.workflow';

@@ -30,6 +30,8 @@ export const workflowIds = {
   agentRun: (id: string): string => `agent-run:${id}`,
   mcpToolSync: (serverId: string): string => `mcp-tool-sync:${serverId}`,
   mcpServerTest: (serverId: string): string => `mcp-server-test:${serverId}`,
+  /** One playground call of a server's tool (a fresh id per call). */
+  mcpToolCall: (serverId: string, callId: string): string => `mcp-tool-call:${serverId}:${callId}`,
   /** A server's health-check schedule; the workflows it starts get this id plus a timestamp. */
   mcpHealth: mcpHealthScheduleId,
   flowRun: flowRunWorkflowId,

@@ -8,6 +8,7 @@ export const agentJson = z.object({
   instructions: z.string(),
   settings: z.record(z.string(), z.unknown()),
   published_version: z.number().nullable(),
+  gateway_capture: z.enum(['metadata', 'full']),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -21,6 +22,7 @@ export function toAgentJson(row: Agent): z.infer<typeof agentJson> {
     instructions: row.instructions,
     settings: row.settings as Record<string, unknown>,
     published_version: row.published_version,
+    gateway_capture: row.gateway_capture,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

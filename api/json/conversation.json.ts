@@ -18,6 +18,11 @@ const recordedCallJson = z.object({
     .optional()
     .describe("a model-written response: the judge calls that wrote it (the eval run's judge provider and model)"),
   call_key: z.string().optional(),
+  exposed_name: z.string().optional().describe('a gateway call: the name the MCP client called (with the link prefix)'),
+  started_at: z.string().optional().describe('a gateway call: when it started'),
+  latency_ms: z.number().optional().describe('a gateway call: its duration'),
+  argument_bytes: z.number().optional().describe('a gateway call: size of its arguments as JSON'),
+  result_bytes: z.number().optional().describe('a gateway call: size of its result as JSON'),
 });
 
 /** The API shape of a conversation, as every `/runs` endpoint answers it. */
@@ -75,6 +80,10 @@ export const conversationJson = z.object({
       'a simulated user played the user (a scenario case of a live run): its scenario, the simulator model, the ' +
         'simulator calls made and the user turns the frozen simulation replayed without a call; null otherwise',
     ),
+  mcp_session_id: z.string().nullable().describe('a gateway recording: the MCP session it records'),
+  truncated: z
+    .boolean()
+    .describe('a gateway recording stopped keeping calls, arguments or results at a bound (the calls went on)'),
   created_at: z.string(),
 });
 
@@ -96,6 +105,8 @@ export function toConversationJson(row: Conversation): z.infer<typeof conversati
     agent_version: row.agent_version,
     stop_reason: row.stop_reason,
     simulation: row.simulation ?? null,
+    mcp_session_id: row.mcp_session_id,
+    truncated: row.truncated,
     created_at: row.created_at.toISOString(),
   };
 }

@@ -21,6 +21,10 @@ const createAgentBody = z.object({
   model: z.string().trim().min(1).max(200),
   instructions: boundedString('textChars'),
   settings: agentSettingsBody.optional(),
+  gateway_capture: z
+    .enum(['metadata', 'full'])
+    .optional()
+    .describe("what the MCP gateway records of each call: 'metadata' (default) or 'full' (arguments and results too)"),
 });
 
 const updateAgentBody = createAgentBody.partial();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { insertConversation, listConversations } from '../../db/conversation.repository';
+import type { ConversationSource } from '../../db/tables/conversation.table';
 import { requireConversation } from '../eval-lookups';
 import { requireAgent } from '../lookups';
 import { dataPage, dataPageJson, pageQuery } from '../paging';
@@ -31,11 +32,17 @@ export const conversationRoutes: RouteSpec[] = [
     summary: "List an agent's conversations, newest first",
     tag: 'evaluation',
     permission: 'evals:view',
-    query: pageQuery,
+    query: pageQuery.extend({
+      source: z
+        .enum(['imported', 'live', 'sandbox', 'gateway'])
+        .optional()
+        .meta({ description: 'Only the conversations of this source (gateway: recorded MCP gateway sessions).' }),
+    }),
     response: dataPageJson(conversationJson),
     handler: async ({ params, query, auth, deps }) => {
       const agent = await requireAgent(deps.db, auth.workspaceId, params.agent);
-      return dataPage(query, (page) => listConversations(deps.db, agent.id, page), toConversationJson);
+      const source = query.source as ConversationSource | undefined;
+      return dataPage(query, (page) => listConversations(deps.db, agent.id, page, source), toConversationJson);
     },
   }),
   route({

@@ -5,8 +5,9 @@ import type { MockReport } from '../../domain/eval/tool-mocks';
 import type { ConversationScenario } from '../../domain/eval/case-turns';
 import type { JudgeUsage } from './eval-run.table';
 
-/** Where a conversation came from: imported through the API, or produced by a live or sandbox agent run. */
-export type ConversationSource = 'imported' | 'live' | 'sandbox';
+/** Where a conversation came from: imported through the API, produced by a live or sandbox agent run, or recorded from
+ * one MCP session of the gateway. */
+export type ConversationSource = 'imported' | 'live' | 'sandbox' | 'gateway';
 
 /** What answered a sandbox tool call other than a replay or a real call. */
 export type ToolAnswerSource = 'mock' | 'cassette' | 'model';
@@ -31,6 +32,13 @@ export interface RecordedToolCall {
   judge_usage?: { calls: number; prompt_tokens: number; completion_tokens: number; total_tokens: number };
   /** Set by the agent runtime: `<step>:<index>`, the call's place in the run. */
   call_key?: string;
+  /** Set by the gateway: the name the MCP client called, when it differs from `tool_name` (a link's prefix). */
+  exposed_name?: string;
+  /** Set by the gateway: when the call started, its duration and its arguments' and result's sizes as JSON. */
+  started_at?: string;
+  latency_ms?: number;
+  argument_bytes?: number;
+  result_bytes?: number;
 }
 
 /** One message of a conversation, in order. */
@@ -77,6 +85,12 @@ export interface ConversationTable {
   tool_mocks: ColumnType<MockReport | null, string | null | undefined, never>;
   /** Set when a simulated user played the conversation's user (null otherwise). */
   simulation: ColumnType<ConversationSimulation | null, string | null | undefined, string | null>;
+  /** A gateway recording: the MCP session it records (one conversation per session and agent). */
+  mcp_session_id: ColumnType<string | null, string | null | undefined, never>;
+  /** A gateway recording: the Assay token the session authenticated with (its id). */
+  token_id: ColumnType<string | null, string | null | undefined, never>;
+  /** A gateway recording stopped keeping calls, arguments or results at a bound (the calls themselves went on). */
+  truncated: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: ColumnType<Date, never, never>;
 }
 

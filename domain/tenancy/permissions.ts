@@ -7,6 +7,7 @@ export const PERMISSIONS = [
   'agents:view',
   'mcp:manage',
   'mcp:view',
+  'mcp:call',
   'integrations:manage',
   'flows:manage',
   'flows:run',
@@ -36,6 +37,7 @@ const BUILD: Permission[] = [
   'evals:manage',
   'agents:manage',
   'mcp:manage',
+  'mcp:call',
   'flows:manage',
   'flows:run',
 ];

@@ -39,6 +39,7 @@ describe('role permissions', () => {
       'evals:view',
       'flows:manage',
       'flows:run',
+      'mcp:call',
       'mcp:manage',
       'mcp:view',
       'tokens:own',

@@ -121,7 +121,7 @@ export function createApp(deps: AppDeps): Express {
   app.get('/schemas/cassette.json', (_req, res) => {
     res.json(cassetteSchema);
   });
-  app.use(builderPages());
+  app.use(builderPages(deps.config));
   const codec = deps.temporal.options.loadedDataConverter.payloadCodecs[0];
   app.use(
     codecRouter(codec, {

@@ -14,6 +14,8 @@ const envSchema = z.object({
   ASSAY_HOST: z.string().min(1).default('127.0.0.1'),
   ASSAY_PORT: port.default(3000),
   ASSAY_PUBLIC_URL: optionalUrl,
+  // The MCP gateway's base URL as clients reach it (the builder's connection snippet); unset, the page's origin.
+  ASSAY_GATEWAY_PUBLIC_URL: optionalUrl,
   ASSAY_DATA_DIR: z.string().min(1).default('.data'),
   ASSAY_MASTER_KEY: z.string().regex(MASTER_KEY_BASE64, 'must be 32 bytes, base64-encoded').optional(),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional(),

@@ -3,7 +3,8 @@
 // connection snippet for an agent.
 (() => {
   const { el, apiAll, apiLinked, requireToken, showError, when } = window.Assay;
-  const PAGE = 50;
+  // Rows per page; `?limit=` (1–500) overrides it.
+  const PAGE = Math.min(500, Math.max(1, Number(new URLSearchParams(location.search).get('limit')) || 50));
   const $ = (id) => document.getElementById(id);
 
   /** Fills `tbody` from the `/api/v1` list at `path`, one page per click on `more`; resolves with the first page. */

@@ -17,7 +17,9 @@ window.SchemaForm = (() => {
         'select',
         { id, name },
         el('option', { value: '', text: '—' }),
-        schema.enum.map((v, i) => el('option', { value: String(i), text: JSON.stringify(v) })),
+        schema.enum.map((v, i) =>
+          el('option', { value: String(i), text: typeof v === 'string' ? v : JSON.stringify(v) }),
+        ),
       );
     if (kind === 'boolean')
       return el(

@@ -2,10 +2,11 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { publishedAgent, toolMessages, userMessage } from '../helpers/agent-api';
+import { toolMessages, userMessage } from '../helpers/agent-api';
 import { ARTIFACTS, openWithToken, startBuilderRig, type BuilderRig } from '../helpers/builder-browser';
 import { startEverythingHttp, type EverythingServer } from '../helpers/mcp-peers';
 import { startPagedMcpServer, type PagedMcpServer, type PagedTool } from '../helpers/paged-mcp-server';
+import { spellerWithWordsSet } from '../helpers/speller-agent';
 import type { ScriptedReply, ScriptedRequest } from '../helpers/scripted-llm';
 
 const text = { type: 'object' as const, properties: { text: { type: 'string' } }, required: ['text'] };
@@ -76,18 +77,7 @@ describe('builder MCP pages: catalog, a quarantined tool approved after evaluati
     wordsId = await register('words', words.url);
     everythingId = await register('everything', everything.url);
     const { api } = rig;
-    speller = await publishedAgent(api, 'speller', 'gpt-4o');
-    await api.send('post', `/api/v1/agents/${speller.id}/mcp-servers`, 200, {
-      mcp_server_id: wordsId,
-      enabled: true,
-      sandbox_real_calls: true,
-    });
-    await api.evalSet('speller', { name: 'words' });
-    await api.addCase('speller', 'words', {
-      name: 'kiwi',
-      session_input: { message: 'look up kiwi' },
-      expected_trajectory: [{ tool_name: 'lookup', tool_args: { text: 'kiwi' } }],
-    });
+    speller = await spellerWithWordsSet(api, wordsId);
     // The second sync sees a changed description: the tool is quarantined until a person approves it.
     words.tools = [lookup(AFTER)];
     await api.send('post', `/api/v1/mcp-servers/${wordsId}/refresh-tools`, 200);
@@ -99,24 +89,33 @@ describe('builder MCP pages: catalog, a quarantined tool approved after evaluati
   });
 
   it('lists the registered servers and the catalog, a page at a time', async () => {
-    const { page, problems } = await open('/builder/mcp');
+    const { page, problems } = await open('/builder/mcp?limit=5');
     await ready(page, problems);
-    const servers = await page
-      .locator('#servers tr')
-      .evaluateAll((rows) =>
-        rows.map((r) => [r.querySelector('.server-name')?.textContent, r.querySelector('.badge')?.textContent]),
-      );
+    const cellsOf = (rows: string, first: string, second: string): Promise<string[][]> =>
+      page
+        .locator(rows)
+        .evaluateAll(
+          (trs, [a, b]) =>
+            trs.map((r) => [r.querySelector(a)?.textContent ?? '', r.querySelector(b)?.textContent ?? '']),
+          [first, second],
+        );
+    const servers = await rig.api.send('get', '/api/v1/mcp-servers', 200);
     assert.deepEqual(
-      new Map(servers as Array<[string, string]>),
-      new Map(
-        (await rig.api.send('get', '/api/v1/mcp-servers', 200)).map((s: any) => [s.name, s.status]) as Array<
-          [string, string]
-        >,
-      ),
+      await cellsOf('#servers tr', '.server-name', '.badge'),
+      servers.map((s: any) => [s.name, s.status]),
     );
-    const catalog = await rig.api.send('get', '/api/v1/mcp-catalog?limit=50', 200);
-    assert.ok(catalog.length > 0, 'the operator catalog is seeded');
-    assert.equal(await page.locator('#catalog tr').count(), catalog.length);
+    assert.ok(await page.locator('#servers-more').isHidden());
+    const catalog = await rig.api.send('get', '/api/v1/mcp-catalog?limit=100', 200);
+    assert.ok(catalog.length > 5, `the operator catalog is seeded with more than a page: ${catalog.length}`);
+    const entries = catalog.map((e: any) => [e.label, e.name]);
+    assert.deepEqual(await cellsOf('#catalog tr', 'strong', 'code'), entries.slice(0, 5));
+    await page.locator('#catalog-more').click();
+    await page.waitForFunction(
+      (n) => (globalThis as any).document.querySelectorAll('#catalog tr').length === n,
+      catalog.length,
+    );
+    assert.deepEqual(await cellsOf('#catalog tr', 'strong', 'code'), entries);
+    assert.ok(await page.locator('#catalog-more').isHidden());
     await shot(page, 'main', 'builder-mcp-catalog.png');
     assert.deepEqual(unexpected(problems), []);
     await page.close();
@@ -197,7 +196,7 @@ describe('builder MCP pages: catalog, a quarantined tool approved after evaluati
     await page.locator('#playground h2', { hasText: 'get-structured-content' }).waitFor();
     const kind = await page.locator('.field[data-field="location"]').getAttribute('data-kind');
     assert.equal(kind, 'enum');
-    await page.locator('#arg-location').selectOption({ label: '"Chicago"' });
+    await page.locator('#arg-location').selectOption({ label: 'Chicago' });
     await page.locator('#call-tool').click();
     await page.locator('#call-structured').waitFor();
     const structured = JSON.parse((await page.locator('#call-structured').textContent()) ?? '');

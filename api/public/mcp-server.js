@@ -23,7 +23,7 @@
         { class: 'hint' },
         `${server.transport}${server.config.url ? ` · ${server.config.url}` : ''} · tools synced ${server.synced_at ? when(server.synced_at) : 'never'}`,
       ),
-      server.last_error ? el('p', { class: 'error', text: server.last_error }) : null,
+      ...(server.last_error ? [el('p', { class: 'error', text: server.last_error })] : []),
     );
   }
 

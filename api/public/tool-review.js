@@ -112,14 +112,16 @@ window.ToolReview = (() => {
           )
         : el('p', { class: 'hint', text: 'Approved: flows, agent runs and the gateway use it.' }),
       el('p', { class: 'error review-error', hidden: true }),
-      view.evaluation_runs.length
-        ? el(
-            'div',
-            { class: 'evaluations' },
-            el('h3', { text: 'Evaluations of this definition' }),
-            runsTable(view.evaluation_runs),
-          )
-        : null,
+      ...(view.evaluation_runs.length
+        ? [
+            el(
+              'div',
+              { class: 'evaluations' },
+              el('h3', { text: 'Evaluations of this definition' }),
+              runsTable(view.evaluation_runs),
+            ),
+          ]
+        : []),
     );
     box.hidden = false;
     // Live runs end on their own: re-read the view until they have, while this tool is shown.

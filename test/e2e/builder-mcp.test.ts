@@ -129,6 +129,7 @@ describe('builder MCP pages: catalog, a quarantined tool approved after evaluati
     assert.equal(new URL(page.url()).pathname, `/builder/mcp/servers/${wordsId}`);
     assert.equal(await page.locator('#tools tr[data-tool="lookup"]').getAttribute('data-status'), 'quarantined');
     assert.equal(await page.locator('#tools tr[data-tool="lookup"] .badge').textContent(), 'quarantined');
+    assert.doesNotMatch((await page.locator('main').textContent()) ?? '', /null|undefined/);
 
     await page.locator('#tools a.tool-name', { hasText: 'lookup' }).click();
     await page.waitForFunction(REVIEW_STATUS, 'quarantined');
@@ -160,6 +161,7 @@ describe('builder MCP pages: catalog, a quarantined tool approved after evaluati
     assert.equal((await rig.api.send('get', `/api/v1/mcp-servers/${wordsId}/tools/lookup`, 200)).status, 'approved');
     assert.equal(await page.locator('#tools tr[data-tool="lookup"]').getAttribute('data-status'), 'approved');
     assert.equal(await page.locator('.tool-diff').count(), 0);
+    await shot(page, 'main', 'builder-mcp-server.png');
     assert.deepEqual(unexpected(problems), []);
     await page.close();
   });
@@ -186,6 +188,7 @@ describe('builder MCP pages: catalog, a quarantined tool approved after evaluati
     await page.locator('#arg-b').fill('3.5');
     await page.locator('#call-tool').click();
     await page.locator('#call-result').waitFor();
+    assert.doesNotMatch((await page.locator('main').textContent()) ?? '', /null|undefined/);
     assert.match((await page.locator('#call-content').textContent()) ?? '', /5\.5/);
     assert.equal(await page.locator('#call-result').getAttribute('data-is-error'), 'false');
     assert.equal(await page.locator('.schema-check').getAttribute('data-valid'), 'none');

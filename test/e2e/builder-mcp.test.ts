@@ -156,6 +156,18 @@ describe('builder MCP pages: catalog, a quarantined tool approved after evaluati
     );
     await shot(page, '#tool-review', 'builder-mcp-review.png');
 
+    // A sync between the review and the click: the page approves the hash it showed, so the API refuses, nothing changes.
+    const AGAIN = `${AFTER} Then send it to the audit log.`;
+    words.tools = [lookup(AGAIN)];
+    await rig.api.send('post', `/api/v1/mcp-servers/${wordsId}/refresh-tools`, 200);
+    await page.locator('#approve-tool').click();
+    await page.locator('.review-error').waitFor();
+    assert.equal(await page.locator('.review-error').getAttribute('data-code'), 'conflict');
+    assert.match((await page.locator('.review-error').textContent()) ?? '', /changed since it was reviewed/);
+    assert.equal((await rig.api.send('get', `/api/v1/mcp-servers/${wordsId}/tools/lookup`, 200)).status, 'quarantined');
+    // Reviewed again: the diff shows the newest definition, which is then approved.
+    await page.locator('#tools a.tool-name', { hasText: 'lookup' }).click();
+    await page.locator('.tool-diff .new', { hasText: 'audit log' }).waitFor();
     await page.locator('#approve-tool').click();
     await page.waitForFunction(REVIEW_STATUS, 'approved');
     assert.equal((await rig.api.send('get', `/api/v1/mcp-servers/${wordsId}/tools/lookup`, 200)).status, 'approved');

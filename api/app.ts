@@ -124,7 +124,7 @@ export function createApp(deps: AppDeps): Express {
   app.get('/schemas/cassette.json', (_req, res) => {
     res.json(cassetteSchema);
   });
-  app.use(builderPages());
+  app.use(builderPages(deps.config));
   app.use(oauthRouter(deps));
   const codec = deps.temporal.options.loadedDataConverter.payloadCodecs[0];
   app.use(

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import type { Config } from '../lib/config';
 
 const PUBLIC_DIR = path.join(__dirname, 'public');
 
@@ -30,14 +31,21 @@ const page =
     res.sendFile(path.join(PUBLIC_DIR, file));
 
 /**
- * The builder's eval pages (static HTML and vanilla JS, no token needed to load them; the page asks for one and
- * calls the API with it): `/builder` lists an agent's eval sets and runs, `/builder/runs/:runId?agent=` shows one run.
+ * The builder's pages (static HTML and vanilla JS, no token needed to load them; the page asks for one and
+ * calls the API with it): `/builder` lists an agent's eval sets and runs, `/builder/runs/:runId?agent=` shows one run;
+ * `/builder/mcp` the MCP catalog, servers and the gateway's connection snippet, `/builder/mcp/servers/:id` one server.
  */
-export function builderPages(): Router {
+export function builderPages(config: Pick<Config, 'ASSAY_GATEWAY_PUBLIC_URL'>): Router {
   const router = Router();
   router.use('/builder', pageHeaders);
   router.get('/builder', page('builder.html'));
   router.get('/builder/runs/:runId', page('run.html'));
+  router.get('/builder/mcp', page('mcp.html'));
+  router.get('/builder/mcp/servers/:id', page('mcp-server.html'));
+  // Where MCP clients reach the gateway (no secret in it); null: the page uses its own origin.
+  router.get('/builder/gateway.json', (_req, res) => {
+    res.json({ base_url: config.ASSAY_GATEWAY_PUBLIC_URL?.replace(/\/+$/, '') ?? null });
+  });
   router.use('/builder/assets', express.static(PUBLIC_DIR, { index: false, redirect: false }));
   return router;
 }

@@ -16,6 +16,8 @@ const envSchema = z.object({
   ASSAY_PUBLIC_URL: optionalUrl,
   // Where Assay's OAuth Client ID Metadata Document is published, if not at {ASSAY_PUBLIC_URL}/oauth/client-metadata.json.
   ASSAY_OAUTH_CLIENT_METADATA_URL: optionalUrl,
+  // The MCP gateway's base URL as clients reach it (the builder's connection snippet); unset, the page's origin.
+  ASSAY_GATEWAY_PUBLIC_URL: optionalUrl,
   ASSAY_DATA_DIR: z.string().min(1).default('.data'),
   ASSAY_MASTER_KEY: z.string().regex(MASTER_KEY_BASE64, 'must be 32 bytes, base64-encoded').optional(),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional(),

@@ -68,7 +68,7 @@ window.Assay = (() => {
 
   /** Calls the API with the token; a 401 forgets the token so the next load asks again. Errors carry the HTTP
    * `status` and the API's error `code`. */
-  async function api(path, options = {}) {
+  async function call(path, options = {}) {
     const headers = { Authorization: `Bearer ${token()}`, Accept: 'application/json' };
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
     const res = await fetch(path, {
@@ -84,7 +84,16 @@ window.Assay = (() => {
       error.code = (body && body.error && body.error.code) || null;
       throw error;
     }
-    return body;
+    return { body, res };
+  }
+
+  const api = async (path, options) => (await call(path, options)).body;
+
+  /** One page of a `/api/v1` list (an array with the next page's address in `Link: <…>; rel="next"`). */
+  async function apiLinked(path) {
+    const { body, res } = await call(path);
+    const next = /<([^>]+)>;\s*rel="next"/.exec(res.headers.get('Link') || '');
+    return { items: body, next: next ? next[1] : null };
   }
 
   /** Every item of an `/api` list from `cursor` on, following `next_cursor` in pages of the API's largest size (500). */
@@ -120,5 +129,19 @@ window.Assay = (() => {
   const score = (value) => (typeof value === 'number' ? value.toFixed(3) : '–');
   const when = (iso) => (iso ? new Date(iso).toLocaleString() : '–');
 
-  return { el, table, token, forgetToken, requireToken, api, apiAll, showError, percent, score, when, CRITERIA };
+  return {
+    el,
+    table,
+    token,
+    forgetToken,
+    requireToken,
+    api,
+    apiAll,
+    apiLinked,
+    showError,
+    percent,
+    score,
+    when,
+    CRITERIA,
+  };
 })();

@@ -2,13 +2,14 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import request from 'supertest';
-import { publishedAgent, runAgent, toolMessages, userMessage } from '../helpers/agent-api';
+import { runAgent, toolMessages, userMessage } from '../helpers/agent-api';
 import { evalApi } from '../helpers/eval-api';
 import { waitForFlowRunEnd } from '../helpers/flow-runs';
 import { gatewayClient, serveGateway, serviceToken, type ServedGateway } from '../helpers/gateway-rig';
 import { harness } from '../helpers/harness';
 import { startPagedMcpServer, type PagedMcpServer, type PagedTool } from '../helpers/paged-mcp-server';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
+import { spellerWithWordsSet } from '../helpers/speller-agent';
 import { startScriptedLlm, type ScriptedLlm, type ScriptedReply, type ScriptedRequest } from '../helpers/scripted-llm';
 import { createTenant, type Tenant } from '../helpers/tenants';
 
@@ -86,18 +87,7 @@ describe('tool quarantine: a changed definition is hidden until a person approve
     });
     serverId = server.id;
     await api.send('post', `/api/v1/mcp-servers/${serverId}/refresh-tools`, 200);
-    const agent = await publishedAgent(api, 'speller', 'gpt-4o');
-    await api.send('post', `/api/v1/agents/${agent.id}/mcp-servers`, 200, {
-      mcp_server_id: serverId,
-      enabled: true,
-      sandbox_real_calls: true,
-    });
-    await api.evalSet('speller', { name: 'words' });
-    await api.addCase('speller', 'words', {
-      name: 'kiwi',
-      session_input: { message: 'look up kiwi' },
-      expected_trajectory: [{ tool_name: 'lookup', tool_args: { text: 'kiwi' } }],
-    });
+    await spellerWithWordsSet(api, serverId);
     const node = { id: 'find', kind: 'mcp.call_tool', mcp_server_id: serverId, tool_name: 'lookup' };
     gatewayToken = await serviceToken(platform, owner);
     gateway = await serveGateway(platform);

@@ -20,6 +20,7 @@ import { rebindingGuard } from './rebinding-guard';
 import { SessionRegistry } from './session-registry';
 import { StdioPool } from './stdio-pool';
 import { Upstreams } from './upstreams';
+import { oauthClientUrls } from '../lib/mcp/oauth-vault';
 
 /** What the gateway runs on: the same connections as the api and the worker. */
 export interface GatewayDeps {
@@ -45,6 +46,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const guard = createEgressGuard({ allowlist: config.EGRESS_ALLOWLIST });
   const idleMs = config.GATEWAY_SESSION_IDLE_SECONDS * 1000;
   const pool = new StdioPool(guard, idleMs);
+  const oauthClient = oauthClientUrls(config);
   const reaper = setInterval(() => pool.reap(), Math.min(idleMs / 2, 30_000));
   reaper.unref();
   const sessions = new SessionRegistry(idleMs);
@@ -70,7 +72,11 @@ export function createGateway(deps: GatewayDeps): Gateway {
       tracer: deps.tracing?.tracer,
       owner: { ...owner, actorType: auth.actor.type, actorId: auth.actor.id },
       catalog: () => catalogs.get(agentId),
-      upstreams: new Upstreams({ db, vault: deps.vault, guard, pool }, auth.workspaceId, upstreamCapabilities),
+      upstreams: new Upstreams(
+        { db, vault: deps.vault, guard, pool, oauthClient },
+        auth.workspaceId,
+        upstreamCapabilities,
+      ),
       upstreamCapabilities,
       recorder: (mcpSessionId) => sessionRecorder(db, logger, { ...owner, mcpSessionId }),
       onClose: (closed) => {

@@ -7,6 +7,7 @@ import { openMcpSession, requestTimeoutMs, type McpSession } from '../lib/outbou
 import type { ListedToolFields } from '../lib/outbound/mcp/tool-definition';
 import { preflightRefusal } from '../lib/outbound/mcp/preflight';
 import { McpTargetError, resolveServerTarget } from '../lib/outbound/mcp/server-target';
+import type { OauthClientUrls } from '../lib/mcp/oauth-vault';
 import type { CredentialVault } from '../lib/vault/credential-vault';
 import type { StdioPool } from './stdio-pool';
 
@@ -33,6 +34,8 @@ export interface UpstreamDeps {
   vault: CredentialVault;
   guard: EgressGuard;
   pool: StdioPool;
+  /** Assay's OAuth client identity: an upstream behind OAuth gets its bearer token (refreshed when due) like a worker's call. */
+  oauthClient: OauthClientUrls;
 }
 
 /**
@@ -73,8 +76,8 @@ export class Upstreams {
   }
 
   private async connect(serverId: string): Promise<OpenUpstream> {
-    const { db, vault, guard, pool } = this.deps;
-    const resolved = await resolveServerTarget(db, vault, this.workspaceId, serverId);
+    const { db, vault, guard, pool, oauthClient } = this.deps;
+    const resolved = await resolveServerTarget(db, vault, this.workspaceId, serverId, { guard, oauthClient });
     const refusal = await preflightRefusal(resolved.target, guard);
     if (refusal) throw new McpTargetError(refusal);
     const { secretValues, target } = resolved;

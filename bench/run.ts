@@ -2,6 +2,7 @@ import { stopHarness } from '../test/helpers/harness';
 import { aimdBench } from './eval-aimd.bench';
 import { evalBench } from './eval.bench';
 import { evalScaleOutBench } from './eval-scale-out.bench';
+import { gatewayBench } from './gateway.bench';
 import { judgeCacheBench } from './judge-cache.bench';
 import { liveBench } from './live.bench';
 import { multiTurnBench } from './multiturn.bench';
@@ -15,6 +16,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   multiturn: multiTurnBench,
   scenario: scenarioBench,
   live: liveBench,
+  gateway: gatewayBench,
 };
 
 /** `npm run bench [-- name…]`: runs the named benchmarks (all by default) on real services started for the run. */

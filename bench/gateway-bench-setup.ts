@@ -1,0 +1,67 @@
+import { evalApi } from '../test/helpers/eval-api';
+import { serveGateway, serviceToken } from '../test/helpers/gateway-rig';
+import { harness } from '../test/helpers/harness';
+import { startEverythingHttp } from '../test/helpers/mcp-peers';
+import { createTestPlatform } from '../test/helpers/platform';
+import { createTenant } from '../test/helpers/tenants';
+import type { McpPath } from './mcp-load';
+
+/** server-everything reached directly and through the gateway, and what to stop afterwards. */
+export interface GatewayPeers {
+  direct: McpPath;
+  gateway: McpPath;
+  close(): Promise<void>;
+}
+
+// The gateway's quotas raised out of the way: the bench measures forwarding, not the rate limiter's refusals.
+const UNLIMITED = {
+  GATEWAY_RATE_LIMIT_TOKEN_PER_MINUTE: 10_000_000,
+  GATEWAY_RATE_LIMIT_WORKSPACE_PER_MINUTE: 10_000_000,
+};
+
+/**
+ * server-everything over Streamable HTTP on a free port, registered (tools refreshed by the worker) and linked to an
+ * agent, a service token (builder: `gateway:use`), and the gateway served in-process on a free port, as the
+ * gateway's integration test sets it up.
+ */
+export async function gatewayPeers(): Promise<GatewayPeers> {
+  const everything = await startEverythingHttp();
+  const platform = await createTestPlatform(await harness(), {
+    env: { EGRESS_ALLOWLIST: '127.0.0.1', LOG_LEVEL: 'warn' },
+  });
+  const close = async () => {
+    await platform.close();
+    await everything.stop();
+  };
+  try {
+    await platform.startWorker();
+    const tenant = await createTenant(platform.runtime.db, 'owner');
+    const api = evalApi(platform.app, tenant);
+    const agent = await api.send('post', '/api/ai-agents', 201, { name: 'bench', model: 'gpt-4o', instructions: 'x' });
+    const server = await api.send('post', '/api/v1/mcp-servers', 201, {
+      name: 'everything',
+      transport: 'http',
+      config: { url: everything.url },
+    });
+    await api.send('post', `/api/v1/mcp-servers/${server.id}/refresh-tools`, 200);
+    await api.send('post', `/api/v1/agents/${agent.data.id}/mcp-servers`, 200, { mcp_server_id: server.id });
+    const token = await serviceToken(platform, tenant);
+    const gateway = await serveGateway(platform, UNLIMITED);
+    return {
+      direct: { label: 'direct', url: everything.url, headers: {}, tool: 'get-sum' },
+      gateway: {
+        label: 'gateway',
+        url: gateway.url(agent.data.id),
+        headers: { Authorization: `Bearer ${token}` },
+        tool: 'everything__get-sum',
+      },
+      close: async () => {
+        await gateway.close();
+        await close();
+      },
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

@@ -10,6 +10,8 @@ import type { McpPath } from './mcp-load';
 export interface GatewayPeers {
   direct: McpPath;
   gateway: McpPath;
+  /** `ping` through the gateway: its own cost per request (authentication, agent, session) without the upstream. */
+  gatewayPing: McpPath;
   close(): Promise<void>;
 }
 
@@ -47,14 +49,12 @@ export async function gatewayPeers(): Promise<GatewayPeers> {
     await api.send('post', `/api/v1/agents/${agent.data.id}/mcp-servers`, 200, { mcp_server_id: server.id });
     const token = await serviceToken(platform, tenant);
     const gateway = await serveGateway(platform, UNLIMITED);
+    const gatewayUrl = gateway.url(agent.data.id);
+    const auth = { Authorization: `Bearer ${token}` };
     return {
       direct: { label: 'direct', url: everything.url, headers: {}, tool: 'get-sum' },
-      gateway: {
-        label: 'gateway',
-        url: gateway.url(agent.data.id),
-        headers: { Authorization: `Bearer ${token}` },
-        tool: 'everything__get-sum',
-      },
+      gateway: { label: 'gateway', url: gatewayUrl, headers: auth, tool: 'everything__get-sum' },
+      gatewayPing: { label: 'gateway ping', url: gatewayUrl, headers: auth, tool: null },
       close: async () => {
         await gateway.close();
         await close();

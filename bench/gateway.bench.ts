@@ -28,13 +28,14 @@ async function measure(paths: McpPath[], concurrency: number, calls: number): Pr
   }
 }
 
-function printTable(concurrency: number, direct: Sample, gateway: Sample): void {
+function printTable(concurrency: number, direct: Sample, gateway: Sample, ping: Sample): void {
   const row = (label: string, s: Sample) =>
     `  ${label.padEnd(14)}${ms(quantile(s.latencies, 0.5))}${ms(quantile(s.latencies, 0.99))}${perSecond(s).toFixed(0).padStart(12)}`;
   console.log(`  ${concurrency} concurrent session(s), ${direct.latencies.length} calls per path:`);
   console.log(`  ${''.padEnd(14)}${'p50 ms'.padStart(10)}${'p99 ms'.padStart(10)}${'calls/s'.padStart(12)}`);
   console.log(row('direct', direct));
   console.log(row('gateway', gateway));
+  console.log(row('gateway ping', ping));
   const added = (q: number) => quantile(gateway.latencies, q) - quantile(direct.latencies, q);
   console.log(
     `  added: p50 ${added(0.5).toFixed(2)} ms, p99 ${added(0.99).toFixed(2)} ms; throughput gateway/direct = ${(perSecond(gateway) / perSecond(direct)).toFixed(2)}`,
@@ -45,7 +46,8 @@ function printTable(concurrency: number, direct: Sample, gateway: Sample): void 
  * `npm run bench -- gateway`: the MCP SDK client calling server-everything's `get-sum` directly and through the
  * gateway (`/mcp/agents/{agent}`, a service token with `gateway:use`), BENCH_GATEWAY_CALLS calls per path (10,000 by
  * default) at 1 and at 64 concurrent sessions: p50/p99 latency of each path, the latency the gateway adds and the
- * throughput ratio gateway/direct (aim: ≤ 2 ms added at p50, ≥ 0.8 of direct throughput at 64).
+ * throughput ratio gateway/direct (aim: ≤ 2 ms added at p50, ≥ 0.8 of direct throughput at 64). A third path, `ping`
+ * through the gateway, shows the gateway's own cost per request (what it does before any upstream hop).
  */
 export async function gatewayBench(): Promise<void> {
   const calls = Number(process.env.BENCH_GATEWAY_CALLS ?? 10_000);
@@ -54,8 +56,9 @@ export async function gatewayBench(): Promise<void> {
     peers = await gatewayPeers();
     console.log(`gateway: get-sum, ${calls} calls per path and concurrency, in ${ROUNDS} alternating rounds`);
     for (const concurrency of CONCURRENCIES) {
-      const [direct, gateway] = await measure([peers.direct, peers.gateway], concurrency, calls);
-      printTable(concurrency, direct, gateway);
+      const paths = [peers.direct, peers.gateway, peers.gatewayPing];
+      const [direct, gateway, ping] = await measure(paths, concurrency, calls);
+      printTable(concurrency, direct, gateway, ping);
     }
   } finally {
     await peers?.close();

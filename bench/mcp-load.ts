@@ -2,12 +2,15 @@ import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-/** One MCP endpoint the bench calls: its url, headers (the gateway's bearer token) and the name of the tool to call. */
+/**
+ * One MCP endpoint the bench calls: its url, headers (the gateway's bearer token) and the name of the tool to call, or
+ * null to send `ping` (answered by the endpoint itself: the cost of a request without the upstream hop).
+ */
 export interface McpPath {
   label: string;
   url: string;
   headers: Record<string, string>;
-  tool: string;
+  tool: string | null;
 }
 
 /** Latencies (ms) and wall (ms) of a batch of calls. */
@@ -34,7 +37,7 @@ export const closeSessions = async (clients: Client[]): Promise<void> =>
   void (await Promise.all(clients.map((client) => client.close().catch(() => undefined))));
 
 /**
- * `calls` tools/call of `path.tool` spread over the sessions, each session one call at a time (so the concurrency is
+ * `calls` tools/call of `path.tool` (or pings) spread over the sessions, each session one call at a time (so the concurrency is
  * the number of sessions); every result is checked (a wrong sum or an error fails the bench, not only slows it).
  */
 export async function callMany(path: McpPath, clients: Client[], calls: number): Promise<Sample> {
@@ -46,6 +49,11 @@ export async function callMany(path: McpPath, clients: Client[], calls: number):
       while (next < calls) {
         const i = next++;
         const t0 = performance.now();
+        if (path.tool === null) {
+          await client.ping();
+          latencies.push(performance.now() - t0);
+          continue;
+        }
         const result = await client.callTool({ name: path.tool, arguments: { a: i, b: 1 } });
         latencies.push(performance.now() - t0);
         const text = (result.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('');

@@ -3,8 +3,16 @@ import type { Db } from './database';
 import { keysetPage, type KeysetOrder, type Page, type PageParams } from './keyset-page';
 import type { AgentMcpServer } from './tables/mcp.table';
 
-/** A link's sandbox opt-ins: real calls in live eval runs, and recording their responses into the set's cassette. */
-export type LinkOptIns = Partial<Pick<AgentMcpServer, 'sandbox_real_calls' | 'record_cassette'>>;
+/**
+ * A link's sandbox opt-ins (real calls in live eval runs, recording their responses into the set's cassette) and its
+ * gateway policy (allowlist, tool prefix, per-tool overrides).
+ */
+export type LinkOptIns = Partial<
+  Pick<AgentMcpServer, 'sandbox_real_calls' | 'record_cassette' | 'tools' | 'tool_prefix' | 'tool_overrides'>
+>;
+
+// jsonb columns are written as JSON text.
+const JSON_COLUMNS = new Set(['tools', 'tool_overrides']);
 
 /** Links a server to an agent, or updates `enabled` (and the opt-ins given) of an existing link. */
 export async function upsertAgentMcpLink(
@@ -14,7 +22,11 @@ export async function upsertAgentMcpLink(
   enabled: boolean,
   optIns: LinkOptIns = {},
 ): Promise<AgentMcpServer> {
-  const optIn = Object.fromEntries(Object.entries(optIns).filter(([, value]) => value !== undefined));
+  const optIn = Object.fromEntries(
+    Object.entries(optIns)
+      .filter(([, value]) => value !== undefined)
+      .map(([key, value]) => [key, JSON_COLUMNS.has(key) ? JSON.stringify(value) : value]),
+  );
   return db
     .insertInto('agent_mcp_servers')
     .values({ agent_id: agentId, mcp_server_id: serverId, enabled, ...optIn })

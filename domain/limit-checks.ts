@@ -4,7 +4,7 @@ import { LIMITS, type LimitName } from './limits';
 export const MAX_JSON_DEPTH = 32;
 
 /** What a bound counts: items of a list, characters of a string, or bytes of a body or JSON value. */
-export type LimitUnit = 'items' | 'characters' | 'bytes';
+export type LimitUnit = 'items' | 'characters' | 'bytes' | 'ms';
 
 /** The one wording of a broken bound, e.g. `at most 1000 items (limit toolCallsPerConversation)`. */
 export function limitMessage(name: LimitName, unit: LimitUnit): string {

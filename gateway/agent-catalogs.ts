@@ -6,6 +6,8 @@ interface Cached {
   catalog: Promise<AgentToolCatalog>;
   /** Open gateway sessions of the agent: while there is one, the catalog is kept and re-read. */
   sessions: number;
+  /** The fingerprint the agent's sessions last saw. */
+  fingerprint?: string;
 }
 
 /**
@@ -37,11 +39,20 @@ export class AgentCatalogs {
     return loadAgentTools(this.db, agentId);
   }
 
-  /** A session of the agent opened: its catalog is kept from now on. */
+  /** A session of the agent opened: its catalog is kept from now on, and read again so the session starts current. */
   hold(agentId: string): void {
     const cached = this.cached.get(agentId);
-    if (cached) cached.sessions++;
-    else this.cached.set(agentId, { catalog: this.load(agentId), sessions: 1 });
+    if (cached) {
+      cached.sessions++;
+      cached.catalog = this.refresh(agentId, cached);
+    } else {
+      const held: Partial<Cached> & { sessions: number } = { sessions: 1 };
+      this.cached.set(agentId, held as Cached);
+      held.catalog = this.refresh(agentId, held as Cached);
+    }
+    const { catalog } = this.cached.get(agentId) as Cached;
+    // A failed read fails the calls that wait for it; the next poll reads again.
+    catalog.catch(() => undefined);
   }
 
   /** A session of the agent ended. */
@@ -55,11 +66,14 @@ export class AgentCatalogs {
     this.cached.clear();
   }
 
-  private load(agentId: string): Promise<AgentToolCatalog> {
-    const loading = loadAgentTools(this.db, agentId);
-    // A failed read fails the calls that wait for it; the next poll reads again.
-    loading.catch(() => undefined);
-    return loading;
+  /** Reads the agent's catalog; when its fingerprint changed since the sessions last saw it, tells them. */
+  private async refresh(agentId: string, cached: Cached): Promise<AgentToolCatalog> {
+    const catalog = await loadAgentTools(this.db, agentId);
+    if (this.cached.get(agentId) !== cached) return catalog;
+    const changed = cached.fingerprint !== undefined && cached.fingerprint !== catalog.fingerprint;
+    cached.fingerprint = catalog.fingerprint;
+    if (changed) this.onChange(agentId);
+    return catalog;
   }
 
   private async poll(): Promise<void> {
@@ -67,11 +81,8 @@ export class AgentCatalogs {
     this.polling = true;
     try {
       for (const [agentId, cached] of this.cached) {
-        const before = await cached.catalog.catch(() => undefined);
-        const after = await loadAgentTools(this.db, agentId);
-        if (this.cached.get(agentId) !== cached) continue;
-        cached.catalog = Promise.resolve(after);
-        if (before && before.fingerprint !== after.fingerprint) this.onChange(agentId);
+        const catalog = await this.refresh(agentId, cached);
+        if (this.cached.get(agentId) === cached) cached.catalog = Promise.resolve(catalog);
       }
     } catch (error) {
       this.logger.warn({ ...logError(error) }, 'gateway catalog poll failed');

@@ -5,6 +5,7 @@ import { requireAgent, requireMcpServer } from '../lookups';
 import { route, type RouteSpec } from '../route';
 import { linkedPage, pageQuery } from '../paging';
 import { linkJson, toLinkJson } from '../json/agent-link.json';
+import { toolAllowlistSchema, toolOverridesSchema, toolPrefixSchema } from '../../domain/mcp/gateway-policy';
 
 // sandbox_real_calls: live eval runs call this server for real (for read-only servers); record_cassette: those real
 // responses are recorded into the eval set's cassette (and replayed from it after); left out, each keeps its value.
@@ -13,6 +14,10 @@ const linkBody = z.object({
   enabled: z.boolean().default(true),
   sandbox_real_calls: z.boolean().optional(),
   record_cassette: z.boolean().optional(),
+  // The gateway's policy for this link (left out, each keeps its value; a new link exposes every tool as <server>__).
+  tools: toolAllowlistSchema.optional(),
+  tool_prefix: toolPrefixSchema.optional(),
+  tool_overrides: toolOverridesSchema.optional(),
 });
 
 /** Agent ↔ MCP server links: link (or update enabled), list, unlink; agent and server share the workspace. */
@@ -20,7 +25,7 @@ export const agentLinkRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: '/api/v1/agents/:agent_id/mcp-servers',
-    summary: 'Link an MCP server to an agent, or update enabled',
+    summary: 'Link an MCP server to an agent, or update enabled, its opt-ins and its gateway policy',
     tag: 'mcp',
     permission: 'mcp:manage',
     body: linkBody,
@@ -28,10 +33,8 @@ export const agentLinkRoutes: RouteSpec[] = [
     handler: async ({ body, params, auth, deps }) => {
       const agent = await requireAgent(deps.db, auth.workspaceId, params.agent_id);
       const server = await requireMcpServer(deps.db, auth.workspaceId, body.mcp_server_id);
-      const { sandbox_real_calls, record_cassette } = body;
-      return toLinkJson(
-        await upsertAgentMcpLink(deps.db, agent.id, server.id, body.enabled, { sandbox_real_calls, record_cassette }),
-      );
+      const { enabled, mcp_server_id: _, ...optIns } = body;
+      return toLinkJson(await upsertAgentMcpLink(deps.db, agent.id, server.id, enabled, optIns));
     },
   }),
   route({

@@ -101,6 +101,11 @@ describe('assay start (the whole platform as a child process)', function () {
     token = /Token\s+(assay_[\w-]+)/.exec(started.output())?.[1] ?? '';
     assert.match(token, /^assay_/);
     assert.ok(started.output().includes(`${api}/docs`));
+    // The MCP gateway runs in-process: its URL is in the banner, and it asks for a token.
+    const gatewayUrl = `http://127.0.0.1:${env.ASSAY_GATEWAY_PORT}/mcp/agents/{agent}`;
+    assert.ok(started.output().includes(gatewayUrl), started.output());
+    const gatewayAnswer = await fetch(gatewayUrl.replace('{agent}', 'any'), { method: 'POST' });
+    assert.equal(gatewayAnswer.status, 401);
 
     assert.equal((await fetch(`${api}/readyz`)).status, 200);
     assert.equal((await fetch(`${api}/api/ai-agents`, { headers: { Authorization: `Bearer ${token}` } })).status, 200);

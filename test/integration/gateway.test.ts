@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { LIMITS } from '../../domain/limits';
 import { evalApi } from '../helpers/eval-api';
 import { gatewayClient, serveGateway, serviceToken, type ServedGateway } from '../helpers/gateway-rig';
 import { harness, type Harness } from '../helpers/harness';
@@ -95,5 +96,56 @@ describe('MCP gateway: aggregation of linked servers, prefixes, allowlist and li
     assert.ok(names.includes('alpha__get-sum'));
     assert.equal(names.filter((n) => n.startsWith('beta__')).length, 0);
     await link('beta', { enabled: true });
+  });
+
+  it('exposes a link\'s tool_prefix ("" allowed), its allowlist and read_only override; GET shows the policy', async () => {
+    await link('alpha', { tool_prefix: '', tools: ['get-sum', 'echo'], tool_overrides: { echo: { read_only: true } } });
+    await link('beta', { tool_prefix: 'b.' });
+    const links = await api.send('get', `/api/v1/agents/${agentId}/mcp-servers`, 200);
+    const alpha = links.find((l: { mcp_server_id: string }) => l.mcp_server_id === servers.alpha);
+    assert.deepEqual(
+      { tools: alpha.tools, tool_prefix: alpha.tool_prefix, tool_overrides: alpha.tool_overrides },
+      { tools: ['get-sum', 'echo'], tool_prefix: '', tool_overrides: { echo: { read_only: true } } },
+    );
+    const client = await connect();
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    assert.deepEqual(names.filter((n) => !n.startsWith('b.')).sort(), ['echo', 'get-sum']);
+    assert.ok(names.includes('b.get-sum'));
+    assert.equal(tools.find((t) => t.name === 'echo')?.annotations?.readOnlyHint, true);
+    assert.match(text(await client.callTool({ name: 'get-sum', arguments: { a: 1, b: 1 } })), /\b2\b/);
+    await link('alpha', { tool_prefix: null, tools: ['*'], tool_overrides: {} });
+    await link('beta', { tool_prefix: null });
+  });
+
+  it('refuses a bad link policy with 422 naming the field, and changes nothing', async () => {
+    for (const [body, field] of [
+      [{ tool_prefix: 'has space' }, 'tool_prefix'],
+      [{ tools: [] }, 'tools'],
+      [{ tool_overrides: { echo: { timeout_ms: 10_000_000 } } }, 'tool_overrides.echo.timeout_ms'],
+      [{ tool_overrides: { echo: { retries: 3 } } }, 'tool_overrides.echo'],
+    ] as const) {
+      const res = await api.send('post', `/api/v1/agents/${agentId}/mcp-servers`, 422, {
+        mcp_server_id: servers.alpha,
+        ...body,
+      });
+      assert.equal(res.error.code, 'validation_failed');
+      assert.ok(
+        res.error.details.some((d: { field: string }) => d.field === field),
+        JSON.stringify(res.error.details),
+      );
+    }
+    const links = await api.send('get', `/api/v1/agents/${agentId}/mcp-servers`, 200);
+    const alpha = links.find((l: { mcp_server_id: string }) => l.mcp_server_id === servers.alpha);
+    assert.deepEqual([alpha.tools, alpha.tool_prefix, alpha.tool_overrides], [['*'], null, {}]);
+  });
+
+  it('refuses arguments over gatewayArgumentBytes with a JSON-RPC error naming the limit', async () => {
+    const client = await connect();
+    const message = 'x'.repeat(LIMITS.gatewayArgumentBytes);
+    await assert.rejects(
+      client.callTool({ name: 'alpha__echo', arguments: { message } }),
+      /limit gatewayArgumentBytes/,
+    );
   });
 });

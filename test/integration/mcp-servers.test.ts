@@ -13,6 +13,8 @@ import { createTenant, type Tenant } from '../helpers/tenants';
 
 type Method = 'get' | 'post' | 'patch' | 'delete';
 
+// A link's gateway policy when none is given: every tool, under `<server name>__`, no overrides.
+const DEFAULT_GATEWAY_POLICY = { tools: ['*'], tool_prefix: null, tool_overrides: {} };
 describe('MCP servers: the recommended order against a real server-everything', () => {
   const secret = `everything-token-${crypto.randomBytes(16).toString('hex')}`;
   const rotated = `rotated-token-${crypto.randomBytes(16).toString('hex')}`;
@@ -259,6 +261,7 @@ describe('MCP servers: the recommended order against a real server-everything', 
       enabled: true,
       sandbox_real_calls: false,
       record_cassette: false,
+      ...DEFAULT_GATEWAY_POLICY,
     });
     const disabled = await call(owner, 'post', `/api/v1/agents/mcp-agent/mcp-servers`, {
       mcp_server_id: serverId,
@@ -270,9 +273,17 @@ describe('MCP servers: the recommended order against a real server-everything', 
       enabled: false,
       sandbox_real_calls: false,
       record_cassette: false,
+      ...DEFAULT_GATEWAY_POLICY,
     });
     assert.deepEqual((await call(owner, 'get', `/api/v1/agents/${agentId}/mcp-servers`)).body, [
-      { agent_id: agentId, mcp_server_id: serverId, enabled: false, sandbox_real_calls: false, record_cassette: false },
+      {
+        agent_id: agentId,
+        mcp_server_id: serverId,
+        enabled: false,
+        sandbox_real_calls: false,
+        record_cassette: false,
+        ...DEFAULT_GATEWAY_POLICY,
+      },
     ]);
     await call(owner, 'post', `/api/v1/agents/${agentId}/mcp-servers`, { mcp_server_id: serverId, enabled: true });
   });

@@ -1,9 +1,10 @@
 import { evalApi } from '../test/helpers/eval-api';
-import { serveGateway, serviceToken } from '../test/helpers/gateway-rig';
+import { serviceToken } from '../test/helpers/gateway-rig';
 import { harness } from '../test/helpers/harness';
 import { startEverythingHttp } from '../test/helpers/mcp-peers';
 import { createTestPlatform } from '../test/helpers/platform';
 import { createTenant } from '../test/helpers/tenants';
+import { spawnGateway } from './gateway-process';
 import type { McpPath } from './mcp-load';
 
 /** server-everything reached directly and through the gateway, and what to stop afterwards. */
@@ -17,18 +18,19 @@ export interface GatewayPeers {
 
 // The gateway's quotas raised out of the way: the bench measures forwarding, not the rate limiter's refusals.
 const UNLIMITED = {
-  GATEWAY_RATE_LIMIT_TOKEN_PER_MINUTE: 10_000_000,
-  GATEWAY_RATE_LIMIT_WORKSPACE_PER_MINUTE: 10_000_000,
+  GATEWAY_RATE_LIMIT_TOKEN_PER_MINUTE: '10000000',
+  GATEWAY_RATE_LIMIT_WORKSPACE_PER_MINUTE: '10000000',
 };
 
 /**
  * server-everything over Streamable HTTP on a free port, registered (tools refreshed by the worker) and linked to an
- * agent, a service token (builder: `gateway:use`), and the gateway served in-process on a free port, as the
- * gateway's integration test sets it up.
+ * agent, a service token (builder: `gateway:use`), and `assay gateway` on a free port, as the gateway's integration
+ * test sets it up but in its own process (as server-everything is).
  */
 export async function gatewayPeers(): Promise<GatewayPeers> {
   const everything = await startEverythingHttp();
-  const platform = await createTestPlatform(await harness(), {
+  const h = await harness();
+  const platform = await createTestPlatform(h, {
     env: { EGRESS_ALLOWLIST: '127.0.0.1', LOG_LEVEL: 'warn' },
   });
   const close = async () => {
@@ -48,7 +50,7 @@ export async function gatewayPeers(): Promise<GatewayPeers> {
     await api.send('post', `/api/v1/mcp-servers/${server.id}/refresh-tools`, 200);
     await api.send('post', `/api/v1/agents/${agent.data.id}/mcp-servers`, 200, { mcp_server_id: server.id });
     const token = await serviceToken(platform, tenant);
-    const gateway = await serveGateway(platform, UNLIMITED);
+    const gateway = await spawnGateway(h, platform.config.TEMPORAL_TASK_QUEUE, UNLIMITED);
     const gatewayUrl = gateway.url(agent.data.id);
     const auth = { Authorization: `Bearer ${token}` };
     return {

@@ -50,7 +50,10 @@ export async function gatewayPeers(): Promise<GatewayPeers> {
     await api.send('post', `/api/v1/mcp-servers/${server.id}/refresh-tools`, 200);
     await api.send('post', `/api/v1/agents/${agent.data.id}/mcp-servers`, 200, { mcp_server_id: server.id });
     const token = await serviceToken(platform, tenant);
-    const gateway = await spawnGateway(h, platform.config.TEMPORAL_TASK_QUEUE, UNLIMITED);
+    // BENCH_GATEWAY_NODE_OPTIONS: node options of the gateway process alone, e.g. `--cpu-prof --cpu-prof-dir=/tmp/gw`.
+    const nodeOptions = process.env.BENCH_GATEWAY_NODE_OPTIONS;
+    const env = { ...UNLIMITED, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) };
+    const gateway = await spawnGateway(h, platform.config.TEMPORAL_TASK_QUEUE, env);
     const gatewayUrl = gateway.url(agent.data.id);
     const auth = { Authorization: `Bearer ${token}` };
     return {

@@ -27,6 +27,11 @@ export async function insertAuditEvent(db: Db, event: Insertable<AuditEventTable
   await db.insertInto('audit_events').values(event).execute();
 }
 
+/** Writes several audit entries in one statement (the gateway batches its calls' entries). */
+export async function insertAuditEvents(db: Db, events: Insertable<AuditEventTable>[]): Promise<void> {
+  if (events.length > 0) await db.insertInto('audit_events').values(events).execute();
+}
+
 /** One page of a workspace's trail, newest first; `since` is inclusive, `until` exclusive. */
 export async function listAuditEvents(
   db: Db,

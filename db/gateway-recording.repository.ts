@@ -96,11 +96,12 @@ export function recordedGatewayCall(
 }
 
 /**
- * Adds a call to a gateway conversation, in order of the calls' start (concurrent calls of a session may finish out
- * of order). Past `toolCallsPerConversation` calls, or when a bound drops a call's arguments or result, the
- * conversation is marked truncated; the call itself is never refused.
+ * Adds calls to a gateway conversation, in order of the calls' start (concurrent calls of a session may finish out of
+ * order). Past `toolCallsPerConversation` calls, or when a bound drops a call's arguments or result, the conversation
+ * is marked truncated; the call itself is never refused. The gateway writes a session's calls in batches.
  */
-export async function recordGatewayCall(db: Db, conversationId: string, call: GatewayCallRecord): Promise<void> {
+export async function recordGatewayCalls(db: Db, conversationId: string, calls: GatewayCallRecord[]): Promise<void> {
+  if (calls.length === 0) return;
   const agent = await db
     .selectFrom('conversations')
     .innerJoin('agents', 'agents.id', 'conversations.agent_id')
@@ -108,17 +109,25 @@ export async function recordGatewayCall(db: Db, conversationId: string, call: Ga
     .where('conversations.id', '=', conversationId)
     .executeTakeFirst();
   if (!agent) return;
-  const { entry, truncated } = recordedGatewayCall(call, agent.gateway_capture);
+  const recorded = calls.map((call) => recordedGatewayCall(call, agent.gateway_capture));
+  const entries = JSON.stringify(recorded.map((r) => r.entry));
+  const truncated = recorded.some((r) => r.truncated);
   const max = LIMITS.toolCallsPerConversation;
+  // The stored calls come first in the ordinality, so the bound keeps all of them and as many new ones as fit.
   await sql`
     UPDATE conversations SET
-      tool_calls = CASE WHEN jsonb_array_length(tool_calls) < ${max} THEN (
-        SELECT jsonb_agg(call ORDER BY call->>'started_at', n)
-        FROM jsonb_array_elements(tool_calls || jsonb_build_array(${JSON.stringify(entry)}::jsonb))
-          WITH ORDINALITY AS calls(call, n)
-      ) ELSE tool_calls END,
-      truncated = truncated OR ${truncated} OR jsonb_array_length(tool_calls) >= ${max}
+      tool_calls = (
+        SELECT coalesce(jsonb_agg(call ORDER BY call->>'started_at', n), '[]'::jsonb)
+        FROM jsonb_array_elements(tool_calls || ${entries}::jsonb) WITH ORDINALITY AS calls(call, n)
+        WHERE n <= ${max}
+      ),
+      truncated = truncated OR ${truncated} OR jsonb_array_length(tool_calls) + ${calls.length} > ${max}
     WHERE id = ${conversationId} AND source = 'gateway'`.execute(db);
+}
+
+/** Adds one call to a gateway conversation (see `recordGatewayCalls`). */
+export async function recordGatewayCall(db: Db, conversationId: string, call: GatewayCallRecord): Promise<void> {
+  await recordGatewayCalls(db, conversationId, [call]);
 }
 
 /** Closes a gateway conversation: its latency becomes the session's duration. */

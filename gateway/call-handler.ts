@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
 import { SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
 import { ErrorCode, McpError, type CallToolRequest, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { insertAuditEvent } from '../db/audit.repository';
 import type { Db } from '../db/database';
-import { logError, type Logger } from '../lib/logger';
+import type { Logger } from '../lib/logger';
 import { gatewayCallDuration, gatewayCalls } from '../lib/metrics';
+import type { AuditQueue } from './audit-queue';
 import type { CallRecorder, GatewaySessionOwner } from './call-recorder';
 import { liveDefinitionMoved } from './live-definitions';
 import type { DownstreamExtra, DownstreamRelay } from './forward/relay';
@@ -21,13 +21,15 @@ export interface CallContext {
   catalog(): Promise<AgentToolCatalog>;
   upstreams: Upstreams;
   recorder: CallRecorder;
+  /** The gateway's audit entries, written in batches after the answers. */
+  audit: AuditQueue;
   /** Carries the call's cancellation, progress and the server's own requests to the client (gateway/forward/). */
   relay: DownstreamRelay;
 }
 
 const AUDIT_STATUS: Record<CallOutcome, number> = { ok: 200, tool_error: 200, error: 502, refused: 403 };
 
-/** One audit entry per call, written after the answer (a failure to write is logged, never the call's failure). */
+/** One audit entry per call, queued after the answer (a failure to write is logged, never the call's failure). */
 function audit(ctx: CallContext, serverId: string | null, tool: string, outcome: CallOutcome): void {
   const { owner } = ctx;
   const entry = {
@@ -42,9 +44,7 @@ function audit(ctx: CallContext, serverId: string | null, tool: string, outcome:
     status: AUDIT_STATUS[outcome],
     request_id: `${owner.mcpSessionId}:${crypto.randomUUID()}`,
   };
-  insertAuditEvent(ctx.db, entry).catch((error: unknown) =>
-    ctx.logger.error({ ...logError(error), action: entry.action }, 'gateway audit entry not written'),
-  );
+  ctx.audit.add(entry);
 }
 
 /**

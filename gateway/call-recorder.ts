@@ -2,7 +2,7 @@ import type { Db } from '../db/database';
 import {
   closeGatewayConversation,
   openGatewayConversation,
-  recordGatewayCall,
+  recordGatewayCalls,
   type GatewayCallRecord,
   type GatewaySessionRef,
 } from '../db/gateway-recording.repository';
@@ -19,33 +19,48 @@ export interface CallRecorder {
   close(): Promise<void>;
 }
 
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+/** How long a call may wait to be written with the session's next ones, and how many one write takes. */
+const FLUSH_MS = 50;
+const BATCH_CALLS = 100;
 
 /**
  * Records a gateway session as one conversation of the agent (source `gateway`), opened at its first call. `call`
- * returns at once: the write runs after the answer has gone out (next event-loop turn), one at a time per session so
- * the session holds one connection at most, and a failure is logged, never thrown into the call.
+ * returns at once: the calls are written after their answers, in batches (one statement per batch, one batch at a
+ * time per session, so a busy session neither waits for nor floods Postgres), and a failure is logged, never thrown
+ * into the call.
  */
 export function sessionRecorder(db: Db, logger: Logger, owner: GatewaySessionOwner): CallRecorder {
   let conversation: Promise<string> | undefined;
+  let pending: GatewayCallRecord[] = [];
+  let timer: NodeJS.Timeout | undefined;
   let writes: Promise<void> = Promise.resolve();
   const log = { agent_id: owner.agentId, mcp_session_id: owner.mcpSessionId };
   const failed = (what: string) => (error: unknown) => logger.error({ ...logError(error), ...log }, what);
+  const flush = (): void => {
+    clearTimeout(timer);
+    timer = undefined;
+    const batch = pending;
+    pending = [];
+    if (batch.length === 0) return;
+    writes = writes
+      .then(async () => {
+        // A failed open is tried again at the next batch.
+        conversation ??= openGatewayConversation(db, owner).catch((error: unknown) => {
+          conversation = undefined;
+          throw error;
+        });
+        await recordGatewayCalls(db, await conversation, batch);
+      })
+      .catch(failed('gateway calls not recorded'));
+  };
   return {
     call(record) {
-      writes = writes
-        .then(nextTurn)
-        .then(async () => {
-          // A failed open is tried again at the next call.
-          conversation ??= openGatewayConversation(db, owner).catch((error: unknown) => {
-            conversation = undefined;
-            throw error;
-          });
-          await recordGatewayCall(db, await conversation, record);
-        })
-        .catch(failed('gateway call not recorded'));
+      pending.push(record);
+      if (pending.length >= BATCH_CALLS) flush();
+      else timer ??= setTimeout(flush, FLUSH_MS);
     },
     async close() {
+      flush();
       await writes;
       if (!conversation) return;
       await conversation.then((id) => closeGatewayConversation(db, id)).catch(failed('gateway recording not closed'));

@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { isInitializeRequest, type ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
-import { findAgent } from '../db/agent.repository';
 import type { Db } from '../db/database';
 import { LIMITS } from '../domain/limits';
 import type { Config } from '../lib/config';
@@ -9,9 +8,11 @@ import { HttpError, notFound } from '../lib/http-error';
 import { logError, type Logger } from '../lib/logger';
 import { createEgressGuard } from '../lib/outbound/egress/egress-guard';
 import type { Tracing } from '../lib/telemetry/tracing';
-import { authenticate, requirePermission, type AuthContext } from '../lib/token-auth';
+import { requirePermission, type AuthContext } from '../lib/token-auth';
 import type { CredentialVault } from '../lib/vault/credential-vault';
 import { AgentCatalogs } from './agent-catalogs';
+import { AuditQueue } from './audit-queue';
+import { GatewayAuthCache } from './auth-cache';
 import { sessionRecorder } from './call-recorder';
 import { upstreamClientCapabilities } from './forward/install';
 import { gatewayRateLimits } from './gateway-rate-limits';
@@ -54,6 +55,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
     for (const session of sessions.ofAgent(agentId)) void session.server.sendToolListChanged().catch(() => undefined);
   });
   const rateLimit = gatewayRateLimits(config);
+  const callers = new GatewayAuthCache(db);
+  const audit = new AuditQueue(db, logger);
 
   const open = async (auth: AuthContext, agentId: string, client: ClientCapabilities): Promise<GatewaySession> => {
     if (sessions.count(auth.workspaceId) >= LIMITS.gatewaySessionsPerWorkspace)
@@ -72,6 +75,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       tracer: deps.tracing?.tracer,
       owner: { ...owner, actorType: auth.actor.type, actorId: auth.actor.id },
       catalog: () => catalogs.get(agentId),
+      audit,
       upstreams: new Upstreams(
         { db, vault: deps.vault, guard, pool, oauthClient },
         auth.workspaceId,
@@ -89,20 +93,23 @@ export function createGateway(deps: GatewayDeps): Gateway {
   };
 
   const handle = async (req: Request, res: Response): Promise<void> => {
-    const auth = await authenticate(db, req.get('authorization'), req.get('x-workspace-id'));
+    const { auth, agentId } = await callers.resolve(
+      req.get('authorization'),
+      req.get('x-workspace-id'),
+      String(req.params.agent),
+    );
     requirePermission(auth, 'gateway:use');
-    const agent = await findAgent(db, auth.workspaceId, String(req.params.agent));
-    if (!agent) throw notFound('agent');
+    if (!agentId) throw notFound('agent');
     rateLimit(auth, res);
     const sessionId = req.get('mcp-session-id');
     let session: GatewaySession | undefined;
     if (sessionId) {
       session = sessions.get(sessionId);
       // Another token's or another agent's session reads as a missing one.
-      if (!session || session.owner.agentId !== agent.id || session.owner.tokenId !== auth.tokenId)
+      if (!session || session.owner.agentId !== agentId || session.owner.tokenId !== auth.tokenId)
         throw notFound('MCP session');
     } else if (req.method === 'POST' && isInitializeRequest(req.body)) {
-      session = await open(auth, agent.id, req.body.params.capabilities);
+      session = await open(auth, agentId, req.body.params.capabilities);
     } else {
       throw new HttpError(400, 'invalid_header', 'Mcp-Session-Id header is required (send initialize first)', {
         field: 'Mcp-Session-Id',
@@ -142,6 +149,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       clearInterval(reaper);
       catalogs.close();
       await sessions.close();
+      await audit.flush();
       await pool.close();
       await guard.close();
     },

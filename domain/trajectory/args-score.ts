@@ -1,6 +1,7 @@
 import { valueMatches, type ArgsMatch } from './arg-matchers';
 
 type JsonObject = Record<string, unknown>;
+const EMPTY: JsonObject = Object.freeze({});
 
 /**
  * The fraction of an expected call's arguments an actual call got right (docs/evaluation.md "Partial credit"): each
@@ -15,8 +16,10 @@ export function argsScore(
   mode: ArgsMatch = 'exact',
 ): number {
   if (mode === 'ignore') return 1;
-  const [want, got] = [expected ?? {}, actual ?? {}];
-  let [of, matched] = [0, 0];
+  const want = expected ?? EMPTY;
+  const got = actual ?? EMPTY;
+  let of = 0;
+  let matched = 0;
   for (const key in want) {
     if (!Object.hasOwn(want, key) || want[key] === undefined) continue;
     of++;

@@ -59,25 +59,28 @@ function detailOf(
   const [expectedUsed, actualUsed] = [new Uint8Array(expected.length), new Uint8Array(actual.length)];
   for (const [i, j] of pairs) {
     [expectedUsed[i], actualUsed[j]] = [1, 1];
-    const args_score = credit(i, j);
-    const actualArgs = isPlain(expected[i]) && args_score === 1 ? {} : { actual_tool_args: actual[j].tool_args ?? {} };
-    detail.matched.push({ expected_index: i, actual_index: j, ...copyCall(expected[i]), args_score, ...actualArgs });
+    const entry = withCall({ expected_index: i, actual_index: j, args_score: 0 }, expected[i]) as MatchedCall;
+    entry.args_score = credit(i, j);
+    if (!isPlain(expected[i]) || entry.args_score !== 1) entry.actual_tool_args = actual[j].tool_args ?? {};
+    detail.matched.push(entry);
   }
   const nearest = nearestArgsScore(actual);
   expected.forEach(
     (call, i) =>
-      expectedUsed[i] || detail.missing.push({ expected_index: i, ...copyCall(call), args_score: nearest(call) }),
+      expectedUsed[i] || detail.missing.push(withCall({ expected_index: i, args_score: nearest(call) }, call)),
   );
-  actual.forEach((call, j) => actualUsed[j] || detail.extra.push({ actual_index: j, ...copyCall(call) }));
+  actual.forEach((call, j) => actualUsed[j] || detail.extra.push(withCall({ actual_index: j }, call)));
   return detail;
 }
 
-function copyCall(call: ToolCall): ToolCall {
-  return {
-    tool_name: call.tool_name,
-    tool_args: call.tool_args ?? {},
-    ...(call.server !== undefined ? { server: call.server } : {}),
-  };
+// A detail entry: its indexes plus the call's name, args and server, built in place (no temporary copies: a long
+// trajectory's detail is most of what scoring allocates).
+function withCall<T extends object>(entry: T, call: ToolCall): T & ToolCall {
+  const out = entry as T & ToolCall;
+  out.tool_name = call.tool_name;
+  out.tool_args = call.tool_args ?? {};
+  if (call.server !== undefined) out.server = call.server;
+  return out;
 }
 
 // The best args_score an expected call gets against the actual calls of its tool, each distinct call tried once
@@ -89,10 +92,14 @@ function nearestArgsScore(actual: readonly ToolCall[]): (call: ExpectedCall) => 
     const calls = new Map<string, ToolCall[]>();
     for (const call of actual) {
       const hash = (hashJson(call.tool_name) ^ hashJson(call.tool_args ?? {}) ^ hashJson(call.server ?? '')) | 0;
-      const same = seen.get(hash) ?? [];
-      if (same.some((other) => sameCall(other, call) && other.server === call.server)) continue;
-      seen.set(hash, [...same, call]);
-      calls.set(call.tool_name, [...(calls.get(call.tool_name) ?? []), call]);
+      const same = seen.get(hash);
+      if (same?.some((other) => sameCall(other, call) && other.server === call.server)) continue;
+      // Pushed in place: a long trajectory of few tools must not copy its lists on every call.
+      if (same) same.push(call);
+      else seen.set(hash, [call]);
+      const named = calls.get(call.tool_name);
+      if (named) named.push(call);
+      else calls.set(call.tool_name, [call]);
     }
     return calls;
   };

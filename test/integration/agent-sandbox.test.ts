@@ -130,6 +130,9 @@ describe('agent runtime: the sandbox of live evaluation', () => {
       sandbox_real_calls: true,
       record_cassette: false,
       auto_approve: false,
+      tools: ['*'],
+      tool_prefix: null,
+      tool_overrides: {},
     });
     const callsBefore = proxy.methods().filter((m) => m === 'tools/call').length;
     const before = await effects();

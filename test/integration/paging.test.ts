@@ -193,6 +193,7 @@ describe('paging of every list endpoint', () => {
     // Lists that also take a filter, beside limit and cursor.
     const filters: Record<string, string[]> = {
       '/api/ai-agents/{agent}/eval-sets/{set}/runs': ['tag'],
+      '/api/ai-agents/{agent}/runs': ['source'],
       '/api/workspaces/current/audit': ['action', 'actor_id', 'resource_id', 'resource_type', 'since', 'until'],
     };
     const lists: string[] = [];

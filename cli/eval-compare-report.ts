@@ -2,6 +2,7 @@ import { LIMITS } from '../domain/limits';
 import { ApiError, type ApiClient } from './api-client';
 import { compareQuery, type Baseline, type RegressionGate } from './eval-gate-options';
 import { TRANSITIONS } from '../domain/eval/run-comparison';
+import { efficiencyLines } from './eval-efficiency-report';
 import type { TrajectoryDiff } from '../domain/eval/trajectory-diff';
 import {
   CRITERIA_ORDER,
@@ -39,8 +40,8 @@ export async function fetchComparison(
     cases.push(...page.data.cases);
     cursor = page.data.next_cursor;
   } while (cursor);
-  const { run_id, baseline_run_id, summary, verdicts, statistics, regression } = first;
-  return { run_id, baseline_run_id, summary, verdicts, statistics, regression, cases };
+  const { run_id, baseline_run_id, summary, verdicts, statistics, regression, efficiency } = first;
+  return { run_id, baseline_run_id, summary, verdicts, statistics, regression, efficiency, cases };
 }
 
 // Criteria in the order the results table prints its columns (any other last).
@@ -119,7 +120,7 @@ function statisticsLine(c: ComparisonJson): string | null {
 /**
  * The comparison as the gate prints it: regressions first, then fixes, then flaky cases (flipped across repeats in
  * either run), the counts of every transition and the paired tests; `detailed` adds each regressed case's trajectory
- * diff.
+ * diff and the efficiency figures (informational: a run line, and a line per case whose figures moved).
  */
 export function renderComparison(c: ComparisonJson, detailed = false): string {
   const { pass_rate: rate } = c.summary;
@@ -136,5 +137,6 @@ export function renderComparison(c: ComparisonJson, detailed = false): string {
   lines.push(TRANSITIONS.map((key) => `${c.summary[key]} ${key.replace('_', ' ')}`).join(', '));
   const statistics = statisticsLine(c);
   if (statistics) lines.push(statistics);
+  if (detailed) lines.push(...efficiencyLines(c));
   return lines.join('\n');
 }

@@ -1,5 +1,6 @@
 import type { JudgedCaseComparison, JudgedComparison } from '../domain/eval/comparison-statistics';
 import type { CaseComparison, Delta, RunComparison } from '../domain/eval/run-comparison';
+import type { EfficiencyComparison, EfficiencyDelta } from '../domain/eval/efficiency-delta';
 
 /** One criterion of a case result as the API returns it. */
 export interface CriterionJson {
@@ -79,7 +80,8 @@ export interface EvalRunJson {
 /** One criterion's score (or mean) in a run and its baseline, and the change. */
 export type CriterionDeltaJson = Delta;
 /** One case of a comparison (`flaky`/`verdict`/`trajectory_diff` absent from an API without them). */
-export type CaseComparisonJson = CaseComparison & Partial<Omit<JudgedCaseComparison, keyof CaseComparison>>;
+export type CaseComparisonJson = CaseComparison &
+  Partial<Omit<JudgedCaseComparison, keyof CaseComparison>> & { efficiency_delta?: EfficiencyDelta | null };
 /** A run compared with its baseline (`GET …/eval-runs/{run}/compare`), every page of cases gathered. */
 export interface ComparisonJson {
   run_id: string;
@@ -89,6 +91,8 @@ export interface ComparisonJson {
   verdicts?: JudgedComparison['verdicts'];
   statistics?: JudgedComparison['statistics'];
   regression?: JudgedComparison['regression'];
+  /** Informational: each efficiency figure's mean in both runs (absent from an API without it). */
+  efficiency?: EfficiencyComparison;
 }
 
 /** Criterion keys in the order columns are printed. */

@@ -52,6 +52,7 @@ export async function listComparedResults(db: Db, runId: string): Promise<Compar
       'r.case_name',
       'r.status',
       'r.flip_rate',
+      'r.efficiency',
       sql<Record<string, number | null>>`coalesce((
         select jsonb_object_agg(e.key, case when (e.value->>'applicable')::boolean then e.value->'score' else 'null'::jsonb end)
         from jsonb_each(r.criteria) as e), '{}'::jsonb)`.as('scores'),

@@ -4,6 +4,7 @@ import { CASE_STATUSES } from '../../domain/scoring/case-outcome';
 import { REGRESSION_MODES } from '../../domain/eval/comparison-statistics';
 import { LIMITS } from '../../domain/limits';
 import { intervalJson } from './statistics.json';
+import { EFFICIENCY_FIGURES, type EfficiencyFigure } from '../../domain/eval/efficiency-delta';
 
 const status = z.enum(CASE_STATUSES);
 
@@ -73,6 +74,18 @@ const counts = Object.fromEntries(TRANSITIONS.map((transition) => [transition, z
   z.ZodNumber
 >;
 
+const figures = <T extends z.ZodType>(value: T) =>
+  z.object(Object.fromEntries(EFFICIENCY_FIGURES.map((figure) => [figure, value])) as Record<EfficiencyFigure, T>);
+
+const efficiencyComparisonJson = z
+  .object({
+    cases: z.number().int().describe('cases both runs scored with efficiency figures'),
+    ...figures(delta).shape,
+  })
+  .describe(
+    "informational only (never affects verdicts or the gate): each efficiency figure's mean in both runs and run − baseline, over the cases both runs scored where both record the figure (null where none does)",
+  );
+
 /** One case of a comparison: its transition, both statuses (null where that run has no result) and score deltas. */
 export const caseComparisonJson = z.object({
   case_id: z.string(),
@@ -92,6 +105,11 @@ export const caseComparisonJson = z.object({
     .optional()
     .describe(
       "regressed cases only: the baseline's calls aligned against the run's (matched pairs with argument changes, missing, extra), read from each run's tool_trajectory_avg_score alignment; null when either run has none (no expected_trajectory)",
+    ),
+  efficiency_delta: figures(z.number().nullable())
+    .nullable()
+    .describe(
+      'informational only: run − baseline of tool_calls, model_calls, total_tokens and latency_ms (null where either run does not record the figure); null unless both runs scored the case with efficiency figures',
     ),
   flaky: z.boolean().describe('the case passed in some repeats of the run and not in others (flip rate above zero)'),
   verdict: z
@@ -119,6 +137,7 @@ export const runComparisonJson = z.object({
     .describe('cases by verdict over all cases (a flaky case counts as flaky only)'),
   statistics: comparisonStatisticsJson,
   regression: regressionJson,
+  efficiency: efficiencyComparisonJson,
   cases: z.array(caseComparisonJson),
   next_cursor: z.string().nullable(),
 });

@@ -5,6 +5,7 @@ import { findEvalRun } from '../../db/eval-run.repository';
 import { sortedPage, type SortKey } from '../../db/keyset-page';
 import { findKeywordBaseline, listComparedResults, listTrajectoryDetails } from '../../db/run-comparison.repository';
 import { withTrajectoryDiffs } from '../../domain/eval/trajectory-diff';
+import { efficiencyComparison, withEfficiencyDeltas } from '../../domain/eval/efficiency-delta';
 import { FINAL_EVAL_RUN_STATUSES, type EvalRun } from '../../db/tables/eval-run.table';
 import { caseOrderKey, compareOrderKeys, compareRuns } from '../../domain/eval/run-comparison';
 import {
@@ -112,7 +113,12 @@ export const evalRunCompareRoutes: RouteSpec[] = [
           run_id: run.id,
           baseline_run_id: baseline.id,
           ...judged,
-          cases: withTrajectoryDiffs(page.data, runDetails, baselineDetails),
+          efficiency: efficiencyComparison(results, baselineResults),
+          cases: withEfficiencyDeltas(
+            withTrajectoryDiffs(page.data, runDetails, baselineDetails),
+            results,
+            baselineResults,
+          ),
           next_cursor: page.next_cursor,
         },
       };

@@ -1,4 +1,5 @@
 import type { CaseStatus } from '../scoring/case-outcome';
+import type { Efficiency } from '../scoring/efficiency';
 
 /** How a case moved from the baseline run to the compared run, in the order a comparison lists them. */
 export const TRANSITIONS = ['regressed', 'fixed', 'still_failing', 'new', 'removed', 'still_passing'] as const;
@@ -14,6 +15,8 @@ export interface ComparedResult {
   first_failed_turn?: number | null;
   /** Runs of several repeats: the case's flip rate (null or absent otherwise). */
   flip_rate?: number | null;
+  /** The scored conversation's efficiency figures (null or absent: none recorded). */
+  efficiency?: Efficiency | null;
 }
 
 /** A value in the compared run and in the baseline, and run − baseline (null unless both are numbers). */

@@ -57,11 +57,22 @@ describe('comparing an eval run with a baseline', function () {
     }
     for (const name of NAMES) bad[name] = (await api.importRun('support', conversation(name, 'wrong', 'guess'))).id;
     const mumble = await api.importRun('support', conversation('bravo', MUMBLE));
+    // delta fails in both runs; in the head run its agent called one tool more and spent 30 tokens more.
+    const deltaBase: Record<string, unknown> = {
+      ...conversation('delta', 'wrong', 'guess'),
+      token_usage: { prompt_tokens: 100, completion_tokens: 20 },
+    };
+    const deltaBefore = await api.importRun('support', deltaBase);
+    const deltaAfter = await api.importRun('support', {
+      ...deltaBase,
+      tool_calls: [...(deltaBase.tool_calls as unknown[]), { tool_name: 'guess', tool_args: { q: 'again' } }],
+      token_usage: { total_tokens: 150 },
+    });
 
     // Baseline: charlie and delta fail; every other case passes from its source.
     const explicitBase = {
       run_selection: 'explicit',
-      conversations: { [cases.charlie]: bad.charlie, [cases.delta]: bad.delta },
+      conversations: { [cases.charlie]: bad.charlie, [cases.delta]: deltaBefore.id },
     };
     baseline = await api.trigger('support', 'checkout', { ...explicitBase, tags: ['main', 'sha:base'] });
     baseline = await api.waitForEnd('support', baseline.id);
@@ -73,7 +84,7 @@ describe('comparing an eval run with a baseline', function () {
     cases.golf = (await api.promote('support', golf.id, 'checkout', 'golf')).id;
     const explicitHead = {
       run_selection: 'explicit',
-      conversations: { [cases.alpha]: bad.alpha, [cases.bravo]: mumble.id, [cases.delta]: bad.delta },
+      conversations: { [cases.alpha]: bad.alpha, [cases.bravo]: mumble.id, [cases.delta]: deltaAfter.id },
     };
     head = await api.trigger('support', 'checkout', { ...explicitHead, tags: ['sha:head', 'pr', 'sha:head'] });
     head = await api.waitForEnd('support', head.id);
@@ -244,6 +255,31 @@ describe('comparing an eval run with a baseline', function () {
     const any = await compare(head.id, `baseline=${baseline.id}`);
     assert.deepEqual([any.data.regression.mode, any.data.regression.failed], ['any', true]);
     assert.deepEqual(any.data.statistics, data.statistics, 'seeded by the two runs: the same answer every time');
+  });
+
+  it('answers efficiency deltas per case and the means of both runs, informational only', async () => {
+    const { data } = await compare(head.id, `baseline=${baseline.id}`);
+    const byName = Object.fromEntries(data.cases.map((c: any) => [c.case_name, c.efficiency_delta]));
+    const same = { tool_calls: 0, model_calls: 0, total_tokens: null, latency_ms: null };
+    assert.deepEqual(byName, {
+      alpha: same,
+      bravo: same,
+      charlie: same,
+      delta: { tool_calls: 1, model_calls: 0, total_tokens: 30, latency_ms: null },
+      echo: same,
+      golf: null,
+      foxtrot: null,
+    });
+    // Over alpha, bravo, charlie, delta and echo; tokens only where both runs record them (delta).
+    assert.deepEqual(data.efficiency, {
+      cases: 5,
+      tool_calls: { run: 6 / 5, baseline: 1, delta: 6 / 5 - 1 },
+      model_calls: { run: 1, baseline: 1, delta: 0 },
+      total_tokens: { run: 150, baseline: 120, delta: 30 },
+      latency_ms: { run: null, baseline: null, delta: null },
+    });
+    const delta = data.cases.find((c: any) => c.case_name === 'delta');
+    assert.deepEqual([delta.transition, delta.verdict], ['still_failing', null], 'more calls change no verdict');
   });
 
   it('answers 422 naming fail_on_regression or alpha when either is out of range', async () => {

@@ -113,5 +113,26 @@ describe('agent:eval comparison report', () => {
       `FIXED fixed one: failed → passed; ${TRAJ} 0.50 → 1.00 (+0.50)`,
     ]);
     assert.match(renderComparison(judged, true), /FLAKY worse b: .*\n    trajectory diff: not available/);
+    const none = { tool_calls: 0, model_calls: null, total_tokens: null, latency_ms: null };
+    const withEfficiency: ComparisonJson = {
+      ...judged,
+      cases: [
+        { ...judged.cases[0], efficiency_delta: { ...none, tool_calls: 2, total_tokens: -15 } },
+        { ...judged.cases[1], efficiency_delta: none },
+        { ...judged.cases[2], efficiency_delta: null },
+      ],
+      efficiency: {
+        cases: 6,
+        tool_calls: { run: 4 / 3, baseline: 1, delta: 1 / 3 },
+        model_calls: { run: 2, baseline: 2, delta: 0 },
+        total_tokens: { run: null, baseline: null, delta: null },
+        latency_ms: { run: 1200, baseline: 1000, delta: 200 },
+      },
+    };
+    assert.deepEqual(renderComparison(withEfficiency, true).split('\n').slice(-2), [
+      'efficiency over 6 cases (mean): tool calls 1 → 1.33 (+0.33), model calls 2 → 2 (0), tokens - → -, latency ms 1000 → 1200 (+200)',
+      '  worse a: tool calls +2, tokens -15',
+    ]);
+    assert.doesNotMatch(renderComparison(withEfficiency), /efficiency/, 'only with detailed');
   });
 });

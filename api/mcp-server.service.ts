@@ -53,7 +53,8 @@ async function storeSecrets(vault: CredentialVault, server: McpServer, secrets: 
 
 async function removeRowAndSecret(deps: AppDeps, server: McpServer): Promise<void> {
   await deps.vault.delete({ workspaceId: server.workspace_id, credentialId: server.credential_id });
-  await deleteOauthSecrets(deps.vault, server);
+  // Only a server registered with OAuth has them (the auth type is fixed at registration).
+  if (server.auth_type) await deleteOauthSecrets(deps.vault, server);
   await deleteMcpServer(deps.db, server.id);
 }
 

@@ -5,16 +5,6 @@ import type { EvalRun } from './tables/eval-run.table';
 import type { EvalSet } from './tables/eval-set.table';
 import type { McpTool } from './tables/mcp.table';
 
-/** A stored tool of a server by name. */
-export async function findServerTool(db: Db, serverId: string, name: string): Promise<McpTool | undefined> {
-  return db
-    .selectFrom('mcp_tools')
-    .selectAll()
-    .where('server_id', '=', serverId)
-    .where('name', '=', name)
-    .executeTakeFirst();
-}
-
 /**
  * Approves a tool at its current definition when that still hashes to `hash` (what the approver reviewed); undefined
  * when a sync moved it since. Approving an approved tool writes the same values again.

@@ -60,7 +60,8 @@ export class GatewayAuthCache {
     let agentId = entry.agents.get(agent);
     if (agentId === undefined) {
       agentId = (await findAgent(this.db, entry.auth.workspaceId, agent))?.id ?? null;
-      if (entry.agents.size < MAX_AGENTS) entry.agents.set(agent, agentId);
+      // A missing agent is a refusal: not kept, so an agent created a moment ago is found at once.
+      if (agentId !== null && entry.agents.size < MAX_AGENTS) entry.agents.set(agent, agentId);
     }
     return { auth: entry.auth, agentId: agentId ?? undefined };
   }

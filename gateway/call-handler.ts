@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import { SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
 import { ErrorCode, McpError, type CallToolRequest, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Db } from '../db/database';
 import type { Logger } from '../lib/logger';
 import { gatewayCallDuration, gatewayCalls } from '../lib/metrics';
 import type { AuditQueue } from './audit-queue';
@@ -14,7 +13,6 @@ import type { Upstreams } from './upstreams';
 
 /** What a gateway session's `tools/call` handler works with. */
 export interface CallContext {
-  db: Db;
   logger: Logger;
   tracer: Tracer | undefined;
   owner: GatewaySessionOwner & { actorType: 'user' | 'service_token'; actorId: string };
@@ -81,7 +79,7 @@ export async function handleToolCall(
         );
       });
       // Fails closed: a definition that cannot be checked is not called.
-      const moved = await liveDefinitionMoved(exposed, ctx.upstreams).catch(() => undefined);
+      const moved = await liveDefinitionMoved(exposed, upstream).catch(() => undefined);
       if (moved === undefined)
         throw refuse(
           `${name}: server ${exposed.serverName} did not list its tools to check the definition`,

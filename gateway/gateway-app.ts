@@ -66,27 +66,32 @@ export function createGateway(deps: GatewayDeps): Gateway {
         `this workspace has ${LIMITS.gatewaySessionsPerWorkspace} gateway sessions open (limit gatewaySessionsPerWorkspace)`,
         { scope: 'workspace', limit: 'gatewaySessionsPerWorkspace' },
       );
-    catalogs.hold(agentId);
     const owner = { workspaceId: auth.workspaceId, agentId, tokenId: auth.tokenId };
     const upstreamCapabilities = upstreamClientCapabilities(client);
+    const upstreams = new Upstreams(
+      { db, vault: deps.vault, guard, pool, oauthClient },
+      auth.workspaceId,
+      upstreamCapabilities,
+    );
+    catalogs.hold(agentId);
+    // A session that fails to open releases what it took (the catalog it held, the upstream sessions it opened).
     const session = await openGatewaySession({
-      db,
       logger,
       tracer: deps.tracing?.tracer,
       owner: { ...owner, actorType: auth.actor.type, actorId: auth.actor.id },
       catalog: () => catalogs.get(agentId),
       audit,
-      upstreams: new Upstreams(
-        { db, vault: deps.vault, guard, pool, oauthClient },
-        auth.workspaceId,
-        upstreamCapabilities,
-      ),
+      upstreams,
       upstreamCapabilities,
       recorder: (mcpSessionId) => sessionRecorder(db, logger, { ...owner, mcpSessionId }),
       onClose: (closed) => {
         sessions.remove(closed);
         catalogs.release(agentId);
       },
+    }).catch(async (error: unknown) => {
+      catalogs.release(agentId);
+      await upstreams.close();
+      throw error;
     });
     sessions.add(session);
     return session;

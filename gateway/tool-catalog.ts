@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Db } from '../db/database';
+import { listUsableTools } from '../db/mcp-tool.repository';
 import type { McpTool, ToolOverride } from '../db/tables/mcp.table';
 import { toolAllowed, toolPrefixOf } from '../domain/mcp/gateway-policy';
 import type { LinkedServer } from './forward/open-upstreams';
-import { usableTools } from './usable-tools';
 
 /** One upstream tool as the gateway exposes it, with the link's policy for it. */
 export interface ExposedTool {
@@ -57,7 +57,7 @@ export async function loadAgentTools(db: Db, agentId: string): Promise<AgentTool
   for (const link of await enabledLinks(db, agentId)) {
     const prefix = toolPrefixOf(link.serverName, link.tool_prefix);
     links.push({ serverId: link.serverId, serverName: link.serverName, prefix });
-    for (const tool of await usableTools(db, link.serverId, { autoApprove: link.auto_approve })) {
+    for (const tool of await listUsableTools(db, link.serverId, { autoApprove: link.auto_approve })) {
       const exposedName = `${prefix}${tool.name}`;
       if (tools.has(exposedName)) continue;
       const allowed = toolAllowed(link.tools, tool.name);

@@ -5,6 +5,7 @@ import type { PriceOf } from '../../domain/scoring/model-prices';
 import { caseCost, type TokenCounts } from '../../domain/scoring/run-cost';
 import type { ActivityDeps } from '../platform/activity-deps';
 import type { CasePlan } from './batch-loads';
+import { sumUsages } from './case-repeat-results';
 import type { Conversation } from '../../db/tables/conversation.table';
 import type { JudgeUsage } from '../../db/tables/eval-run.table';
 
@@ -32,16 +33,8 @@ function liveConversations(plan: CasePlan): Conversation[] {
 }
 
 /** The simulated user's calls of a case's conversations, summed; null when no simulated user played them. */
-export function simulatorUsageOf(conversations: readonly Conversation[]): JudgeUsage | null {
-  const usages = conversations.flatMap((conversation) => conversation.simulation?.simulator_usage ?? []);
-  if (usages.length === 0) return null;
-  const sum = (key: keyof JudgeUsage) => usages.reduce((total, usage) => total + usage[key], 0);
-  return {
-    calls: sum('calls'),
-    prompt_tokens: sum('prompt_tokens'),
-    completion_tokens: sum('completion_tokens'),
-    total_tokens: sum('total_tokens'),
-  };
+function simulatorUsageOf(conversations: readonly Conversation[]): JudgeUsage | null {
+  return sumUsages(conversations.flatMap((conversation) => conversation.simulation?.simulator_usage ?? []));
 }
 
 /**

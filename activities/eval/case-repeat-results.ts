@@ -37,7 +37,8 @@ export function withSimulatedTools(usage: JudgeUsage | null, calls: readonly Rec
   return simulated.length === 0 ? usage : sumUsages(usage ? [usage, ...simulated] : simulated);
 }
 
-function sumUsages(usages: readonly JudgeUsage[]): JudgeUsage | null {
+/** Usages summed field by field; null when there are none. */
+export function sumUsages(usages: readonly JudgeUsage[]): JudgeUsage | null {
   if (usages.length === 0) return null;
   const sum = (key: keyof JudgeUsage): number => usages.reduce((total, usage) => total + usage[key], 0);
   return {

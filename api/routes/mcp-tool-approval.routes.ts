@@ -3,7 +3,6 @@ import { findAgent, findPublishedVersion } from '../../db/agent.repository';
 import { insertEvalRun } from '../../db/eval-run.repository';
 import {
   approveTool,
-  findServerTool,
   listApprovalTargets,
   listCandidateRuns,
   type ApprovalTarget,
@@ -15,11 +14,11 @@ import { resolveMinScores } from '../../domain/scoring/criteria';
 import type { AppDeps } from '../app-deps';
 import { agentRunnability } from '../../domain/agent/agent-runnability';
 import { requirePermission } from '../auth';
-import { HttpError, notFound } from '../http-error';
+import { HttpError } from '../http-error';
 import { evalRunJson } from '../json/eval-run.json';
 import { limitExceeded } from '../field-errors';
 import { toolJson, toolViewJson, toToolJson, toToolViewJson } from '../json/mcp-tool.json';
-import { requireMcpServer } from '../lookups';
+import { requireMcpServer, requireServerTool } from '../lookups';
 import { route, type RouteSpec } from '../route';
 import { startEvalRun } from '../workflow-starts';
 
@@ -34,10 +33,7 @@ async function requireTool(
   params: Record<string, string>,
 ): Promise<{ server: McpServer; tool: McpTool }> {
   const server = await requireMcpServer(deps.db, workspaceId, params.id);
-  // A name Postgres cannot hold (NUL) names no tool: 404 rather than a database error.
-  const tool = params.tool.includes('\u0000') ? undefined : await findServerTool(deps.db, server.id, params.tool);
-  if (!tool) throw notFound('tool');
-  return { server, tool };
+  return { server, tool: await requireServerTool(deps.db, server.id, params.tool) };
 }
 
 const approveBody = z

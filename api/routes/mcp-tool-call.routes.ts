@@ -1,12 +1,8 @@
 import { z } from 'zod';
-import type { Db } from '../../db/database';
-import { findServerTools } from '../../db/mcp-tool.repository';
-import type { McpTool } from '../../db/tables/mcp.table';
 import { boundedObject } from '../../domain/bounded-schemas';
 import { toolArgumentProblem } from '../../domain/mcp/tool-arguments';
 import { invalidFields } from '../field-errors';
-import { notFound } from '../http-error';
-import { requireMcpServer } from '../lookups';
+import { requireMcpServer, requireServerTool } from '../lookups';
 import { route, type RouteSpec } from '../route';
 import { runMcpToolCall } from '../workflow-starts';
 
@@ -31,14 +27,6 @@ const callJson = z.object({
     ),
 });
 
-// The tools a call may use: a stored (synced) tool of the server.
-// Quarantined tools too: the playground is where an admin tries a new definition before approving it.
-async function requireSyncedTool(db: Db, serverId: string, name: string): Promise<McpTool> {
-  const [tool] = await findServerTools(db, serverId, [name]);
-  if (!tool) throw notFound('tool');
-  return tool;
-}
-
 /** The playground: one call of a synced tool on a worker, answered raw with its output-schema check. */
 export const mcpToolCallRoutes: RouteSpec[] = [
   route({
@@ -52,7 +40,7 @@ export const mcpToolCallRoutes: RouteSpec[] = [
     response: callJson,
     handler: async ({ body, params, auth, deps }) => {
       const server = await requireMcpServer(deps.db, auth.workspaceId, params.id);
-      const tool = await requireSyncedTool(deps.db, server.id, params.tool);
+      const tool = await requireServerTool(deps.db, server.id, params.tool);
       const problem = toolArgumentProblem(tool, body.arguments, 'arguments');
       if (problem) throw invalidFields([problem]);
       return runMcpToolCall(deps, {

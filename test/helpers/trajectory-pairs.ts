@@ -1,15 +1,8 @@
+import { seededRandom } from '../../domain/scoring/statistics';
 import type { AdkCall } from './adk-oracle';
 
-/** mulberry32: a small seeded PRNG, so a seed always generates the same pairs. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), state | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// mulberry32, the seeded PRNG the run statistics use: a seed always generates the same pairs.
+export { seededRandom };
 
 type Value =
   | { kind: 'number'; spellings: readonly string[] }

@@ -90,7 +90,9 @@ describe('MCP gateway: aggregation of linked servers, prefixes, allowlist and li
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => changed());
     assert.ok((await toolNames(client)).includes('beta__get-sum'));
     await link('beta', { enabled: false });
-    const deadline = new Promise((_, reject) => setTimeout(() => reject(new Error('no list_changed in 20 s')), 20_000));
+    const deadline = new Promise((_, reject) =>
+      setTimeout(() => reject(new Error('no list_changed in 20 s')), 20_000).unref(),
+    );
     await Promise.race([notified, deadline]);
     const names = await toolNames(client);
     assert.ok(names.includes('alpha__get-sum'));

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import net from 'node:net';
 import { promisify } from 'node:util';
 import request from 'supertest';
 import { listen } from '../../cli/http-server';
 import { postgresBinDir } from '../../lib/embedded/postgres-cluster';
-import { waitFor } from '../../lib/embedded/process-utils';
+import { freePort, waitFor } from '../../lib/embedded/process-utils';
 import { readOauthRecord } from '../../lib/mcp/oauth-vault';
 import { workflowIds } from '../../workflows/temporal-names';
 import { waitForFlowRunEnd } from '../helpers/flow-runs';
@@ -16,15 +15,6 @@ import { createTestPlatform, type TestPlatform } from '../helpers/platform';
 import { createTenant, type Tenant } from '../helpers/tenants';
 
 type Method = 'get' | 'post' | 'patch';
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const probe = net.createServer().once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 
 describe('MCP servers behind OAuth: a real authorization server, the callback, refresh and rotation', () => {
   const responses: string[] = [];

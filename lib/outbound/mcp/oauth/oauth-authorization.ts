@@ -46,17 +46,22 @@ export async function beginAuthorization(deps: OauthDeps, server: McpServer): Pr
     delete withoutTokens.discovery;
     const provider = new VaultOAuthProvider(deps.vault, server, withoutTokens, deps.oauthClient, 'authorize');
     const challenge = await challengeOf(url, fetchFn);
-    const stepUp = stepUpScope(provider.record);
-    const result = await auth(provider, {
-      serverUrl: url,
-      fetchFn,
-      ...challenge,
-      ...(stepUp ? { scope: stepUp } : {}),
-    });
-    if (result !== 'REDIRECT' || !provider.authorizationUrl)
-      throw new AuthorizationRequiredError('the authorization server did not start an authorization');
-    if (record.tokens) await writeOauthRecord(deps.vault, server, { ...provider.record, tokens: record.tokens });
-    return provider.authorizationUrl.toString();
+    try {
+      const stepUp = stepUpScope(provider.record);
+      const result = await auth(provider, {
+        serverUrl: url,
+        fetchFn,
+        ...challenge,
+        ...(stepUp ? { scope: stepUp } : {}),
+      });
+      if (result !== 'REDIRECT' || !provider.authorizationUrl)
+        throw new AuthorizationRequiredError('the authorization server did not start an authorization');
+      return provider.authorizationUrl.toString();
+    } finally {
+      // The provider saves its record without the tokens: they are put back whether this start succeeded or failed
+      // half-way (after a registration, say), so working tokens stay until an exchange replaces them.
+      if (record.tokens) await writeOauthRecord(deps.vault, server, { ...provider.record, tokens: record.tokens });
+    }
   });
 }
 

@@ -149,8 +149,10 @@ export const LIMITS = {
   /** Size of one gateway `tools/call`'s `arguments` as JSON, in bytes: a tool's input, not a document upload; the
    * gateway holds it in memory and records it with the session's conversation. */
   gatewayArgumentBytes: 256 * 1024,
-  /** Size of one tool result the gateway passes back, in bytes: what a model can use in one step, well under the
-   * upstream answer cap (`mcpResponseBytes`); a larger one is answered as a tool error. */
+  /** Size of one message the gateway relays from an upstream to its client, in bytes (a tool result, any other answer,
+   * an error, a notification, a sampling or elicitation request): what a model can use in one step, well under the
+   * upstream answer cap (`mcpResponseBytes`); a larger tool result is a tool error, a larger answer, error or request
+   * a JSON-RPC error naming the limit, a larger notification is dropped. */
   gatewayResultBytes: 1024 * 1024,
   /** Milliseconds one gateway tool call may take (a link's `timeout_ms` may lower or raise it up to this): a call that
    * holds a downstream request and an upstream session must end. */

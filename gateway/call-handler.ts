@@ -87,9 +87,7 @@ export async function handleToolCall(
         );
       if (moved)
         throw refuse(`${name}: its definition changed upstream since it was approved (hidden until approved again)`);
-      const { result, resultBytes } = await ctx.relay.during(exposed.serverId, extra, (options) =>
-        forwardCall(upstream, exposed, request.params.arguments, options),
-      );
+      const { result, resultBytes } = await forwardCall(ctx.relay, extra, upstream, exposed, request.params.arguments);
       outcome = result.isError === true ? 'tool_error' : 'ok';
       const latencyMs = performance.now() - started;
       ctx.recorder.call({

@@ -1,8 +1,10 @@
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { CallToolResultSchema, ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { LIMITS } from '../domain/limits';
-import { describeMcpFailure, scrubSecrets } from '../lib/outbound/mcp/mcp-failure';
+import { describeMcpFailure } from '../lib/outbound/mcp/mcp-failure';
 import { TOOL_CALL_TIMEOUT_MS } from '../lib/outbound/mcp/tool-call';
+import type { DownstreamExtra, DownstreamRelay } from './forward/relay';
+import { OversizeMessage } from './forward/relayable';
 import type { ExposedTool } from './tool-catalog';
 import type { Upstream } from './upstreams';
 
@@ -32,24 +34,27 @@ export function checkArguments(exposedName: string, args: unknown): number {
   return bytes;
 }
 
-const toolErrorResult = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
+/** What a call whose result is over `gatewayResultBytes` answers: a tool error naming the limit. */
+const oversizeResult = (exposedName: string, bytes: number): CallToolResult => ({
+  content: [
+    {
+      type: 'text',
+      text: `${exposedName} returned ${bytes} bytes: over ${LIMITS.gatewayResultBytes} (limit gatewayResultBytes)`,
+    },
+  ],
+  isError: true,
+});
 
-/**
- * Calls the upstream tool with the call's timeout and the client's cancellation. A result over `gatewayResultBytes` is
- * answered as a tool error; secret values of the server are replaced in what the client gets. An upstream failure
- * becomes a JSON-RPC error whose message carries no secret.
- */
-export async function forwardCall(
+/** Calls the upstream tool with the call's timeout and the client's cancellation (`options`); a failure is described. */
+async function callUpstream(
   upstream: Upstream,
   exposed: ExposedTool,
   args: Record<string, unknown> | undefined,
   options: RequestOptions,
-): Promise<ForwardedCall> {
+): Promise<CallToolResult> {
   const timeout = callTimeoutMs(exposed);
-  let result: CallToolResult;
   try {
-    // `options`: the client's cancellation and, when it asked for it, its progress (see gateway/forward/relay.ts).
-    result = (await upstream.client.callTool({ name: exposed.tool.name, arguments: args }, CallToolResultSchema, {
+    return (await upstream.client.callTool({ name: exposed.tool.name, arguments: args }, CallToolResultSchema, {
       ...options,
       timeout,
     })) as CallToolResult;
@@ -59,25 +64,34 @@ export async function forwardCall(
       error.code !== ErrorCode.RequestTimeout &&
       error.code !== ErrorCode.ConnectionClosed
     )
-      throw new McpError(
-        error.code,
-        scrubSecrets(error.message.replace(/^MCP error -?\d+: /, ''), upstream.secretValues),
-      );
+      throw error;
     const failure = describeMcpFailure(upstream.session.overflow() ?? error, {
       timeoutMs: timeout,
       secrets: upstream.secretValues,
     });
     throw refuse(`${exposed.exposedName}: ${failure.message}`, ErrorCode.InternalError);
   }
-  const raw = JSON.stringify(result);
-  const resultBytes = Buffer.byteLength(raw, 'utf8');
-  if (resultBytes > LIMITS.gatewayResultBytes)
-    return {
-      result: toolErrorResult(
-        `${exposed.exposedName} returned ${resultBytes} bytes: over ${LIMITS.gatewayResultBytes} (limit gatewayResultBytes)`,
-      ),
-      resultBytes,
-    };
-  const scrubbed = scrubSecrets(raw, upstream.secretValues);
-  return { result: scrubbed === raw ? result : (JSON.parse(scrubbed) as CallToolResult), resultBytes };
+}
+
+/**
+ * Forwards a call through the session's relay, which scrubs the server's secret values from its result and failure
+ * (gateway/forward/relayable.ts); a result over `gatewayResultBytes` is answered as a tool error.
+ */
+export async function forwardCall(
+  relay: DownstreamRelay,
+  extra: DownstreamExtra,
+  upstream: Upstream,
+  exposed: ExposedTool,
+  args: Record<string, unknown> | undefined,
+): Promise<ForwardedCall> {
+  const source = { serverId: exposed.serverId, serverName: exposed.serverName, secretValues: upstream.secretValues };
+  try {
+    const { value, bytes } = await relay.forward(source, extra, (options) =>
+      callUpstream(upstream, exposed, args, options),
+    );
+    return { result: value, resultBytes: bytes };
+  } catch (error) {
+    if (!(error instanceof OversizeMessage)) throw error;
+    return { result: oversizeResult(exposed.exposedName, error.bytes), resultBytes: error.bytes };
+  }
 }

@@ -7,7 +7,7 @@ import { forwardResources } from './resources';
 import { relayFromUpstream } from './upstream-handlers';
 import type { ForwardUpstream } from './upstream';
 
-export { forwardOptions, type DownstreamExtra } from './relay';
+export type { DownstreamExtra } from './relay';
 export { unionCapabilities, type ForwardUpstream } from './upstream';
 export { upstreamClientCapabilities } from './upstream-handlers';
 

@@ -13,9 +13,7 @@ export function forwardLogging(server: Server, all: ForwardUpstream[], relay: Do
   server.setRequestHandler(SetLevelRequestSchema, async (request, extra) => {
     await Promise.all(
       upstreams.map((upstream) =>
-        relay.during(upstream.serverId, extra, (options) =>
-          upstream.client.setLoggingLevel(request.params.level, options),
-        ),
+        relay.during(upstream, extra, (options) => upstream.client.setLoggingLevel(request.params.level, options)),
       ),
     );
     return {};

@@ -15,14 +15,14 @@ export interface LinkedServer {
  */
 export async function openForwardUpstreams(
   links: LinkedServer[],
-  get: (serverId: string) => Promise<{ client: Client; shared?: boolean }>,
+  get: (serverId: string) => Promise<{ client: Client; secretValues: readonly string[]; shared?: boolean }>,
   onFailure: (link: LinkedServer, error: unknown) => void,
 ): Promise<ForwardUpstream[]> {
   const opened = await Promise.all(
     links.map(async (link) => {
       try {
-        const { client, shared } = await get(link.serverId);
-        return { ...link, client, shared };
+        const { client, secretValues, shared } = await get(link.serverId);
+        return { ...link, client, secretValues, shared };
       } catch (error) {
         onFailure(link, error);
         return undefined;

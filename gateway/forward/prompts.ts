@@ -23,7 +23,7 @@ export function forwardPrompts(server: Server, all: ForwardUpstream[], relay: Do
   if (upstreams.length === 0) return;
   server.setRequestHandler(ListPromptsRequestSchema, async (request, extra) => {
     const { items, nextCursor } = await listAcross(upstreams, request.params?.cursor, async (upstream, cursor) => {
-      const page = await relay.during(upstream.serverId, extra, (options) =>
+      const page = await relay.during(upstream, extra, (options) =>
         upstream.client.listPrompts(cursor === undefined ? undefined : { cursor }, options),
       );
       return {
@@ -35,9 +35,7 @@ export function forwardPrompts(server: Server, all: ForwardUpstream[], relay: Do
   });
   server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
     const { upstream, name } = routePrompt(upstreams, request.params.name);
-    return relay.during(upstream.serverId, extra, (options) =>
-      upstream.client.getPrompt({ ...request.params, name }, options),
-    );
+    return relay.during(upstream, extra, (options) => upstream.client.getPrompt({ ...request.params, name }, options));
   });
 }
 
@@ -60,6 +58,6 @@ export function forwardCompletions(
     if (!upstream || !upstreams.includes(upstream))
       throw notFound(`ref: no linked server of this agent offers completions for ${JSON.stringify(ref)}`);
     const params = route.name === undefined ? request.params : { ...request.params, ref: { ...ref, name: route.name } };
-    return relay.during(upstream.serverId, extra, (options) => upstream.client.complete(params, options));
+    return relay.during(upstream, extra, (options) => upstream.client.complete(params, options));
   });
 }

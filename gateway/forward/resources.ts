@@ -9,7 +9,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { LIMITS } from '../../domain/limits';
 import { listAcross } from './paged-list';
-import { forwardOptions, type DownstreamRelay } from './relay';
+import type { DownstreamExtra, DownstreamRelay } from './relay';
 import { notFound } from './upstream-handlers';
 import { offers, type ForwardUpstream } from './upstream';
 
@@ -21,7 +21,10 @@ export class ResourceRoutes {
   private readonly byUri = new Map<string, ForwardUpstream>();
   private readonly templates = new Map<ForwardUpstream, UriTemplate[]>();
 
-  constructor(private readonly upstreams: ForwardUpstream[]) {}
+  constructor(
+    private readonly upstreams: ForwardUpstream[],
+    private readonly relay: DownstreamRelay,
+  ) {}
 
   remember(upstream: ForwardUpstream, uris: string[]): void {
     for (const uri of uris) {
@@ -38,13 +41,15 @@ export class ResourceRoutes {
     );
   }
 
-  async route(uri: string, extra: Parameters<typeof forwardOptions>[0]): Promise<ForwardUpstream> {
+  async route(uri: string, extra: DownstreamExtra): Promise<ForwardUpstream> {
     const known = this.byUri.get(uri);
     if (known) return known;
     if (this.upstreams.length === 1) return this.upstreams[0];
     for (const upstream of this.upstreams) {
       if (!this.templates.has(upstream)) {
-        const listed = await upstream.client.listResourceTemplates(undefined, forwardOptions(extra));
+        const listed = await this.relay.during(upstream, extra, (options) =>
+          upstream.client.listResourceTemplates(undefined, options),
+        );
         this.learnTemplates(
           upstream,
           listed.resourceTemplates.map((t) => t.uriTemplate),
@@ -64,10 +69,10 @@ export function forwardResources(
 ): ResourceRoutes | undefined {
   const upstreams = all.filter((upstream) => offers(upstream, 'resources'));
   if (upstreams.length === 0) return undefined;
-  const routes = new ResourceRoutes(upstreams);
+  const routes = new ResourceRoutes(upstreams, relay);
   server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
     const { items, nextCursor } = await listAcross(upstreams, request.params?.cursor, async (upstream, cursor) => {
-      const page = await relay.during(upstream.serverId, extra, (options) =>
+      const page = await relay.during(upstream, extra, (options) =>
         upstream.client.listResources(cursor === undefined ? undefined : { cursor }, options),
       );
       routes.remember(
@@ -80,7 +85,7 @@ export function forwardResources(
   });
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async (request, extra) => {
     const { items, nextCursor } = await listAcross(upstreams, request.params?.cursor, async (upstream, cursor) => {
-      const page = await relay.during(upstream.serverId, extra, (options) =>
+      const page = await relay.during(upstream, extra, (options) =>
         upstream.client.listResourceTemplates(cursor === undefined ? undefined : { cursor }, options),
       );
       return { items: page.resourceTemplates, nextCursor: page.nextCursor };
@@ -89,20 +94,16 @@ export function forwardResources(
   });
   server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
     const upstream = await routes.route(request.params.uri, extra);
-    return relay.during(upstream.serverId, extra, (options) => upstream.client.readResource(request.params, options));
+    return relay.during(upstream, extra, (options) => upstream.client.readResource(request.params, options));
   });
   if (!upstreams.some((upstream) => upstream.client.getServerCapabilities()?.resources?.subscribe)) return routes;
   server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
     const upstream = await routes.route(request.params.uri, extra);
-    return relay.during(upstream.serverId, extra, (options) =>
-      upstream.client.subscribeResource(request.params, options),
-    );
+    return relay.during(upstream, extra, (options) => upstream.client.subscribeResource(request.params, options));
   });
   server.setRequestHandler(UnsubscribeRequestSchema, async (request, extra) => {
     const upstream = await routes.route(request.params.uri, extra);
-    return relay.during(upstream.serverId, extra, (options) =>
-      upstream.client.unsubscribeResource(request.params, options),
-    );
+    return relay.during(upstream, extra, (options) => upstream.client.unsubscribeResource(request.params, options));
   });
   return routes;
 }

@@ -47,7 +47,7 @@ export function relayFromUpstream(
     relay.notify(upstream, notification),
   );
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) =>
-    relay.server.notification(notification),
+    relay.notify(upstream, notification, 'session'),
   );
   client.setNotificationHandler(ResourceListChangedNotificationSchema, () => relay.server.sendResourceListChanged());
   client.setNotificationHandler(PromptListChangedNotificationSchema, () => relay.server.sendPromptListChanged());

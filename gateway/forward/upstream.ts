@@ -8,9 +8,14 @@ export interface ForwardUpstream {
   /** What the exposed tool and prompt names start with: the link's `tool_prefix`, else `<server name>__`. */
   prefix: string;
   client: Client;
+  /** The server's secret values: nothing relayed from it to the client may contain them (`relayable`). */
+  secretValues: readonly string[];
   /** A client other gateway sessions use too (a pooled stdio child): nothing it sends on its own is relayed. */
   shared?: boolean;
 }
+
+/** Where a relayed message comes from: its server, and the secret values to replace in it. */
+export type RelaySource = Pick<ForwardUpstream, 'serverId' | 'serverName' | 'secretValues'>;
 
 type Feature = 'resources' | 'prompts' | 'completions' | 'logging';
 

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import request from 'supertest';
 import { listen } from '../../cli/http-server';
 import { createGateway } from '../../gateway/gateway-app';
@@ -37,9 +38,13 @@ export async function serveGateway(platform: TestPlatform, config: Partial<Confi
   };
 }
 
-/** An MCP SDK client connected to `url` with a bearer token. */
-export async function gatewayClient(url: string, token: string): Promise<Client> {
-  const client = new Client({ name: 'gateway-test', version: '1.0.0' }, { capabilities: {} });
+/** An MCP SDK client connected to `url` with a bearer token, declaring `capabilities` (none by default). */
+export async function gatewayClient(
+  url: string,
+  token: string,
+  capabilities: ClientCapabilities = {},
+): Promise<Client> {
+  const client = new Client({ name: 'gateway-test', version: '1.0.0' }, { capabilities });
   const headers = { Authorization: `Bearer ${token}` };
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
   return client;

@@ -1,8 +1,4 @@
-import crypto from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
   CallToolRequestSchema,
   ElicitResultSchema,
@@ -11,6 +7,7 @@ import {
   type ElicitRequest,
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
+import { serveStatefulMcp } from './stateful-mcp-http';
 
 /** The output schema of the `order_total` tools. */
 export const TOTAL_SCHEMA = {
@@ -57,7 +54,6 @@ export interface ProtocolMcpServer {
 /** Starts the server on loopback. */
 export async function startProtocolMcpServer(): Promise<ProtocolMcpServer> {
   const elicitations: ElicitResult[] = [];
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
 
   const newServer = (): Server => {
     const server = new Server({ name: 'protocol-test-server', version: '1.0.0' }, { capabilities: { tools: {} } });
@@ -77,41 +73,6 @@ export async function startProtocolMcpServer(): Promise<ProtocolMcpServer> {
     return server;
   };
 
-  const handle = async (req: http.IncomingMessage, res: http.ServerResponse, body: unknown): Promise<void> => {
-    const sessionId = req.headers['mcp-session-id'];
-    const known = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
-    if (known) return known.handleRequest(req, res, body);
-    if ((body as { method?: string } | undefined)?.method !== 'initialize') {
-      res.writeHead(404).end();
-      return;
-    }
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => crypto.randomUUID(),
-      onsessioninitialized: (id) => void sessions.set(id, transport),
-    });
-    transport.onclose = () => void (transport.sessionId && sessions.delete(transport.sessionId));
-    await newServer().connect(transport);
-    await transport.handleRequest(req, res, body);
-  };
-
-  const httpServer = http.createServer((req, res) => {
-    let raw = '';
-    req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
-    req.on('end', () => {
-      handle(req, res, raw ? JSON.parse(raw) : undefined).catch(() => {
-        if (!res.headersSent) res.writeHead(500).end();
-      });
-    });
-  });
-  await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = httpServer.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    elicitations,
-    async close() {
-      for (const transport of sessions.values()) await transport.close();
-      httpServer.closeAllConnections();
-      await new Promise((resolve) => httpServer.close(resolve));
-    },
-  };
+  const served = await serveStatefulMcp(newServer);
+  return { url: served.url, elicitations, close: served.close };
 }

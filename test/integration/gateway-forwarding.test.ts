@@ -40,7 +40,13 @@ describe('gateway forwarding across two linked servers', () => {
     ]) {
       const upstreamClient = new Client({ name: 'gateway-test', version: '1.0.0' }, { capabilities: {} });
       await upstreamClient.connect(new StreamableHTTPClientTransport(new URL(url)));
-      upstreams.push({ serverId: serverName, serverName, prefix: `${serverName}__`, client: upstreamClient });
+      upstreams.push({
+        serverId: serverName,
+        serverName,
+        prefix: `${serverName}__`,
+        client: upstreamClient,
+        secretValues: [],
+      });
     }
     const server = new Server({ name: 'gateway', version: '1' }, { capabilities: unionCapabilities(upstreams) });
     installForwarding(server, upstreams, {});

@@ -1,0 +1,79 @@
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { LIMITS } from '../../domain/limits';
+import { describeMcpFailure, scrubSecrets } from '../../lib/outbound/mcp/mcp-failure';
+import { MCP_HTTP_TIMEOUT_MS } from '../../lib/outbound/mcp/mcp-session';
+import type { RelaySource } from './upstream';
+
+/** A message from an upstream, as the client gets it, and its size as JSON in bytes. */
+export interface Relayed<T> {
+  value: T;
+  bytes: number;
+}
+
+/** A message from an upstream over `gatewayResultBytes`: never relayed. */
+export class OversizeMessage extends McpError {
+  constructor(
+    source: RelaySource,
+    what: string,
+    readonly bytes: number,
+  ) {
+    super(
+      ErrorCode.InternalError,
+      `${what} of ${bytes} bytes from server ${source.serverName} is over ${LIMITS.gatewayResultBytes} (limit gatewayResultBytes)`,
+    );
+  }
+}
+
+// The SDK puts `MCP error <code>: ` before the message of every McpError (and again on each new one).
+const ownMessage = (error: McpError): string => error.message.replace(/^MCP error -?\d+: /, '');
+
+// A secret as it appears inside a JSON string: a value holding it always holds this in its JSON text.
+const inJson = (secret: string): string => JSON.stringify(secret).slice(1, -1);
+
+function scrubKeys(object: object, secrets: readonly string[]): object {
+  const keys = Object.keys(object);
+  if (keys.every((key) => scrubSecrets(key, secrets) === key)) return object;
+  return Object.fromEntries(keys.map((key) => [scrubSecrets(key, secrets), (object as Record<string, unknown>)[key]]));
+}
+
+// The JSON text of `value`, and whether a secret had to be replaced in one of its strings or keys.
+function scrubbedJson(value: unknown, secrets: readonly string[]): { json: string; scrubbed: boolean } {
+  const json = JSON.stringify(value) ?? 'null';
+  const present = secrets.filter((secret) => json.includes(inJson(secret)));
+  if (present.length === 0) return { json, scrubbed: false };
+  const replaced = JSON.stringify(value, (_key, v: unknown) => {
+    if (typeof v === 'string') return scrubSecrets(v, present);
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? scrubKeys(v, present) : v;
+  });
+  return { json: replaced, scrubbed: replaced !== json };
+}
+
+/**
+ * What the client may get of a message from `source` (an answer, a notification, a request): every secret value of
+ * the server replaced by `[secret]` in its strings and keys; over `gatewayResultBytes` (after scrubbing) an
+ * `OversizeMessage` naming `what`.
+ */
+export function relayable<T>(source: RelaySource, value: T, what: string): Relayed<T> {
+  const { json, scrubbed } = scrubbedJson(value, source.secretValues);
+  const bytes = Buffer.byteLength(json, 'utf8');
+  if (bytes > LIMITS.gatewayResultBytes) throw new OversizeMessage(source, what, bytes);
+  return { value: scrubbed ? (JSON.parse(json) as T) : value, bytes };
+}
+
+/**
+ * What the client may get of a failure while forwarding to `source`: a JSON-RPC error keeps its code, its message
+ * and data pass `relayable` (one over the bound says so instead); any other failure is described, never quoted.
+ */
+export function relayableError(source: RelaySource, error: unknown): McpError {
+  if (!(error instanceof McpError)) {
+    const failure = describeMcpFailure(error, { timeoutMs: MCP_HTTP_TIMEOUT_MS, secrets: source.secretValues });
+    return new McpError(ErrorCode.InternalError, `server ${source.serverName}: ${failure.message}`);
+  }
+  try {
+    const { value } = relayable(source, { message: ownMessage(error), data: error.data as unknown }, 'an error');
+    return new McpError(error.code, value.message, value.data);
+  } catch (oversize) {
+    if (!(oversize instanceof OversizeMessage)) throw oversize;
+    return new McpError(error.code, ownMessage(oversize));
+  }
+}

@@ -1,6 +1,6 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { LIMITS } from '../../domain/limits';
-import { describeMcpFailure, scrubSecrets } from '../../lib/outbound/mcp/mcp-failure';
+import { describeMcpFailure, scrubbedJson } from '../../lib/outbound/mcp/mcp-failure';
 import { MCP_HTTP_TIMEOUT_MS } from '../../lib/outbound/mcp/mcp-session';
 import type { RelaySource } from './upstream';
 
@@ -26,27 +26,6 @@ export class OversizeMessage extends McpError {
 
 // The SDK puts `MCP error <code>: ` before the message of every McpError (and again on each new one).
 const ownMessage = (error: McpError): string => error.message.replace(/^MCP error -?\d+: /, '');
-
-// A secret as it appears inside a JSON string: a value holding it always holds this in its JSON text.
-const inJson = (secret: string): string => JSON.stringify(secret).slice(1, -1);
-
-function scrubKeys(object: object, secrets: readonly string[]): object {
-  const keys = Object.keys(object);
-  if (keys.every((key) => scrubSecrets(key, secrets) === key)) return object;
-  return Object.fromEntries(keys.map((key) => [scrubSecrets(key, secrets), (object as Record<string, unknown>)[key]]));
-}
-
-// The JSON text of `value`, and whether a secret had to be replaced in one of its strings or keys.
-function scrubbedJson(value: unknown, secrets: readonly string[]): { json: string; scrubbed: boolean } {
-  const json = JSON.stringify(value) ?? 'null';
-  const present = secrets.filter((secret) => json.includes(inJson(secret)));
-  if (present.length === 0) return { json, scrubbed: false };
-  const replaced = JSON.stringify(value, (_key, v: unknown) => {
-    if (typeof v === 'string') return scrubSecrets(v, present);
-    return v !== null && typeof v === 'object' && !Array.isArray(v) ? scrubKeys(v, present) : v;
-  });
-  return { json: replaced, scrubbed: replaced !== json };
-}
 
 /**
  * What the client may get of a message from `source` (an answer, a notification, a request): every secret value of

@@ -43,6 +43,30 @@ export function scrubSecrets(text: string, secrets: readonly string[]): string {
   return secrets.filter((s) => s.length >= 4).reduce((out, secret) => out.split(secret).join('[secret]'), text);
 }
 
+// A secret as it appears inside a JSON string: a value holding it always holds this in its JSON text.
+const inJson = (secret: string): string => JSON.stringify(secret).slice(1, -1);
+
+function scrubKeys(object: object, secrets: readonly string[]): object {
+  const keys = Object.keys(object);
+  if (keys.every((key) => scrubSecrets(key, secrets) === key)) return object;
+  return Object.fromEntries(keys.map((key) => [scrubSecrets(key, secrets), (object as Record<string, unknown>)[key]]));
+}
+
+/**
+ * The JSON text of `value` with every secret value replaced in its strings and keys (as a reader of the JSON would
+ * decode them, escapes and all), and whether one was; numbers and literals stay as they are.
+ */
+export function scrubbedJson(value: unknown, secrets: readonly string[]): { json: string; scrubbed: boolean } {
+  const json = JSON.stringify(value) ?? 'null';
+  const present = secrets.filter((secret) => json.includes(inJson(secret)));
+  if (present.length === 0) return { json, scrubbed: false };
+  const replaced = JSON.stringify(value, (_key, v: unknown) => {
+    if (typeof v === 'string') return scrubSecrets(v, present);
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? scrubKeys(v, present) : v;
+  });
+  return { json: replaced, scrubbed: replaced !== json };
+}
+
 function httpStatusMessage(status: number): McpFailure {
   if (status === 401) return { message: 'HTTP 401: the server rejected the credentials', retryable: false };
   if (status === 403) return { message: 'HTTP 403: access denied by the server', retryable: false };

@@ -5,7 +5,7 @@ import { LIMITS } from '../../../domain/limits';
 import type { EgressGuard } from '../egress/egress-guard';
 import type { OauthClientUrls } from '../../mcp/oauth-vault';
 import type { CredentialVault } from '../../vault/credential-vault';
-import { describeMcpFailure, scrubSecrets } from './mcp-failure';
+import { describeMcpFailure, scrubbedJson, scrubSecrets } from './mcp-failure';
 import { withMcpSession } from './mcp-session';
 import { toolResultProblem } from './output-schema';
 import { preflightRefusal } from './preflight';
@@ -55,11 +55,12 @@ export async function callServerTool(call: ServerToolCall): Promise<ServerToolOu
       }),
     );
     // A tool may echo what it was given (get-env prints its environment): secret values never reach Postgres.
-    const raw = JSON.stringify({
+    const answer = {
       content: result.content,
       structured_content: result.structuredContent ?? null,
       is_error: result.isError === true,
-    });
+    };
+    const raw = JSON.stringify(answer);
     // The result is stored with the conversation or flow run and sent back to the model: too large, it is refused.
     const bytes = Buffer.byteLength(raw, 'utf8');
     if (bytes > LIMITS.toolResultBytes)
@@ -67,7 +68,7 @@ export async function callServerTool(call: ServerToolCall): Promise<ServerToolOu
         status: 'failed',
         error: `tool ${call.toolName} returned ${bytes} bytes: ${limitMessage('toolResultBytes', 'bytes')}`,
       };
-    const output = JSON.parse(scrubSecrets(raw, resolved.secretValues)) as unknown;
+    const output = JSON.parse(scrubbedJson(answer, resolved.secretValues).json) as unknown;
     if (result.isError === true) return { status: 'failed', output, error: `tool ${call.toolName} returned an error` };
     const mismatch = toolResultProblem(stored?.output_schema, {
       structuredContent: result.structuredContent,

@@ -112,7 +112,9 @@ export const accountRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: '/api/tokens',
-    summary: "List the caller's personal tokens, newest first (never the token itself)",
+    summary:
+      "List the caller's personal tokens, newest first (never the token itself); a scoped token lists its " +
+      "workspace's scoped tokens only",
     tag: 'account',
     permission: 'tokens:own',
     query: pageQuery,
@@ -121,7 +123,7 @@ export const accountRoutes: RouteSpec[] = [
       const userId = requireUser(auth, NO_PERSONAL_TOKENS);
       return dataPage(
         query,
-        (page) => listUserApiTokens(deps.db, userId, page),
+        (page) => listUserApiTokens(deps.db, userId, page, auth.scopeWorkspaceId),
         (t) => ({
           id: t.id,
           name: t.name,
@@ -137,12 +139,15 @@ export const accountRoutes: RouteSpec[] = [
   route({
     method: 'delete',
     path: '/api/tokens/:id',
-    summary: 'Revoke one of the caller’s personal tokens (it answers 401 from the next request on)',
+    summary:
+      'Revoke one of the caller’s personal tokens and those minted with it (401 from the next request on); a scoped ' +
+      'token revokes only tokens of its workspace (another is 404)',
     tag: 'account',
     permission: 'tokens:own',
     handler: async ({ params, auth, deps }) => {
       const userId = requireUser(auth, NO_PERSONAL_TOKENS);
-      if (!isUuid(params.id) || !(await revokeApiToken(deps.db, userId, params.id))) throw notFound('token');
+      const revoked = isUuid(params.id) && (await revokeApiToken(deps.db, userId, params.id, auth.scopeWorkspaceId));
+      if (!revoked) throw notFound('token');
       return undefined;
     },
   }),

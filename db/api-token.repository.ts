@@ -69,30 +69,29 @@ export async function hasUnscopedToken(db: Db, userId: string): Promise<boolean>
 /**
  * Stores a personal token unless its user already holds `max` active ones of the same scope (neither revoked nor
  * expired; the unscoped ones are a scope of their own), so tokens scoped to one workspace can never use up the
- * person's room elsewhere. The user row is locked so two concurrent creations cannot both take the last place.
+ * person's room elsewhere. The user row is locked so two concurrent creations cannot both take the last place: call
+ * inside a transaction.
  */
 export async function insertApiTokenWithinLimit(
-  db: Db,
+  trx: Db,
   token: Parameters<typeof insertApiToken>[1],
   max: number,
 ): Promise<{ inserted: { id: string; created_at: Date } } | { full: number }> {
-  return db.transaction().execute(async (trx) => {
-    await trx.selectFrom('users').select('id').where('id', '=', token.user_id).forUpdate().execute();
-    const { count } = await trx
-      .selectFrom('api_tokens')
-      .select((eb) => eb.fn.countAll<string>().as('count'))
-      .where('user_id', '=', token.user_id)
-      .where(sql<boolean>`scope_workspace_id IS NOT DISTINCT FROM ${token.scope_workspace_id ?? null}::uuid`)
-      .where(activeToken)
-      .executeTakeFirstOrThrow();
-    if (Number(count) >= max) return { full: Number(count) };
-    const inserted = await trx
-      .insertInto('api_tokens')
-      .values(token)
-      .returning(['id', sql<Date>`created_at`.as('created_at')])
-      .executeTakeFirstOrThrow();
-    return { inserted };
-  });
+  await trx.selectFrom('users').select('id').where('id', '=', token.user_id).forUpdate().execute();
+  const { count } = await trx
+    .selectFrom('api_tokens')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('user_id', '=', token.user_id)
+    .where(sql<boolean>`scope_workspace_id IS NOT DISTINCT FROM ${token.scope_workspace_id ?? null}::uuid`)
+    .where(activeToken)
+    .executeTakeFirstOrThrow();
+  if (Number(count) >= max) return { full: Number(count) };
+  const inserted = await trx
+    .insertInto('api_tokens')
+    .values(token)
+    .returning(['id', sql<Date>`created_at`.as('created_at')])
+    .executeTakeFirstOrThrow();
+  return { inserted };
 }
 
 /**

@@ -85,6 +85,17 @@ describe('adding a person who already exists hands the inviter a claim, never a 
     await redeem(claimed.token, inB.claim.code).expect(404);
   });
 
+  it('redeems a claim once when two redemptions race', async () => {
+    const { inA, inB } = await invitedToBoth();
+    const answers = await Promise.all([1, 2].map(() => redeem(inA.invite_token, inB.claim.code).then((r) => r.status)));
+    assert.deepEqual(answers.sort(), [201, 404]);
+    const claimed = await db()
+      .selectFrom('api_tokens')
+      .select('id')
+      .where('scope_workspace_id', '=', teamB.workspaceId);
+    assert.equal((await claimed.where('user_id', '=', inB.user_id).execute()).length, 1);
+  });
+
   it('refuses a claim past its expiry, one whose person is no longer a member, and one a newer claim replaced', async () => {
     const expired = await invitedToBoth();
     await db()

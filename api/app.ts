@@ -49,6 +49,7 @@ import { mcpToolCallRoutes } from './routes/mcp-tool-call.routes';
 import { mcpServerHealthRoutes } from './routes/mcp-server-health.routes';
 import { mcpServerRoutes } from './routes/mcp-servers.routes';
 import { modelPriceRoutes } from './routes/model-prices.routes';
+import { invitationClaimRoutes } from './routes/invitation-claims.routes';
 import { memberRoutes } from './routes/members.routes';
 import { workspaceRoutes } from './routes/workspaces.routes';
 import { serviceTokenRoutes } from './routes/service-tokens.routes';
@@ -83,6 +84,7 @@ export const API_ROUTES: RouteSpec[] = [
   ...integrationRoutes,
   ...workspaceRoutes,
   ...memberRoutes,
+  ...invitationClaimRoutes,
   ...auditRoutes,
   ...accountRoutes,
   ...serviceTokenRoutes,

@@ -18,6 +18,8 @@ interface MemberJson {
   created_at?: string;
   /** Only when `add` created the user: their first token, shown once. */
   invite_token?: string;
+  /** Only when `add` found a user who holds no unscoped token: the code they redeem themselves, shown once. */
+  claim?: { code: string; expires_at: string };
 }
 
 const MEMBERS = '/api/workspaces/current/members';
@@ -35,12 +37,13 @@ export async function memberId(api: ApiClient, member: string): Promise<string> 
 
 const memberPath = (userId: string): string => `${MEMBERS}/${encodeURIComponent(userId)}`;
 
-/** `assay member add <email>`: adds a person; a new user also gets an invite token, printed once. */
+/** `assay member add <email>`: adds a person; a new user also gets an invite token, printed once (or a claim). */
 export async function memberAddCommand(email: string, options: MemberOptions): Promise<void> {
   const body = { email, role: options.role ?? 'builder' };
   const { data } = await apiClientFor(options).post<{ data: MemberJson }>(MEMBERS, body);
   printResult(data, options.json, renderRecord);
   if (data.invite_token && !options.json) warnShownOnce(`The invite token for ${email}`);
+  if (data.claim && !options.json) warnShownOnce(`The claim code for ${email} (only they can redeem it)`);
 }
 
 /** `assay member list`: every member of the workspace. */

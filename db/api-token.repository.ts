@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from './database';
 import { activeToken, findActiveServiceTokenIds } from './service-token.repository';
 import { NEWEST_FIRST, keysetPage, type Page, type PageParams } from './keyset-page';
@@ -26,15 +26,23 @@ export async function findApiTokenByHash(db: Db, tokenHash: string): Promise<Api
   return db.selectFrom('api_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
 }
 
+// Which of a user's tokens a caller reaches: every one (`scope` undefined: an unscoped token, or the operator's command
+// line), or only those scoped to the workspace `scope` (a scoped token never reaches another workspace's).
+const inScope = (scope: string | undefined): RawBuilder<boolean> =>
+  scope === undefined ? sql<boolean>`TRUE` : sql<boolean>`scope_workspace_id = ${scope}::uuid`;
+
 /**
  * Revokes a token of a user (idempotent: an earlier revocation keeps its time), and every token minted with it, so a
- * scoped token's descendants outlive it no more than its expiry; false when the user has no such token.
+ * scoped token's descendants outlive it no more than its expiry; false when the user has no such token (of `scope`,
+ * when given: a scoped caller reaches its own workspace's tokens only).
  */
-export async function revokeApiToken(db: Db, userId: string, tokenId: string): Promise<boolean> {
+export async function revokeApiToken(db: Db, userId: string, tokenId: string, scope?: string): Promise<boolean> {
   const { rows } = await sql<{ id: string }>`
     WITH RECURSIVE lineage(id) AS (
-      SELECT id FROM api_tokens WHERE id = ${tokenId}::uuid AND user_id = ${userId}::uuid
-      UNION SELECT child.id FROM api_tokens AS child JOIN lineage ON child.minted_by = lineage.id)
+      SELECT id FROM api_tokens
+      WHERE id = ${tokenId}::uuid AND user_id = ${userId}::uuid AND ${inScope(scope)}
+      UNION SELECT child.id FROM api_tokens AS child JOIN lineage ON child.minted_by = lineage.id
+      WHERE ${inScope(scope)})
     UPDATE api_tokens SET revoked_at = coalesce(revoked_at, now())
     WHERE id IN (SELECT id FROM lineage) RETURNING id`.execute(db);
   return rows.length > 0;
@@ -59,30 +67,31 @@ export async function hasUnscopedToken(db: Db, userId: string): Promise<boolean>
 }
 
 /**
- * Stores a personal token unless its user already holds `max` active ones (neither revoked nor expired). The user
- * row is locked so two concurrent creations cannot both take the last place.
+ * Stores a personal token unless its user already holds `max` active ones of the same scope (neither revoked nor
+ * expired; the unscoped ones are a scope of their own), so tokens scoped to one workspace can never use up the
+ * person's room elsewhere. The user row is locked so two concurrent creations cannot both take the last place: call
+ * inside a transaction.
  */
 export async function insertApiTokenWithinLimit(
-  db: Db,
+  trx: Db,
   token: Parameters<typeof insertApiToken>[1],
   max: number,
 ): Promise<{ inserted: { id: string; created_at: Date } } | { full: number }> {
-  return db.transaction().execute(async (trx) => {
-    await trx.selectFrom('users').select('id').where('id', '=', token.user_id).forUpdate().execute();
-    const { count } = await trx
-      .selectFrom('api_tokens')
-      .select((eb) => eb.fn.countAll<string>().as('count'))
-      .where('user_id', '=', token.user_id)
-      .where(activeToken)
-      .executeTakeFirstOrThrow();
-    if (Number(count) >= max) return { full: Number(count) };
-    const inserted = await trx
-      .insertInto('api_tokens')
-      .values(token)
-      .returning(['id', sql<Date>`created_at`.as('created_at')])
-      .executeTakeFirstOrThrow();
-    return { inserted };
-  });
+  await trx.selectFrom('users').select('id').where('id', '=', token.user_id).forUpdate().execute();
+  const { count } = await trx
+    .selectFrom('api_tokens')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('user_id', '=', token.user_id)
+    .where(sql<boolean>`scope_workspace_id IS NOT DISTINCT FROM ${token.scope_workspace_id ?? null}::uuid`)
+    .where(activeToken)
+    .executeTakeFirstOrThrow();
+  if (Number(count) >= max) return { full: Number(count) };
+  const inserted = await trx
+    .insertInto('api_tokens')
+    .values(token)
+    .returning(['id', sql<Date>`created_at`.as('created_at')])
+    .executeTakeFirstOrThrow();
+  return { inserted };
 }
 
 /**
@@ -116,8 +125,13 @@ export interface ApiTokenListing {
   last_used_at: Date | null;
 }
 
-/** A user's tokens, newest first, revoked and expired ones included. */
-export async function listUserApiTokens(db: Db, userId: string, page: PageParams): Promise<Page<ApiTokenListing>> {
+/** A user's tokens (of `scope` only, when given), newest first, revoked and expired ones included. */
+export async function listUserApiTokens(
+  db: Db,
+  userId: string,
+  page: PageParams,
+  scope?: string,
+): Promise<Page<ApiTokenListing>> {
   const query = db
     .selectFrom('api_tokens')
     .select(['id', 'name', 'prefix', 'default_workspace_id', 'expires_at', 'revoked_at', 'last_used_at'])
@@ -131,7 +145,8 @@ export async function listUserApiTokens(db: Db, userId: string, page: PageParams
         .whereRef('memberships.user_id', '=', 'api_tokens.user_id')
         .as('role'),
     )
-    .where('user_id', '=', userId);
+    .where('user_id', '=', userId)
+    .where(inScope(scope));
   return keysetPage(query, NEWEST_FIRST, page);
 }
 

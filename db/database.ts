@@ -24,6 +24,7 @@ import type {
 import type { IntegrationTable, WorkspaceSettingsTable } from './tables/workspace-settings.table';
 import type {
   ApiTokenTable,
+  InvitationClaimTable,
   MembershipTable,
   ServiceTokenTable,
   UserTable,
@@ -36,6 +37,7 @@ export interface Database {
   users: UserTable;
   memberships: MembershipTable;
   api_tokens: ApiTokenTable;
+  invitation_claims: InvitationClaimTable;
   service_tokens: ServiceTokenTable;
   agents: AgentTable;
   agent_versions: AgentVersionTable;

@@ -136,8 +136,9 @@ export const LIMITS = {
   responseChars: 1_000_000,
   /** Tags on one eval run (each 1–100 characters): a commit, a branch and a few labels fit. */
   tagsPerRun: 10,
-  /** Active (neither revoked nor expired) tokens of one owner: personal tokens per user, service tokens per workspace.
-   * A person or a CI setup needs a handful; the bound keeps a leaked token from minting without end. */
+  /** Active (neither revoked nor expired) tokens of one owner: personal tokens per user and scope (a workspace's scoped
+   * tokens never take the room of the user's others), service tokens per workspace. A person or a CI setup needs a
+   * handful; the bound keeps a leaked token from minting without end. */
   activeTokensPerOwner: 100,
   /** Workspaces one user owns, when anyone may create them (WORKSPACE_CREATION=anyone; operators are not bound): each
    * has its own fair-share slots and quotas, so without it one user could multiply their share of the platform. */

@@ -1,22 +1,15 @@
 import { z } from 'zod';
 import { findUserProfile, findWorkspaceName, listUserMemberships } from '../../db/account.repository';
 import { isUuid } from '../../db/column-values';
-import {
-  findApiTokenExpiry,
-  insertApiTokenWithinLimit,
-  listUserApiTokens,
-  revokeApiToken,
-} from '../../db/api-token.repository';
+import { listUserApiTokens, revokeApiToken } from '../../db/api-token.repository';
 import { LIMITS } from '../../domain/limits';
-import { generateToken } from '../../lib/api-tokens';
 import { requireUser, type AuthContext } from '../auth';
 import { notFound } from '../http-error';
 import { dataPage, dataPageJson, pageQuery } from '../paging';
 import { route, type RouteSpec } from '../route';
-import { isoOrNull, personalExpiry, tokenBody, tokenSummaryJson, tooManyTokens } from '../token-input';
+import { NO_PERSONAL_TOKENS, createPersonalToken, createdTokenJson, personalExpiryFor } from '../personal-tokens';
+import { isoOrNull, tokenBody, tokenSummaryJson } from '../token-input';
 import type { Db } from '../../db/database';
-
-const NO_PERSONAL_TOKENS = 'service tokens have no personal tokens';
 
 const membershipJson = z.object({ workspace_id: z.string(), name: z.string(), role: z.string() });
 const meJson = z.object({
@@ -31,7 +24,6 @@ const personalTokenJson = z.object({
   last_used_at: z.string().nullable(),
   revoked_at: z.string().nullable(),
 });
-const createdTokenJson = z.object({ ...tokenSummaryJson, token: z.string() });
 
 // A service token, or a personal token scoped to one workspace, acts in that workspace with the caller's role there; a
 // user's other tokens in every workspace they are a member of (the first pageMax by name: `GET /api/workspaces` pages
@@ -78,41 +70,23 @@ export const accountRoutes: RouteSpec[] = [
     handler: async ({ body, auth, deps }) => {
       const userId = requireUser(auth, NO_PERSONAL_TOKENS);
       const scope = auth.scopeWorkspaceId ?? null;
-      const cap = scope === null ? null : await findApiTokenExpiry(deps.db, auth.tokenId);
-      const expiresAt = personalExpiry(body.expires_in_days, deps.config.TOKEN_MAX_DAYS, cap);
-      const { token, hash, prefix } = generateToken();
-      const outcome = await insertApiTokenWithinLimit(
-        deps.db,
-        {
-          user_id: userId,
-          default_workspace_id: auth.workspaceId,
-          name: body.name,
-          token_hash: hash,
-          prefix,
-          expires_at: expiresAt,
-          scope_workspace_id: scope,
-          minted_by: scope === null ? null : auth.tokenId,
-        },
-        LIMITS.activeTokensPerOwner,
-      );
-      if ('full' in outcome) throw tooManyTokens('this user', outcome.full);
-      const { id, created_at } = outcome.inserted;
-      return {
-        data: {
-          id,
-          name: body.name,
-          token,
-          prefix,
-          created_at: created_at.toISOString(),
-          expires_at: isoOrNull(expiresAt),
-        },
+      const spec = {
+        userId,
+        workspaceId: auth.workspaceId,
+        scope,
+        mintedBy: scope === null ? null : auth.tokenId,
+        name: body.name,
+        expiresAt: await personalExpiryFor(deps.db, auth, body.expires_in_days, deps.config.TOKEN_MAX_DAYS),
       };
+      return { data: await deps.db.transaction().execute((trx) => createPersonalToken(trx, spec)) };
     },
   }),
   route({
     method: 'get',
     path: '/api/tokens',
-    summary: "List the caller's personal tokens, newest first (never the token itself)",
+    summary:
+      "List the caller's personal tokens, newest first (never the token itself); a scoped token lists its " +
+      "workspace's scoped tokens only",
     tag: 'account',
     permission: 'tokens:own',
     query: pageQuery,
@@ -121,7 +95,7 @@ export const accountRoutes: RouteSpec[] = [
       const userId = requireUser(auth, NO_PERSONAL_TOKENS);
       return dataPage(
         query,
-        (page) => listUserApiTokens(deps.db, userId, page),
+        (page) => listUserApiTokens(deps.db, userId, page, auth.scopeWorkspaceId),
         (t) => ({
           id: t.id,
           name: t.name,
@@ -137,12 +111,15 @@ export const accountRoutes: RouteSpec[] = [
   route({
     method: 'delete',
     path: '/api/tokens/:id',
-    summary: 'Revoke one of the caller’s personal tokens (it answers 401 from the next request on)',
+    summary:
+      'Revoke one of the caller’s personal tokens and those minted with it (401 from the next request on); a scoped ' +
+      'token revokes only tokens of its workspace (another is 404)',
     tag: 'account',
     permission: 'tokens:own',
     handler: async ({ params, auth, deps }) => {
       const userId = requireUser(auth, NO_PERSONAL_TOKENS);
-      if (!isUuid(params.id) || !(await revokeApiToken(deps.db, userId, params.id))) throw notFound('token');
+      const revoked = isUuid(params.id) && (await revokeApiToken(deps.db, userId, params.id, auth.scopeWorkspaceId));
+      if (!revoked) throw notFound('token');
       return undefined;
     },
   }),

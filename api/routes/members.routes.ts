@@ -17,10 +17,8 @@ import type { AppDeps } from '../app-deps';
 import { HttpError, notFound } from '../http-error';
 import { dataPage, dataPageJson, pageQuery } from '../paging';
 import { route, type RouteSpec } from '../route';
+import { INVITE_DAYS, claimJson, issueInvitationClaim } from '../invitation-claims';
 import { memberJson, toMemberJson } from '../json/member.json';
-
-/** How long an invitation's token (scoped to the inviting workspace) stays valid, within TOKEN_MAX_DAYS. */
-const INVITE_DAYS = 7;
 
 const role = z.enum(ROLES);
 
@@ -30,9 +28,10 @@ const addedJson = memberJson.extend({
     .optional()
     .meta({
       description:
-        'Only for a user holding no token of their own (created now, or invited before): a token for this workspace ' +
-        'only, valid 7 days, shown once',
+        'Only for a user created now (no one held a token for them): their first token, for this workspace only, ' +
+        'valid 7 days, shown once',
     }),
+  claim: claimJson.optional(),
 });
 
 const ownerOnly = (): HttpError =>
@@ -75,8 +74,8 @@ export const memberRoutes: RouteSpec[] = [
     method: 'post',
     path: '/api/workspaces/current/members',
     summary:
-      'Add a member by e-mail; a user without a token of their own (a new one is created) gets an invite_token for ' +
-      'this workspace only (shown once, 7 days)',
+      'Add a member by e-mail; a new user (created now) gets an invite_token for this workspace only (shown once, 7 ' +
+      'days); an existing one who holds no unscoped token gets a claim to redeem themselves (POST /api/invitations/claim)',
     tag: 'members',
     permission: 'members:manage',
     body: z.object({ email: z.email().max(254), role }).strict(),
@@ -91,17 +90,21 @@ export const memberRoutes: RouteSpec[] = [
         const added = await addMember(trx, auth.workspaceId, body.email, body.role);
         if (added.outcome === 'already_member')
           throw new HttpError(409, 'conflict', `${body.email} is already a member`, { field: 'email' });
-        // Whoever holds no token of their own gets one for this workspace alone: an inviter elsewhere gains nothing.
-        if (!added.created && (await hasUnscopedToken(trx, added.member.user_id)))
-          return { data: toMemberJson(added.member) };
+        // A person who exists is never handed to the inviter as a token: one who can act here already needs nothing,
+        // one who cannot redeems a claim with a token of their own. Only a user made now gets a first token here.
+        const member = toMemberJson(added.member);
+        if (!added.created) {
+          if (await hasUnscopedToken(trx, member.user_id)) return { data: member };
+          return { data: { ...member, claim: await issueInvitationClaim(trx, auth.workspaceId, member.user_id) } };
+        }
         const invite = await issueToken(trx, {
-          userId: added.member.user_id,
+          userId: member.user_id,
           workspaceId: auth.workspaceId,
           name: 'invite',
           expiresAt: personalTokenExpiry(INVITE_DAYS, deps.config.TOKEN_MAX_DAYS, null, Date.now()),
           scoped: true,
         });
-        return { data: { ...toMemberJson(added.member), invite_token: invite.token } };
+        return { data: { ...member, invite_token: invite.token } };
       });
     },
   }),

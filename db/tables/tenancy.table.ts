@@ -45,6 +45,17 @@ export interface ApiTokenTable {
   last_used_at: Date | null;
 }
 
+/** A one-time claim of a person to a workspace they were added to: redeemed with a token of their own. */
+export interface InvitationClaimTable {
+  workspace_id: string;
+  user_id: string;
+  /** SHA-256 of the code; the code itself is shown once, to the inviter, who passes it on. */
+  code_hash: string;
+  created_at: Generated<CreatedAt>;
+  expires_at: Date;
+  claimed_at: Date | null;
+}
+
 export interface ServiceTokenTable {
   id: Generated<string>;
   workspace_id: string;

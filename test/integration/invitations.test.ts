@@ -48,6 +48,9 @@ describe('invitations are credentials for one workspace', () => {
 
     const inB = await invite(teamB, email, 'admin');
     assert.equal(inB.user_id, invited.user_id);
+    // B's admin gets a claim, not a token: the person redeems it with a token of their own.
+    const claim = request(platform.app).post('/api/invitations/claim').set(bearer(invited.invite_token));
+    inB.invite_token = (await claim.send({ code: inB.claim.code }).expect(201)).body.data.token;
     assert.match(inB.invite_token, /^assay_/, 'B hands B’s access to the person, with a token of its own');
     for (const token of [invited.invite_token, fromInvite.token]) {
       const refused = await agentsIn(token, teamB.workspaceId).expect(403);

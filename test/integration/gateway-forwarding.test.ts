@@ -42,8 +42,9 @@ describe('gateway forwarding across two linked servers', () => {
       await upstreamClient.connect(new StreamableHTTPClientTransport(new URL(url)));
       upstreams.push({ serverId: serverName, serverName, prefix: `${serverName}__`, client: upstreamClient });
     }
-    const server = new Server({ name: 'gateway', version: '1' }, { capabilities: unionCapabilities(upstreams) });
-    installForwarding(server, upstreams, {});
+    const capabilities = unionCapabilities(upstreams);
+    const server = new Server({ name: 'gateway', version: '1' }, { capabilities });
+    installForwarding(server, capabilities, async () => upstreams);
     const [downstream, side] = InMemoryTransport.createLinkedPair();
     await server.connect(side);
     client = new Client({ name: 'client', version: '1' }, { capabilities: {} });

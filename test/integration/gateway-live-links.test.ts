@@ -31,6 +31,9 @@ function sentWith(proxy: CountingProxy, secret: string, from = 0): number {
 const ended = (proxy: CountingProxy, secret: string): boolean =>
   proxy.headers().some((headers, i) => proxy.httpMethods()[i] === 'DELETE' && carries([headers], secret));
 
+/** MCP sessions ended (DELETE) on the proxy so far. */
+const sessionsEnded = (proxy: CountingProxy): number => proxy.httpMethods().filter((m) => m === 'DELETE').length;
+
 /** True when both the resource read and the prompt of server evr fail. */
 async function evrGone(client: Client): Promise<boolean> {
   const read = await client.readResource({ uri: EVR_RESOURCE }).then(
@@ -133,9 +136,26 @@ describe('MCP gateway: an open session follows unlinks, deletions and secret cha
     await waitFor('the old upstream session to be ended', async () => ended(evrProxy, old), WINDOW_MS);
   });
 
+  it('hides the resources and prompts of a disabled link, and ends its upstream session', async () => {
+    const client = await connect();
+    await useEvr(client);
+    const link = { mcp_server_id: servers.evr };
+    const ends = sessionsEnded(evrProxy);
+    await api.send('post', `/api/v1/agents/${agentId}/mcp-servers`, 200, { ...link, enabled: false });
+    await waitFor('resources/read and prompts/get of the disabled link to fail', () => evrGone(client), WINDOW_MS);
+    const mark = evrProxy.headers().length;
+    assert.equal(await evrGone(client), true);
+    assert.equal(sentWith(evrProxy, evrSecret, mark), 0, 'the disabled link’s server got a request');
+    await waitFor('its upstream session to be ended', async () => sessionsEnded(evrProxy) > ends, WINDOW_MS);
+    await api.send('post', `/api/v1/agents/${agentId}/mcp-servers`, 200, { ...link, enabled: true });
+    await waitFor('the re-enabled link to answer again', async () => !(await evrGone(client)), WINDOW_MS);
+    await useEvr(client);
+  });
+
   it('answers no resources/read or prompts/get of an unlinked server, and ends its upstream session', async () => {
     const client = await connect();
     await useEvr(client);
+    const ends = sessionsEnded(evrProxy);
     await api.send('delete', `/api/v1/agents/${agentId}/mcp-servers/${servers.evr}`, 204);
     await waitFor('resources/read and prompts/get of the unlinked server to fail', () => evrGone(client), WINDOW_MS);
     const mark = evrProxy.headers().length;
@@ -143,11 +163,7 @@ describe('MCP gateway: an open session follows unlinks, deletions and secret cha
     assert.ok(!(await client.listPrompts()).prompts.some((p) => p.name.startsWith('evr__')));
     assert.equal((await client.readResource({ uri: 'test://static-text' })).contents[0].uri, 'test://static-text');
     assert.equal(sentWith(evrProxy, evrSecret, mark), 0, 'the unlinked server got a request');
-    await waitFor(
-      'the unlinked server’s upstream session to be ended',
-      async () => ended(evrProxy, evrSecret),
-      WINDOW_MS,
-    );
+    await waitFor('its upstream session to be ended', async () => sessionsEnded(evrProxy) > ends, WINDOW_MS);
     await api.send('post', `/api/v1/agents/${agentId}/mcp-servers`, 200, { mcp_server_id: servers.evr });
   });
 
@@ -155,17 +171,13 @@ describe('MCP gateway: an open session follows unlinks, deletions and secret cha
     const client = await connect();
     await useEvr(client);
     const secret = evrSecret;
-    const sessionsEnded = evrProxy.httpMethods().filter((m) => m === 'DELETE').length;
+    const ends = sessionsEnded(evrProxy);
     await api.send('delete', `/api/v1/mcp-servers/${servers.evr}`, 204);
     await waitFor('resources/read and prompts/get of the deleted server to fail', () => evrGone(client), WINDOW_MS);
     const mark = evrProxy.headers().length;
     assert.equal(await evrGone(client), true);
     await client.listResources();
     assert.equal(sentWith(evrProxy, secret, mark), 0, 'the deleted server got a request');
-    await waitFor(
-      'the deleted server’s upstream session to be ended',
-      async () => evrProxy.httpMethods().filter((m) => m === 'DELETE').length > sessionsEnded,
-      WINDOW_MS,
-    );
+    await waitFor('its upstream session to be ended', async () => sessionsEnded(evrProxy) > ends, WINDOW_MS);
   });
 });

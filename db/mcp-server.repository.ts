@@ -105,7 +105,8 @@ export const freshStatus = (status: string) => ({
   updated_at: sql<Date>`now()`,
 });
 
-/** Replaces config and secret names; the server goes back to `pending` until the next successful sync. */
+/** Replaces config and secret names (and marks the change for the gateway); the server goes back to `pending` until
+ * the next successful sync. */
 export async function updateMcpServerConfig(
   db: Db,
   id: string,
@@ -117,6 +118,7 @@ export async function updateMcpServerConfig(
     .set({
       config: JSON.stringify(config),
       secret_names: JSON.stringify(secretNames),
+      config_changed_at: sql<Date>`now()`,
       ...freshStatus('pending'),
     })
     .where('id', '=', id)

@@ -33,6 +33,7 @@ import * as gatewayLinks from './migrations/0030-gateway-links';
 import * as mcpOauth from './migrations/0031-mcp-oauth';
 import * as criteriaRigor from './migrations/0034-criteria-rigor';
 import * as invitationClaims from './migrations/0035-invitation-claims';
+import * as mcpConfigChanged from './migrations/0036-mcp-config-changed';
 
 // A static list rather than a folder scan: works the same under tsx, a bundle or a compiled build.
 /** Every migration by name, in order (a test migrates to one of them to check the next on rows it wrote). */
@@ -70,6 +71,7 @@ export const migrations: Record<string, Migration> = {
   '0031-mcp-oauth': mcpOauth,
   '0034-criteria-rigor': criteriaRigor,
   '0035-invitation-claims': invitationClaims,
+  '0036-mcp-config-changed': mcpConfigChanged,
 };
 
 /** Brings the schema up to date; safe to call on every start. */

@@ -13,8 +13,9 @@ interface Cached {
 /**
  * The tool catalogs of agents with open gateway sessions, read once and kept: a call finds its tool without a query.
  * Every `pollMs` each kept catalog is read again; when its fingerprint changed (a link added, removed, disabled, its
- * allowlist, prefix or overrides changed, a server's tools synced differently) `onChange(agentId)` tells the sessions,
- * which send `notifications/tools/list_changed`. Polling rather than NOTIFY: no trigger on four tables, and one short
+ * allowlist, prefix or overrides changed, a server's tools synced differently, its config or secret replaced)
+ * `onChange(agentId, catalog)` tells the sessions, which close upstream sessions the links no longer allow and send
+ * `notifications/tools/list_changed`. Polling rather than NOTIFY: no trigger on four tables, and one short
  * query per agent per interval.
  */
 export class AgentCatalogs {
@@ -26,7 +27,7 @@ export class AgentCatalogs {
     private readonly db: Db,
     private readonly logger: Logger,
     pollMs: number,
-    private readonly onChange: (agentId: string) => void,
+    private readonly onChange: (agentId: string, catalog: AgentToolCatalog) => void,
   ) {
     this.timer = setInterval(() => void this.poll(), pollMs);
     this.timer.unref();
@@ -72,7 +73,7 @@ export class AgentCatalogs {
     if (this.cached.get(agentId) !== cached) return catalog;
     const changed = cached.fingerprint !== undefined && cached.fingerprint !== catalog.fingerprint;
     cached.fingerprint = catalog.fingerprint;
-    if (changed) this.onChange(agentId);
+    if (changed) this.onChange(agentId, catalog);
     return catalog;
   }
 

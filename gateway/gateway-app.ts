@@ -46,13 +46,16 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const { config, db, logger } = deps;
   const guard = createEgressGuard({ allowlist: config.EGRESS_ALLOWLIST });
   const idleMs = config.GATEWAY_SESSION_IDLE_SECONDS * 1000;
-  const pool = new StdioPool(guard, idleMs);
+  const pool = new StdioPool(guard, idleMs, config.GATEWAY_STDIO_CHILDREN_PER_WORKSPACE);
   const oauthClient = oauthClientUrls(config);
   const reaper = setInterval(() => pool.reap(), Math.min(idleMs / 2, 30_000));
   reaper.unref();
   const sessions = new SessionRegistry(idleMs);
-  const catalogs = new AgentCatalogs(db, logger, config.GATEWAY_LIST_POLL_MS, (agentId) => {
-    for (const session of sessions.ofAgent(agentId)) void session.server.sendToolListChanged().catch(() => undefined);
+  const catalogs = new AgentCatalogs(db, logger, config.GATEWAY_LIST_POLL_MS, (agentId, catalog) => {
+    for (const session of sessions.ofAgent(agentId)) {
+      session.upstreams.retain(catalog.links);
+      void session.server.sendToolListChanged().catch(() => undefined);
+    }
   });
   const rateLimit = gatewayRateLimits(config);
   const callers = new GatewayAuthCache(db);

@@ -7,14 +7,21 @@ import {
   ListToolsRequestSchema,
   McpError,
   type ClientCapabilities,
+  type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import { LIMITS } from '../domain/limits';
 import { handleToolCall, type CallContext } from './call-handler';
 import { withoutMovedTools } from './live-definitions';
-import { installForwarding, unionCapabilities } from './forward/install';
+import {
+  installForwarding,
+  relayFromUpstream,
+  unionCapabilities,
+  type ForwardUpstream,
+  type LinkedServer,
+} from './forward/install';
 import { openForwardUpstreams } from './forward/open-upstreams';
 import type { CallRecorder } from './call-recorder';
-import { toolDefinition } from './tool-catalog';
+import { toolDefinition, type AgentToolCatalog } from './tool-catalog';
 import type { Upstreams } from './upstreams';
 
 /** The gateway's name and version in `initialize`. */
@@ -32,6 +39,10 @@ export interface GatewaySession {
 }
 
 const PAGE = LIMITS.pageMax;
+
+/** What a curated stdio server is taken to offer before it starts (on first use): nothing it sends on its own is
+ * relayed (it is shared), so no subscriptions, list changes or logging. */
+const POOLED_CAPABILITIES: ServerCapabilities = { resources: {}, prompts: {}, completions: {} };
 
 /** Registers the session's tool handlers: the agent's allowed tools, paged, and calls forwarded to their servers. */
 function registerTools(server: Server, ctx: CallContext): void {
@@ -64,16 +75,33 @@ export async function openGatewaySession(
   const id = crypto.randomUUID();
   const owner = { ...ctx.owner, mcpSessionId: id };
   const recorder = ctx.recorder(id);
-  // Every linked server's upstream session opens now: their capabilities make the gateway's (gateway/forward/).
-  const linked = await openForwardUpstreams(
-    (await ctx.catalog()).links,
-    (serverId) => ctx.upstreams.get(serverId),
-    (link, error) =>
-      ctx.logger.warn({ server: link.serverName, error: (error as Error).name }, 'gateway upstream unavailable'),
-  );
-  const capabilities = { tools: { listChanged: true }, ...unionCapabilities(linked) };
+  const { upstreams } = ctx;
+  // Every request reads the agent's catalog through here: an upstream whose link went away or changed is closed.
+  const catalog = async (): Promise<AgentToolCatalog> => {
+    const current = await ctx.catalog();
+    upstreams.retain(current.links);
+    return current;
+  };
+  const open = (links: LinkedServer[]): Promise<ForwardUpstream[]> =>
+    openForwardUpstreams(
+      links,
+      (serverId) => upstreams.get(serverId),
+      (link, error) =>
+        ctx.logger.warn({ server: link.serverName, error: (error as Error).name }, 'gateway upstream unavailable'),
+    );
+  // The HTTP servers' upstream sessions open now (their capabilities make the gateway's); a stdio server's child starts
+  // on the session's first use of it.
+  const { links } = await catalog();
+  const opened = await open(links.filter((link) => !link.pooled));
+  const pooled = links.some((link) => link.pooled) ? POOLED_CAPABILITIES : {};
+  const capabilities = { tools: { listChanged: true }, ...pooled, ...unionCapabilities(opened) };
   const server = new Server(GATEWAY_INFO, { capabilities });
-  const relay = installForwarding(server, linked, ctx.upstreamCapabilities);
+  const relay = installForwarding(server, capabilities, async () => open((await catalog()).links));
+  const relayed = (upstream: ForwardUpstream): void => {
+    if (!upstream.shared) relayFromUpstream(upstream, relay, ctx.upstreamCapabilities);
+  };
+  opened.forEach(relayed);
+  upstreams.onOpen = relayed;
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => id });
   let closed = false;
   const session: GatewaySession = {
@@ -81,18 +109,18 @@ export async function openGatewaySession(
     server,
     transport,
     owner,
-    upstreams: ctx.upstreams,
+    upstreams,
     lastSeen: Date.now(),
     async close() {
       if (closed) return;
       closed = true;
       ctx.onClose(session);
       await server.close().catch(() => undefined);
-      await ctx.upstreams.close();
+      await upstreams.close();
       await recorder.close();
     },
   };
-  registerTools(server, { ...ctx, owner, recorder, relay });
+  registerTools(server, { ...ctx, catalog, owner, recorder, relay });
   server.onclose = () => void session.close();
   await server.connect(transport);
   return session;

@@ -4,7 +4,7 @@ import type { Db } from '../db/database';
 import { listUsableTools } from '../db/mcp-tool.repository';
 import type { McpTool, ToolOverride } from '../db/tables/mcp.table';
 import { toolAllowed, toolPrefixOf } from '../domain/mcp/gateway-policy';
-import type { LinkedServer } from './forward/open-upstreams';
+import type { LinkedServer } from './forward/upstream';
 
 /** One upstream tool as the gateway exposes it, with the link's policy for it. */
 export interface ExposedTool {
@@ -23,7 +23,8 @@ export interface ExposedTool {
 export interface AgentToolCatalog {
   tools: Map<string, ExposedTool>;
   fingerprint: string;
-  /** The enabled linked servers with their exposed prefix, oldest link first (what resources and prompts come from). */
+  /** The enabled linked servers, oldest link first: what resources and prompts come from, and the upstream sessions a
+   * gateway session may keep open. */
   links: LinkedServer[];
 }
 
@@ -35,6 +36,8 @@ async function enabledLinks(db: Db, agentId: string) {
     .select([
       's.id as serverId',
       's.name as serverName',
+      's.transport',
+      's.config_changed_at',
       'l.tools',
       'l.tool_prefix',
       'l.tool_overrides',
@@ -56,7 +59,13 @@ export async function loadAgentTools(db: Db, agentId: string): Promise<AgentTool
   const links: LinkedServer[] = [];
   for (const link of await enabledLinks(db, agentId)) {
     const prefix = toolPrefixOf(link.serverName, link.tool_prefix);
-    links.push({ serverId: link.serverId, serverName: link.serverName, prefix });
+    links.push({
+      serverId: link.serverId,
+      serverName: link.serverName,
+      prefix,
+      version: link.config_changed_at.toISOString(),
+      pooled: link.transport === 'stdio_curated',
+    });
     for (const tool of await listUsableTools(db, link.serverId, { autoApprove: link.auto_approve })) {
       const exposedName = `${prefix}${tool.name}`;
       if (tools.has(exposedName)) continue;
@@ -76,6 +85,7 @@ export async function loadAgentTools(db: Db, agentId: string): Promise<AgentTool
   const hash = crypto.createHash('sha256');
   for (const t of tools.values())
     hash.update(JSON.stringify([t.exposedName, t.serverId, t.tool.hash, t.allowed, t.override]));
+  hash.update(JSON.stringify(links));
   return { tools, fingerprint: hash.digest('hex'), links };
 }
 

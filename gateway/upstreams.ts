@@ -9,6 +9,7 @@ import { preflightRefusal } from '../lib/outbound/mcp/preflight';
 import { McpTargetError, resolveServerTarget } from '../lib/outbound/mcp/server-target';
 import type { OauthClientUrls } from '../lib/mcp/oauth-vault';
 import type { CredentialVault } from '../lib/vault/credential-vault';
+import type { ForwardUpstream, LinkedServer } from './forward/upstream';
 import type { StdioPool } from './stdio-pool';
 
 /** An open session to one linked server, and the secret values nothing sent to the client may contain. */
@@ -38,13 +39,24 @@ export interface UpstreamDeps {
   oauthClient: OauthClientUrls;
 }
 
+/** An upstream session being opened or open, with the server version (config and secret) it was opened for. */
+interface Held {
+  version: string;
+  upstream: Promise<OpenUpstream>;
+}
+
 /**
  * The upstream sessions of one gateway session, opened on first use: an HTTP server gets its own MCP session (secrets
- * from the vault in its headers, dialled through the egress guard), a stdio server a child of the shared pool. A
- * session that fails or closes is opened again on the next call. close() ends them all (a pooled child is released).
+ * from the vault in its headers, dialled through the egress guard), a stdio server a child of the shared pool. Only the
+ * agent's current links may be opened (`retain`, called with every catalog the session reads): an upstream session
+ * whose link went away or was disabled, or whose server was deleted or had its config or secret replaced, is closed.
+ * A session that fails or closes is opened again on the next use. close() ends them all (a pooled child is released).
  */
 export class Upstreams {
-  private readonly open = new Map<string, Promise<OpenUpstream>>();
+  private readonly open = new Map<string, Held>();
+  private linked = new Map<string, LinkedServer>();
+  /** Told of every upstream session opened, before it is used (the gateway session relays what it sends). */
+  onOpen: (upstream: ForwardUpstream) => void = () => undefined;
 
   constructor(
     private readonly deps: UpstreamDeps,
@@ -53,29 +65,44 @@ export class Upstreams {
     private readonly capabilities: ClientCapabilities = {},
   ) {}
 
+  /** The agent's current links: an open upstream session of any other server, or of another version, is closed. */
+  retain(links: LinkedServer[]): void {
+    this.linked = new Map(links.map((link) => [link.serverId, link]));
+    for (const [serverId, held] of this.open)
+      if (this.linked.get(serverId)?.version !== held.version) this.drop(serverId, held);
+  }
+
+  /** The upstream session of a currently linked server, opened now if it is not open. */
   async get(serverId: string): Promise<Upstream> {
+    const link = this.linked.get(serverId);
+    if (!link) throw new McpTargetError('the server is not linked to this agent');
     const current = this.open.get(serverId);
     if (current) {
-      const upstream = await current.catch(() => undefined);
+      const upstream = await current.upstream.catch(() => undefined);
       if (upstream?.alive()) return upstream;
-      if (this.open.get(serverId) === current) this.open.delete(serverId);
-      void upstream?.close();
+      this.drop(serverId, current);
     }
-    const opening = this.connect(serverId);
-    this.open.set(serverId, opening);
-    opening.catch(() => {
-      if (this.open.get(serverId) === opening) this.open.delete(serverId);
+    const held = { version: link.version, upstream: this.connect(link) };
+    this.open.set(serverId, held);
+    held.upstream.catch(() => {
+      if (this.open.get(serverId) === held) this.open.delete(serverId);
     });
-    return opening;
+    return held.upstream;
   }
 
   async close(): Promise<void> {
     const all = [...this.open.values()];
     this.open.clear();
-    await Promise.all(all.map((u) => u.then((x) => x.close()).catch(() => undefined)));
+    await Promise.all(all.map((held) => held.upstream.then((x) => x.close()).catch(() => undefined)));
   }
 
-  private async connect(serverId: string): Promise<OpenUpstream> {
+  private drop(serverId: string, held: Held): void {
+    if (this.open.get(serverId) === held) this.open.delete(serverId);
+    void held.upstream.then((x) => x.close()).catch(() => undefined);
+  }
+
+  private async connect(link: LinkedServer): Promise<OpenUpstream> {
+    const { serverId } = link;
     const { db, vault, guard, pool, oauthClient } = this.deps;
     const resolved = await resolveServerTarget(db, vault, this.workspaceId, serverId, { guard, oauthClient });
     const refusal = await preflightRefusal(resolved.target, guard);
@@ -96,10 +123,11 @@ export class Upstreams {
             throw error;
           },
         ));
+      this.onOpen({ ...link, client: session.client, secretValues, shared });
       return { client: session.client, session, secretValues, liveTools, shared, alive, close };
     };
     if (target.transport === 'stdio_curated') {
-      const lease = await pool.acquire(serverId, target);
+      const lease = await pool.acquire(this.workspaceId, serverId, target);
       return upstream(lease.session, true, lease.alive, async () => lease.release());
     }
     const session = await openMcpSession(target, guard, this.capabilities);

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { LIMITS } from '../domain/limits';
 
 const optionalUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional();
 // Digits only: z.coerce would take ' ' as 0 (a random port), '0x50' as 80 and '1e3' as 1000.
@@ -101,6 +102,8 @@ const envSchema = z.object({
   GATEWAY_SESSION_IDLE_SECONDS: integer(5, 86_400).default(600),
   // How often the gateway looks for changed links, allowlists and tools of agents with open sessions (list_changed).
   GATEWAY_LIST_POLL_MS: integer(100, 60_000).default(1_000),
+  // Stdio children of one workspace's servers the gateway runs at once: a fair share of `gatewayStdioChildren`.
+  GATEWAY_STDIO_CHILDREN_PER_WORKSPACE: integer(1, LIMITS.gatewayStdioChildren).default(4),
 });
 
 export type Config = z.infer<typeof envSchema> & { dataDir: string };

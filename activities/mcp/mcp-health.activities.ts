@@ -2,7 +2,7 @@ import { recordHealthCheck } from '../../db/mcp-health.repository';
 import { mcpHealthScheduleId } from '../../domain/mcp/mcp-health';
 import { deleteScheduleIfExists } from '../../lib/temporal/schedules';
 import type { ActivityDeps } from '../platform/activity-deps';
-import { createHealthCheckSlots } from './health-check-slots.service';
+import { createWorkspaceSlots } from '../../lib/workspace-slots';
 import { createMcpActivities, type McpServerRef, type McpTestResult } from './mcp.activities';
 
 /** A scheduled check's answer: the connection test's, or `skipped` when its workspace's slots on the worker were full. */
@@ -11,7 +11,7 @@ export type McpHealthCheckResult = McpTestResult | { status: 'skipped'; reason: 
 /** MCP health bookkeeping: what a scheduled check found, and the server's status by its streak of failures. */
 export function createMcpHealthActivities(deps: ActivityDeps) {
   const cap = deps.config.WORKSPACE_HEALTH_CHECK_CONCURRENCY;
-  const slots = createHealthCheckSlots(cap);
+  const slots = createWorkspaceSlots(cap);
   const { testMcpServer } = createMcpActivities(deps);
 
   return {

@@ -51,6 +51,8 @@ export interface McpServerTable {
   auth_type: ColumnType<McpAuthType | null, McpAuthType | null | undefined, McpAuthType | null>;
   oauth_client_id: ColumnType<string | null, string | null | undefined, string | null>;
   oauth_scopes: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When config or secret were last replaced (the gateway's upstream sessions opened before are closed). */
+  config_changed_at: UpdatedAt;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

@@ -1,34 +1,34 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { forwardLogging } from './logging';
 import { forwardCompletions, forwardPrompts } from './prompts';
 import { DownstreamRelay } from './relay';
 import { forwardResources } from './resources';
-import { relayFromUpstream } from './upstream-handlers';
-import type { ForwardUpstream } from './upstream';
+import type { CurrentUpstreams } from './upstream';
 
 export type { DownstreamExtra } from './relay';
-export { unionCapabilities, type ForwardUpstream } from './upstream';
-export { upstreamClientCapabilities } from './upstream-handlers';
+export { unionCapabilities, type CurrentUpstreams, type ForwardUpstream, type LinkedServer } from './upstream';
+export { relayFromUpstream, upstreamClientCapabilities } from './upstream-handlers';
 
 /**
  * Everything the gateway forwards besides tools, installed on one downstream session's `server` (created with
- * `unionCapabilities(upstreams)` beside its tools capability): resources, templates, subscriptions, prompts,
- * completions, logging level; and from each upstream (its client created with `upstreamClientCapabilities`, passed
- * as `declared`): logging, resource and list-changed notifications, sampling and elicitation requests. The answer's
- * `during` wraps the tools/call forwarding so progress, cancellation and the upstream's requests of that call
- * travel on the call's own stream.
+ * `capabilities` beside its tools capability): resources, templates, subscriptions, prompts, completions, logging
+ * level. Each request is routed among `current()`, the upstreams of the agent's links as they are now. The answer's
+ * `during` wraps the tools/call forwarding so progress, cancellation and the upstream's requests of that call travel
+ * on the call's own stream; `relayFromUpstream` (with what each upstream was `declared`) passes on what an upstream
+ * sends on its own.
  */
 export function installForwarding(
   server: Server,
-  upstreams: ForwardUpstream[],
-  declared: ClientCapabilities,
+  capabilities: ServerCapabilities,
+  current: CurrentUpstreams,
 ): DownstreamRelay {
   const relay = new DownstreamRelay(server);
-  for (const upstream of upstreams) if (!upstream.shared) relayFromUpstream(upstream, relay, declared);
-  const resources = forwardResources(server, upstreams, relay);
-  forwardPrompts(server, upstreams, relay);
-  forwardCompletions(server, upstreams, relay, resources);
-  forwardLogging(server, upstreams, relay);
+  const resources = capabilities.resources
+    ? forwardResources(server, current, relay, capabilities.resources)
+    : undefined;
+  if (capabilities.prompts) forwardPrompts(server, current, relay);
+  if (capabilities.completions) forwardCompletions(server, current, relay, resources);
+  if (capabilities.logging) forwardLogging(server, current, relay);
   return relay;
 }

@@ -1,17 +1,9 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { ForwardUpstream } from './upstream';
-
-/** A linked server of the agent: its id, name and exposed prefix. */
-export interface LinkedServer {
-  serverId: string;
-  serverName: string;
-  prefix: string;
-}
+import type { ForwardUpstream, LinkedServer } from './upstream';
 
 /**
- * Opens the upstream session of every linked server when the downstream session starts (its capabilities make the
- * gateway's), in link order. A server that cannot be reached now is left out of resources, prompts and completions
- * for this session (`onFailure` is told); its tools still answer each call as they can.
+ * The upstream session of each of `links` (opened now where it is not open yet), in link order. A server that cannot
+ * be reached now is left out of this request's resources, prompts and completions (`onFailure` is told).
  */
 export async function openForwardUpstreams(
   links: LinkedServer[],
@@ -22,7 +14,14 @@ export async function openForwardUpstreams(
     links.map(async (link) => {
       try {
         const { client, secretValues, shared } = await get(link.serverId);
-        return { ...link, client, secretValues, shared };
+        return {
+          serverId: link.serverId,
+          serverName: link.serverName,
+          prefix: link.prefix,
+          client,
+          secretValues,
+          shared,
+        };
       } catch (error) {
         onFailure(link, error);
         return undefined;

@@ -8,7 +8,7 @@ import { listAcross } from './paged-list';
 import type { DownstreamRelay } from './relay';
 import type { ResourceRoutes } from './resources';
 import { notFound } from './upstream-handlers';
-import { offers, routeName, type ForwardUpstream } from './upstream';
+import { offering, routeName, type CurrentUpstreams, type ForwardUpstream } from './upstream';
 
 /** A prompt's exposed name: the link's prefix (as for its tools) and the upstream name. */
 function routePrompt(upstreams: ForwardUpstream[], exposed: string) {
@@ -18,10 +18,9 @@ function routePrompt(upstreams: ForwardUpstream[], exposed: string) {
 }
 
 /** prompts/list and prompts/get, forwarded; prompt names carry the link's prefix like its tools. */
-export function forwardPrompts(server: Server, all: ForwardUpstream[], relay: DownstreamRelay): void {
-  const upstreams = all.filter((upstream) => offers(upstream, 'prompts'));
-  if (upstreams.length === 0) return;
+export function forwardPrompts(server: Server, current: CurrentUpstreams, relay: DownstreamRelay): void {
   server.setRequestHandler(ListPromptsRequestSchema, async (request, extra) => {
+    const upstreams = await offering(current, 'prompts');
     const { items, nextCursor } = await listAcross(upstreams, request.params?.cursor, async (upstream, cursor) => {
       const page = await relay.during(upstream, extra, (options) =>
         upstream.client.listPrompts(cursor === undefined ? undefined : { cursor }, options),
@@ -34,7 +33,7 @@ export function forwardPrompts(server: Server, all: ForwardUpstream[], relay: Do
     return { prompts: items, nextCursor };
   });
   server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
-    const { upstream, name } = routePrompt(upstreams, request.params.name);
+    const { upstream, name } = routePrompt(await offering(current, 'prompts'), request.params.name);
     return relay.during(upstream, extra, (options) => upstream.client.getPrompt({ ...request.params, name }, options));
   });
 }
@@ -42,20 +41,25 @@ export function forwardPrompts(server: Server, all: ForwardUpstream[], relay: Do
 /** completion/complete, forwarded: a prompt reference is routed by its exposed name, a resource one by its URI. */
 export function forwardCompletions(
   server: Server,
-  all: ForwardUpstream[],
+  current: CurrentUpstreams,
   relay: DownstreamRelay,
   resources: ResourceRoutes | undefined,
 ): void {
-  const upstreams = all.filter((upstream) => offers(upstream, 'completions'));
-  if (upstreams.length === 0) return;
   server.setRequestHandler(CompleteRequestSchema, async (request, extra) => {
     const { ref } = request.params;
+    const upstreams = await offering(current, 'completions');
     const route =
       ref.type === 'ref/prompt'
         ? routePrompt(upstreams, ref.name)
-        : { upstream: upstreams.length === 1 ? upstreams[0] : await resources?.route(ref.uri, extra), name: undefined };
+        : {
+            upstream:
+              upstreams.length === 1
+                ? upstreams[0]
+                : await resources?.route(ref.uri, await offering(current, 'resources'), extra),
+            name: undefined,
+          };
     const upstream = route.upstream;
-    if (!upstream || !upstreams.includes(upstream))
+    if (!upstream || !upstreams.some((offered) => offered.serverId === upstream.serverId))
       throw notFound(`ref: no linked server of this agent offers completions for ${JSON.stringify(ref)}`);
     const params = route.name === undefined ? request.params : { ...request.params, ref: { ...ref, name: route.name } };
     return relay.during(upstream, extra, (options) => upstream.client.complete(params, options));

@@ -1,52 +1,62 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ReadResourceRequestSchema,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
+  type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import { LIMITS } from '../../domain/limits';
 import { listAcross } from './paged-list';
 import type { DownstreamExtra, DownstreamRelay } from './relay';
 import { notFound } from './upstream-handlers';
-import { offers, type ForwardUpstream } from './upstream';
+import { offering, type CurrentUpstreams, type ForwardUpstream } from './upstream';
 
 /**
  * Resources keep their upstream URIs (clients and links in content stay valid); a read or subscription goes to the
- * upstream that listed the URI in this session, else whose template matches it, else the only upstream with resources.
+ * current upstream of the server that listed the URI in this session, else whose template matches it, else the only
+ * upstream with resources.
  */
 export class ResourceRoutes {
-  private readonly byUri = new Map<string, ForwardUpstream>();
-  private readonly templates = new Map<ForwardUpstream, UriTemplate[]>();
+  /** URI → id of the server that listed it. */
+  private readonly byUri = new Map<string, string>();
+  /** Per upstream session (a reopened one lists its templates again). */
+  private readonly templates = new WeakMap<Client, UriTemplate[]>();
 
-  constructor(
-    private readonly upstreams: ForwardUpstream[],
-    private readonly relay: DownstreamRelay,
-  ) {}
+  constructor(private readonly relay: DownstreamRelay) {}
 
   remember(upstream: ForwardUpstream, uris: string[]): void {
     for (const uri of uris) {
       this.byUri.delete(uri);
-      this.byUri.set(uri, upstream);
+      this.byUri.set(uri, upstream.serverId);
       if (this.byUri.size > LIMITS.gatewayResourceRoutes) this.byUri.delete(this.byUri.keys().next().value as string);
     }
   }
 
   learnTemplates(upstream: ForwardUpstream, templates: string[]): void {
     this.templates.set(
-      upstream,
+      upstream.client,
       templates.slice(0, LIMITS.gatewayResourceRoutes).map((t) => new UriTemplate(t)),
     );
   }
 
-  async route(uri: string, extra: DownstreamExtra): Promise<ForwardUpstream> {
-    const known = this.byUri.get(uri);
-    if (known) return known;
-    if (this.upstreams.length === 1) return this.upstreams[0];
-    for (const upstream of this.upstreams) {
-      if (!this.templates.has(upstream)) {
+  /** The upstream among `upstreams` (the current ones with resources) that a request for `uri` goes to. */
+  async route(uri: string, upstreams: ForwardUpstream[], extra: DownstreamExtra): Promise<ForwardUpstream> {
+    const lister = this.byUri.get(uri);
+    if (lister !== undefined) {
+      // Listed by a server no longer linked: never sent to another one.
+      const known = upstreams.find((upstream) => upstream.serverId === lister);
+      if (known) return known;
+      throw notFound(
+        `uri: the server that listed the resource ${JSON.stringify(uri)} is not linked or not reachable now`,
+      );
+    }
+    if (upstreams.length === 1) return upstreams[0];
+    for (const upstream of upstreams) {
+      if (!this.templates.has(upstream.client)) {
         const listed = await this.relay.during(upstream, extra, (options) =>
           upstream.client.listResourceTemplates(undefined, options),
         );
@@ -55,7 +65,7 @@ export class ResourceRoutes {
           listed.resourceTemplates.map((t) => t.uriTemplate),
         );
       }
-      if (this.templates.get(upstream)?.some((template) => template.match(uri) !== null)) return upstream;
+      if (this.templates.get(upstream.client)?.some((template) => template.match(uri) !== null)) return upstream;
     }
     throw notFound(`uri: no linked server of this agent lists the resource ${JSON.stringify(uri)}`);
   }
@@ -64,13 +74,15 @@ export class ResourceRoutes {
 /** resources/list, resources/templates/list, resources/read, resources/subscribe and unsubscribe, forwarded. */
 export function forwardResources(
   server: Server,
-  all: ForwardUpstream[],
+  current: CurrentUpstreams,
   relay: DownstreamRelay,
-): ResourceRoutes | undefined {
-  const upstreams = all.filter((upstream) => offers(upstream, 'resources'));
-  if (upstreams.length === 0) return undefined;
-  const routes = new ResourceRoutes(upstreams, relay);
+  advertised: NonNullable<ServerCapabilities['resources']>,
+): ResourceRoutes {
+  const routes = new ResourceRoutes(relay);
+  const route = async (uri: string, extra: DownstreamExtra): Promise<ForwardUpstream> =>
+    routes.route(uri, await offering(current, 'resources'), extra);
   server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
+    const upstreams = await offering(current, 'resources');
     const { items, nextCursor } = await listAcross(upstreams, request.params?.cursor, async (upstream, cursor) => {
       const page = await relay.during(upstream, extra, (options) =>
         upstream.client.listResources(cursor === undefined ? undefined : { cursor }, options),
@@ -84,6 +96,7 @@ export function forwardResources(
     return { resources: items, nextCursor };
   });
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async (request, extra) => {
+    const upstreams = await offering(current, 'resources');
     const { items, nextCursor } = await listAcross(upstreams, request.params?.cursor, async (upstream, cursor) => {
       const page = await relay.during(upstream, extra, (options) =>
         upstream.client.listResourceTemplates(cursor === undefined ? undefined : { cursor }, options),
@@ -93,16 +106,16 @@ export function forwardResources(
     return { resourceTemplates: items, nextCursor };
   });
   server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
-    const upstream = await routes.route(request.params.uri, extra);
+    const upstream = await route(request.params.uri, extra);
     return relay.during(upstream, extra, (options) => upstream.client.readResource(request.params, options));
   });
-  if (!upstreams.some((upstream) => upstream.client.getServerCapabilities()?.resources?.subscribe)) return routes;
+  if (!advertised.subscribe) return routes;
   server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
-    const upstream = await routes.route(request.params.uri, extra);
+    const upstream = await route(request.params.uri, extra);
     return relay.during(upstream, extra, (options) => upstream.client.subscribeResource(request.params, options));
   });
   server.setRequestHandler(UnsubscribeRequestSchema, async (request, extra) => {
-    const upstream = await routes.route(request.params.uri, extra);
+    const upstream = await route(request.params.uri, extra);
     return relay.during(upstream, extra, (options) => upstream.client.unsubscribeResource(request.params, options));
   });
   return routes;

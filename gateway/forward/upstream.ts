@@ -1,12 +1,20 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 
-/** One linked server of a gateway session, as the forwarding handlers see it: its name, exposed prefix and client. */
-export interface ForwardUpstream {
+/** An enabled link of the agent as the gateway session reads it from the catalog. */
+export interface LinkedServer {
   serverId: string;
   serverName: string;
   /** What the exposed tool and prompt names start with: the link's `tool_prefix`, else `<server name>__`. */
   prefix: string;
+  /** Changes when the server's config or secret is replaced: an upstream session opened before is closed. */
+  version: string;
+  /** A curated stdio server (a pooled child, started on first use). */
+  pooled: boolean;
+}
+
+/** One linked server of a gateway session, as the forwarding handlers see it: its name, exposed prefix and client. */
+export interface ForwardUpstream extends Pick<LinkedServer, 'serverId' | 'serverName' | 'prefix'> {
   client: Client;
   /** The server's secret values: nothing relayed from it to the client may contain them (`relayable`). */
   secretValues: readonly string[];
@@ -17,11 +25,18 @@ export interface ForwardUpstream {
 /** Where a relayed message comes from: its server, and the secret values to replace in it. */
 export type RelaySource = Pick<ForwardUpstream, 'serverId' | 'serverName' | 'secretValues'>;
 
+/** The upstreams of the agent's links as they are now (each opened on first use): what every request is routed among. */
+export type CurrentUpstreams = () => Promise<ForwardUpstream[]>;
+
 type Feature = 'resources' | 'prompts' | 'completions' | 'logging';
 
 /** Whether the upstream advertised `feature` in its initialize answer. */
 export const offers = (upstream: ForwardUpstream, feature: Feature): boolean =>
   Boolean(upstream.client.getServerCapabilities()?.[feature]);
+
+/** The current upstreams that advertised `feature`. */
+export const offering = async (current: CurrentUpstreams, feature: Feature): Promise<ForwardUpstream[]> =>
+  (await current()).filter((upstream) => offers(upstream, feature));
 
 /** The capabilities the gateway advertises besides tools: the union of the upstreams'. */
 export function unionCapabilities(upstreams: ForwardUpstream[]): ServerCapabilities {

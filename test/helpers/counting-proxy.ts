@@ -10,6 +10,8 @@ export interface CountingProxy {
   methods(): string[];
   /** The headers of every request, in order (to prove which credentials reached this listener). */
   headers(): http.IncomingHttpHeaders[];
+  /** The HTTP method of every request, in the order of `headers()` (a DELETE ends an MCP session). */
+  httpMethods(): string[];
   close(): Promise<void>;
 }
 
@@ -29,9 +31,11 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
   let count = 0;
   const methods: string[] = [];
   const seen: http.IncomingHttpHeaders[] = [];
+  const httpMethods: string[] = [];
   const server = http.createServer((req, res) => {
     count++;
     seen.push({ ...req.headers });
+    httpMethods.push(req.method ?? '');
     const chunks: Buffer[] = [];
     const forward = http.request(
       {
@@ -58,6 +62,7 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
     requests: () => count,
     methods: () => [...methods],
     headers: () => [...seen],
+    httpMethods: () => [...httpMethods],
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

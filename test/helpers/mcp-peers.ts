@@ -8,6 +8,21 @@ import { freePort, portOpen, startProcess, waitFor, type ManagedProcess } from '
 /** The entry script of `@modelcontextprotocol/server-everything` (`node <it> stdio|streamableHttp`). */
 export const EVERYTHING_ENTRY = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
 
+/**
+ * An operator catalog entry (`MCP_CATALOG_FILE`) running server-everything over stdio with its one secret in the env.
+ * Extra argv after the transport is ignored by server-everything; `marker` there lets a test find the children.
+ */
+export const everythingStdioEntry = (marker: string) => ({
+  name: 'everything-stdio',
+  label: 'Everything (stdio)',
+  category: 'Test',
+  image: 'https://example.com/e.png',
+  transport: 'stdio_curated',
+  required_secrets: ['EVERYTHING_API_KEY'],
+  command: [process.execPath, EVERYTHING_ENTRY, 'stdio', marker],
+  env: { EVERYTHING_API_KEY: 'EVERYTHING_API_KEY' },
+});
+
 /** A real server-everything over streamable HTTP on loopback; stop() kills it by pid. */
 export interface EverythingServer {
   url: string;

@@ -48,8 +48,9 @@ describe('gateway forwarding across two linked servers', () => {
         secretValues: [],
       });
     }
-    const server = new Server({ name: 'gateway', version: '1' }, { capabilities: unionCapabilities(upstreams) });
-    installForwarding(server, upstreams, {});
+    const capabilities = unionCapabilities(upstreams);
+    const server = new Server({ name: 'gateway', version: '1' }, { capabilities });
+    installForwarding(server, capabilities, async () => upstreams);
     const [downstream, side] = InMemoryTransport.createLinkedPair();
     await server.connect(side);
     client = new Client({ name: 'client', version: '1' }, { capabilities: {} });

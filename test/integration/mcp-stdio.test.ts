@@ -8,7 +8,7 @@ import request from 'supertest';
 import { waitForFlowRunEnd } from '../helpers/flow-runs';
 import { harness, type Harness } from '../helpers/harness';
 import { assertLogsClean } from '../helpers/logs';
-import { EVERYTHING_ENTRY } from '../helpers/mcp-peers';
+import { everythingStdioEntry } from '../helpers/mcp-peers';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
 import { createTenant, type Tenant } from '../helpers/tenants';
 
@@ -38,17 +38,7 @@ describe('MCP servers: stdio_curated entries from the operator catalog file', ()
       catalogFile,
       JSON.stringify({
         entries: [
-          {
-            name: 'everything-stdio',
-            label: 'Everything (stdio)',
-            category: 'Test',
-            image: 'https://example.com/e.png',
-            transport: 'stdio_curated',
-            required_secrets: ['EVERYTHING_API_KEY'],
-            // Extra argv after the transport is ignored by server-everything; the marker lets the test find the child.
-            command: [process.execPath, EVERYTHING_ENTRY, 'stdio', marker],
-            env: { EVERYTHING_API_KEY: 'EVERYTHING_API_KEY' },
-          },
+          everythingStdioEntry(marker),
           {
             name: 'leaky-stdio',
             label: 'Leaky',

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createHealthCheckSlots } from '../../activities/mcp/health-check-slots.service';
+import { createWorkspaceSlots as createHealthCheckSlots } from '../../lib/workspace-slots';
 
 describe('health-check slots of a worker', () => {
   it('gives a workspace at most its cap, frees a slot once per release, and leaves other workspaces alone', () => {

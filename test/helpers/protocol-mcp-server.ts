@@ -51,12 +51,15 @@ export interface ProtocolMcpServer {
   url: string;
   /** What the client answered to each elicitation, in order. */
   elicitations: ElicitResult[];
+  /** The name of each tool called (`tools/call` that reached this server), in order. */
+  calls: string[];
   close(): Promise<void>;
 }
 
 /** Starts the server on loopback. */
 export async function startProtocolMcpServer(): Promise<ProtocolMcpServer> {
   const elicitations: ElicitResult[] = [];
+  const calls: string[] = [];
   const sessions = new Map<string, StreamableHTTPServerTransport>();
 
   const newServer = (): Server => {
@@ -64,6 +67,7 @@ export async function startProtocolMcpServer(): Promise<ProtocolMcpServer> {
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
       const { name } = request.params;
+      calls.push(name);
       if (name === 'order_total' || name === 'order_total_broken') {
         const total = name === 'order_total' ? 5 : 'five';
         return { content: [{ type: 'text', text: `total ${total}` }], structuredContent: { total } };
@@ -108,6 +112,7 @@ export async function startProtocolMcpServer(): Promise<ProtocolMcpServer> {
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     elicitations,
+    calls,
     async close() {
       for (const transport of sessions.values()) await transport.close();
       httpServer.closeAllConnections();

@@ -4,6 +4,7 @@ import { isInitializeRequest, type ClientCapabilities } from '@modelcontextproto
 import type { Db } from '../db/database';
 import { LIMITS } from '../domain/limits';
 import type { Config } from '../lib/config';
+import { rejectLongUrls } from '../lib/http-client-errors';
 import { HttpError, notFound } from '../lib/http-error';
 import { logError, type Logger } from '../lib/logger';
 import { createEgressGuard } from '../lib/outbound/egress/egress-guard';
@@ -131,6 +132,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
 
   const app = express();
   app.disable('x-powered-by');
+  app.use(rejectLongUrls);
   // Before authentication: a request a DNS-rebinding page sends is refused whatever it carries.
   app.use('/mcp', rebindingGuard(config.ASSAY_HOST));
   app.use('/mcp', express.json({ limit: BODY_LIMIT_BYTES }));

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { LIMITS } from '../../domain/limits';
 import { linkMcpServer, publishedAgent } from '../helpers/agent-api';
 import { evalApi } from '../helpers/eval-api';
 import { serveGateway, serviceToken, type ServedGateway } from '../helpers/gateway-rig';
@@ -134,4 +135,21 @@ describe("the gateway's HTTP entry: JSON-RPC batches under the rate limit, per p
       const single = await client.post(calls(tool, 7, 1)[0]);
       assert.equal(single.messages[0]?.result?.structuredContent?.total, 5, 'a single call still goes through');
     });
+
+  it('answers a URL over requestUrlBytes 414 `uri_too_long` and long headers 431, in the usual error body', async () => {
+    const authorization = `Bearer ${await serviceToken(platform, tenant)}`;
+    for (const pad of [LIMITS.requestUrlBytes, 17_000]) {
+      const res = await fetch(`${url}?pad=${'p'.repeat(pad)}`, { headers: { authorization } });
+      const body = (await res.json()) as { error?: unknown };
+      assert.equal(res.status, 414, JSON.stringify(body));
+      assert.deepEqual(body.error, {
+        code: 'uri_too_long',
+        message: `the request URL is over ${LIMITS.requestUrlBytes} bytes`,
+        details: { field: '(request URL)', max: LIMITS.requestUrlBytes },
+      });
+    }
+    const longHeaders = await fetch(url, { headers: { authorization, 'x-pad': 'h'.repeat(17_000) } });
+    assert.equal(longHeaders.status, 431);
+    assert.equal(((await longHeaders.json()) as { error?: { code?: string } }).error?.code, 'headers_too_large');
+  });
 });

@@ -15,13 +15,14 @@ export function gatewayRateLimits(config: Config): (auth: AuthContext, res: Resp
   const workspaces = new RateBuckets('workspace', config.GATEWAY_RATE_LIMIT_WORKSPACE_PER_MINUTE);
   return (auth, res, messages) => {
     const over = [tokens, workspaces].find((scope) => messages > scope.perMinute);
-    if (over)
-      throw new HttpError(
-        429,
-        'rate_limited',
-        `a batch of ${messages} messages is over this ${over.scope}'s quota of ${over.perMinute} a minute; send fewer at once`,
-        { scope: over.scope, limit: over.perMinute },
-      );
+    if (over) {
+      httpRateLimited.inc({ scope: `gateway_${over.scope}` });
+      const message = `a batch of ${messages} messages is over this ${over.scope}'s quota of ${over.perMinute} a minute`;
+      throw new HttpError(429, 'rate_limited', `${message}; send fewer at once`, {
+        scope: over.scope,
+        limit: over.perMinute,
+      });
+    }
     const { empty, retryAfterSeconds } = takeFromAll(
       [
         [tokens, tokens.get(auth.tokenId)],

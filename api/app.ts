@@ -4,6 +4,7 @@ import { authMiddleware } from './auth';
 import { builderPages } from './builder-pages';
 import type { AppDeps } from './app-deps';
 import { errorHandler } from './error-handler';
+import { rejectLongUrls } from '../lib/http-client-errors';
 import { servesOnlyLoopback } from '../lib/loopback-host';
 import { evalSetFileJsonSchema } from '../domain/eval/eval-set-file.schema';
 import { cassetteFileJsonSchema } from '../domain/eval/cassette';
@@ -104,6 +105,7 @@ export function createApp(deps: AppDeps): Express {
   if (deps.tracer) app.use(requestSpans(deps.tracer));
   app.use(requestContext(deps.logger));
   app.use(httpMetrics());
+  app.use(rejectLongUrls);
   app.use(healthRouter(deps));
   app.use(metricsRouter(deps));
 

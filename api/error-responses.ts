@@ -23,7 +23,8 @@ const ERROR_STATUS_DESCRIPTIONS: Readonly<Record<number, string>> = {
   415: 'Request body that is not application/json (`unsupported_media_type`)',
   422: 'A body, query or path value is invalid; `details` names each field (`validation_failed`)',
   429: 'Over the request quota of the token or the workspace (`rate_limited`); `Retry-After` says when to try again',
-  431: "Request line and headers over Node's limit (16 KiB), e.g. a long `cursor` (`headers_too_large`)",
+  414: 'Request URL (path and query string) over `requestUrlBytes`, e.g. a long `cursor` (`uri_too_long`)',
+  431: "Request line and headers over Node's limit (16 KiB) without a URL over its own (`headers_too_large`)",
   500: 'Internal error; the message names the request id and nothing else (`internal`)',
   502: 'The workflow the request waited for failed; the message says why',
   503: 'The workflow service is unavailable (`unavailable`)',
@@ -53,7 +54,7 @@ export interface ErrorSources {
 
 /** Every error status a route of the authenticated API can answer, derived from its definition. */
 export function routeErrorStatuses(spec: ErrorSources): number[] {
-  const statuses = new Set([400, 401, 403, 429, 431, 500, ...(spec.errors ?? [])]);
+  const statuses = new Set([400, 401, 403, 414, 429, 431, 500, ...(spec.errors ?? [])]);
   if (spec.path.includes(':')) statuses.add(404);
   if (spec.body) [413, 415, 422].forEach((status) => statuses.add(status));
   if (spec.query) statuses.add(422);

@@ -111,8 +111,8 @@ export const PLATFORM_PATHS: RouteConfig[] = [
   })),
 ];
 
-/** Registers PLATFORM_PATHS in the document; any of them answers 431 to a request line over Node's limit. */
+/** Registers PLATFORM_PATHS in the document; any of them answers 414 to a long URL, 431 to long headers. */
 export function registerPlatformPaths(registry: OpenAPIRegistry): void {
   for (const path of PLATFORM_PATHS)
-    registry.registerPath({ ...path, responses: { ...path.responses, ...errorResponses([431]) } });
+    registry.registerPath({ ...path, responses: { ...path.responses, ...errorResponses([414, 431]) } });
 }

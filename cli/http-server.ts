@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { Express } from 'express';
 import { answerClientErrors } from '../lib/http-client-errors';
 
-/** Starts the api on host:port (431 in the usual error body) and returns a stopper that waits for open requests. */
+/** Starts the api on host:port (414 and 431 in the usual error body) and returns a stopper that waits for open requests. */
 export async function listen(
   app: Express,
   host: string,

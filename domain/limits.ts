@@ -169,6 +169,9 @@ export const LIMITS = {
   /** Length of a list cursor: it holds a row's sort keys (names, times, ids); 4 KiB keeps a next-page URL far below
    * Node's 16 KiB request-header limit. */
   pageCursorChars: 4_096,
+  /** Size of a request's URL (path and query string), in bytes: twice a longest cursor with room for the rest of a
+   * query; under Node's 16 KiB limit on the request line and headers together, so a long URL is told apart (414). */
+  requestUrlBytes: 8_192,
 } as const;
 
 export type LimitName = keyof typeof LIMITS;

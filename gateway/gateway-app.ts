@@ -4,6 +4,7 @@ import { isInitializeRequest, type ClientCapabilities } from '@modelcontextproto
 import type { Db } from '../db/database';
 import { LIMITS } from '../domain/limits';
 import type { Config } from '../lib/config';
+import { rejectLongUrls } from '../lib/http-client-errors';
 import { HttpError, notFound } from '../lib/http-error';
 import { logError, type Logger } from '../lib/logger';
 import { createEgressGuard } from '../lib/outbound/egress/egress-guard';
@@ -16,6 +17,7 @@ import { GatewayAuthCache } from './auth-cache';
 import { sessionRecorder } from './call-recorder';
 import { upstreamClientCapabilities } from './forward/install';
 import { gatewayRateLimits } from './gateway-rate-limits';
+import { messageCount, negotiatedVersion, refuseBatch } from './json-rpc-batches';
 import { openGatewaySession, type GatewaySession } from './gateway-session';
 import { rebindingGuard } from './rebinding-guard';
 import { SessionRegistry } from './session-registry';
@@ -60,6 +62,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const rateLimit = gatewayRateLimits(config);
   const callers = new GatewayAuthCache(db);
   const audit = new AuditQueue(db, logger);
+  const versions = new WeakMap<GatewaySession, string>();
 
   const open = async (auth: AuthContext, agentId: string, client: ClientCapabilities): Promise<GatewaySession> => {
     if (sessions.count(auth.workspaceId) >= LIMITS.gatewaySessionsPerWorkspace)
@@ -108,7 +111,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     );
     requirePermission(auth, 'gateway:use');
     if (!agentId) throw notFound('agent');
-    rateLimit(auth, res);
+    rateLimit(auth, res, messageCount(req.body));
     const sessionId = req.get('mcp-session-id');
     let session: GatewaySession | undefined;
     if (sessionId) {
@@ -118,18 +121,21 @@ export function createGateway(deps: GatewayDeps): Gateway {
         throw notFound('MCP session');
     } else if (req.method === 'POST' && isInitializeRequest(req.body)) {
       session = await open(auth, agentId, req.body.params.capabilities);
+      versions.set(session, negotiatedVersion(req.body.params.protocolVersion));
     } else {
       throw new HttpError(400, 'invalid_header', 'Mcp-Session-Id header is required (send initialize first)', {
         field: 'Mcp-Session-Id',
       });
     }
     session.lastSeen = Date.now();
+    if (refuseBatch(res, req.body, versions.get(session))) return;
     // The api's `req.auth` (an AuthContext) is not the SDK's AuthInfo: the transport gets the plain message.
     await session.transport.handleRequest(req as IncomingMessage, res, req.body);
   };
 
   const app = express();
   app.disable('x-powered-by');
+  app.use(rejectLongUrls);
   // Before authentication: a request a DNS-rebinding page sends is refused whatever it carries.
   app.use('/mcp', rebindingGuard(config.ASSAY_HOST));
   app.use('/mcp', express.json({ limit: BODY_LIMIT_BYTES }));

@@ -31,6 +31,7 @@ export const HTTP_ERROR_CODES = [
   'worker_timeout',
   'rate_limited',
   'headers_too_large',
+  'uri_too_long',
 ] as const;
 
 /** One of `HTTP_ERROR_CODES`: a code outside the list (a typo) fails `tsc`. */

@@ -35,12 +35,12 @@ export class RateBuckets {
 export type RatePairs = Array<[RateBuckets, TokenBucket]>;
 
 /**
- * Takes one from every bucket of `pairs`, or from none: answers the empty ones (none: the request may go on) and the
- * whole seconds until each has one again.
+ * Takes `count` (one request's messages, one by default) from every bucket of `pairs`, or from none: answers the ones
+ * short of it (none: the request may go on) and the whole seconds until each holds `count` again.
  */
-export function takeFromAll(pairs: RatePairs): { empty: RatePairs; retryAfterSeconds: number } {
-  const empty = pairs.filter(([, bucket]) => bucket.remaining() < 1);
-  if (empty.length === 0) for (const [, bucket] of pairs) bucket.take();
-  const retryAfterSeconds = Math.max(...empty.map(([, bucket]) => Math.ceil(bucket.secondsUntilOne())), 1);
+export function takeFromAll(pairs: RatePairs, count = 1): { empty: RatePairs; retryAfterSeconds: number } {
+  const empty = pairs.filter(([, bucket]) => bucket.remaining() < count);
+  if (empty.length === 0) for (const [, bucket] of pairs) bucket.take(count);
+  const retryAfterSeconds = Math.max(...empty.map(([, bucket]) => Math.ceil(bucket.secondsUntil(count))), 1);
   return { empty, retryAfterSeconds };
 }

@@ -1,11 +1,11 @@
 /** A token bucket: up to `burst` takes at once, refilled continuously at `perSecond`. */
 export interface TokenBucket {
-  /** Takes one token; false when the bucket is empty. */
-  take(): boolean;
+  /** Takes `count` tokens (one by default); false, taking none, when fewer are there. */
+  take(count?: number): boolean;
   /** Whole tokens left now. */
   remaining(): number;
-  /** Seconds until one token is back (0 when one is there). */
-  secondsUntilOne(): number;
+  /** Seconds until `count` tokens (one by default) are there (0 when they are). */
+  secondsUntil(count?: number): number;
   /** Seconds until the bucket is full again (0 when it is). */
   secondsUntilFull(): number;
 }
@@ -24,13 +24,13 @@ export function createTokenBucket(burst: number, perSecond: number, now: () => n
     return tokens;
   };
   return {
-    take() {
-      if (refill() < 1) return false;
-      tokens -= 1;
+    take(count = 1) {
+      if (refill() < count) return false;
+      tokens -= count;
       return true;
     },
     remaining: () => Math.floor(refill()),
-    secondsUntilOne: () => Math.max(0, 1 - refill()) / perSecond,
+    secondsUntil: (count = 1) => Math.max(0, count - refill()) / perSecond,
     secondsUntilFull: () => (burst - refill()) / perSecond,
   };
 }

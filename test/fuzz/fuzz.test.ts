@@ -38,7 +38,7 @@ describe(`fuzz: generated hostile requests against every route with a body or qu
   let examples: Map<string, unknown[]>;
   const statuses = new Map<number, number>();
   let sent = 0;
-  // Requests go to the api as `assay api` serves it, so what Node answers before the app (431) is checked too.
+  // Requests go to the api as `assay api` serves it, so what Node answers before the app (414) is checked too.
   let baseUrl: string;
   let closeHttp: () => Promise<void>;
 

@@ -40,8 +40,8 @@ const encode = (text: string): string => {
   }
 };
 
-// Path segments stay under Node's 16 KB header limit (past it Node answers 431 before the app sees the request); a
-// rare query value goes over it (`oversize`), so that answer is checked against the document too.
+// Path segments stay under the URL bound (`requestUrlBytes`; past it the api answers 414 before any route); a rare
+// query value goes over it and over Node's 16 KiB limit (`oversize`), so that answer is checked against the document too.
 // An empty segment would be another route (`…/cases/` lists cases), so a segment always has a character.
 const shortHostile = hostileString.map((s) => encode(s.slice(0, 200)) || '%20');
 

@@ -48,18 +48,22 @@ export interface ProtocolMcpServer {
   url: string;
   /** What the client answered to each elicitation, in order. */
   elicitations: ElicitResult[];
+  /** The name of each tool called (`tools/call` that reached this server), in order. */
+  calls: string[];
   close(): Promise<void>;
 }
 
 /** Starts the server on loopback. */
 export async function startProtocolMcpServer(): Promise<ProtocolMcpServer> {
   const elicitations: ElicitResult[] = [];
+  const calls: string[] = [];
 
   const newServer = (): Server => {
     const server = new Server({ name: 'protocol-test-server', version: '1.0.0' }, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
       const { name } = request.params;
+      calls.push(name);
       if (name === 'order_total' || name === 'order_total_broken') {
         const total = name === 'order_total' ? 5 : 'five';
         return { content: [{ type: 'text', text: `total ${total}` }], structuredContent: { total } };
@@ -74,5 +78,5 @@ export async function startProtocolMcpServer(): Promise<ProtocolMcpServer> {
   };
 
   const served = await serveStatefulMcp(newServer);
-  return { url: served.url, elicitations, close: served.close };
+  return { url: served.url, elicitations, calls, close: served.close };
 }

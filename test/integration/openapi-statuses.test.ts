@@ -4,6 +4,7 @@ import request from 'supertest';
 import { listen } from '../../cli/http-server';
 import { ensureUser } from '../../db/account.repository';
 import { upsertMembership } from '../../db/member.repository';
+import { LIMITS } from '../../domain/limits';
 import { ResponseOracle, type OpenApiDocument } from '../helpers/fuzz-oracle';
 import { harness } from '../helpers/harness';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
@@ -59,16 +60,39 @@ describe('the OpenAPI document names every status the server answers', () => {
     }
   });
 
-  it("answers a request line over Node's header limit 431 in the usual error body, as documented", async () => {
+  it("answers a request line over Node's header limit 414 in the usual error body, as documented", async () => {
     for (const query of [`cursor=${'c'.repeat(17_000)}`, Array.from({ length: 2_000 }, () => 'limit=10').join('&')]) {
       const res = await request(baseUrl).get(`/api/ai-agents?${query}`).set(owner.auth);
-      assert.equal(res.status, 431);
-      assert.equal(res.body.error?.code, 'headers_too_large', res.text);
+      assert.equal(res.status, 414);
+      assert.equal(res.body.error?.code, 'uri_too_long', res.text);
       assert.equal(oracle.problem('/api/ai-agents', 'get', res), undefined);
     }
     const health = await request(baseUrl).get(`/healthz?pad=${'p'.repeat(17_000)}`);
     assert.equal(oracle.problem('/healthz', 'get', health), undefined);
     await request(baseUrl).get('/healthz').expect(200);
+  });
+
+  it('answers a URL over requestUrlBytes 414 `uri_too_long` and long headers 431, both as documented', async () => {
+    const url = `/api/ai-agents?cursor=${'c'.repeat(LIMITS.requestUrlBytes)}`;
+    for (const res of [
+      await request(baseUrl).get(url).set(owner.auth),
+      await request(baseUrl).get(url),
+      await request(baseUrl).get(`/openapi.json?pad=${'p'.repeat(LIMITS.requestUrlBytes)}`),
+    ]) {
+      assert.equal(res.status, 414, res.text);
+      assert.deepEqual(res.body.error?.details, { field: '(request URL)', max: LIMITS.requestUrlBytes });
+    }
+    assert.equal(oracle.problem('/api/ai-agents', 'get', await request(baseUrl).get(url).set(owner.auth)), undefined);
+    const fits = `/api/ai-agents?cursor=${'c'.repeat(LIMITS.pageCursorChars + 1)}`;
+    assert.equal(
+      (await request(baseUrl).get(fits).set(owner.auth)).status,
+      422,
+      'a URL within the bound reaches the route',
+    );
+    const longHeaders = await request(baseUrl).get('/api/ai-agents').set(owner.auth).set('x-pad', 'h'.repeat(17_000));
+    assert.equal(longHeaders.status, 431);
+    assert.equal(longHeaders.body.error?.code, 'headers_too_large', longHeaders.text);
+    assert.equal(oracle.problem('/api/ai-agents', 'get', longHeaders), undefined);
   });
 
   it('documents that /metrics needs no token on an api only loopback reaches', async () => {

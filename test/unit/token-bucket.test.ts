@@ -21,4 +21,16 @@ describe('token bucket (the WebSocket subscribe rate)', () => {
       'capped at the burst',
     );
   });
+
+  it('takes several at once, or none when fewer are there, and says when that many are back', () => {
+    let now = 0;
+    const bucket = createTokenBucket(10, 2, () => now);
+    assert.equal(bucket.take(7), true);
+    assert.equal(bucket.take(4), false, 'three left: a take of four takes nothing');
+    assert.equal(bucket.remaining(), 3);
+    assert.equal(bucket.secondsUntil(4), 0.5);
+    now += 500;
+    assert.equal(bucket.take(4), true);
+    assert.equal(bucket.secondsUntil(), 0.5);
+  });
 });

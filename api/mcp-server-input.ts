@@ -44,6 +44,20 @@ export const serverAuthBody = z
   })
   .strict();
 
+/** On update: the pre-registered client's secret given again (a new url's authorization server, or a rotation). */
+export const serverAuthChangeBody = z
+  .object({ client_secret: secretValue.describe('the pre-registered client secret (vault only; never answered)') })
+  .strict();
+
+/**
+ * A pre-registered OAuth client secret goes to the token endpoint the url leads to: a url of another scheme, host or
+ * port needs it again in the same request (422 `secret_required`), like any stored secret.
+ */
+export function requireClientSecretToMove(before: McpServerConfig, after: McpServerConfig, given: boolean): void {
+  const move = given ? undefined : secretMove({ url: before.url }, { url: after.url });
+  if (move) throw secretRequired(move.field, move.reason, 'auth.client_secret', ['client_secret']);
+}
+
 /** Checks an `auth` block against the transport: OAuth is for http; client credentials need both credentials. */
 export function validateServerAuth(transport: string, auth: z.infer<typeof serverAuthBody> | undefined): void {
   if (!auth) return;

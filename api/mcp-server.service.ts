@@ -19,9 +19,12 @@ import { requireMcpServer } from './lookups';
 import { markAuthorizationRequired } from '../db/mcp-oauth.repository';
 import { deleteOauthSecrets, readOauthRecord, writeOauthRecord } from '../lib/mcp/oauth-vault';
 import {
+  requireClientSecretToMove,
   validateServerAuth,
   validateServerInput,
+  type ServerInput,
   type serverAuthBody,
+  type serverAuthChangeBody,
   type serverConfigBody,
 } from './mcp-server-input';
 
@@ -31,15 +34,20 @@ import {
  */
 
 /** What a registration or a change gives, as validated by the route's schema. */
-interface ServerChange {
+interface ServerFields {
   config?: z.infer<typeof serverConfigBody>;
   health_check_interval_seconds?: number;
   secret_value?: string;
   secrets?: Record<string, string>;
 }
 
+/** A change of a server; `auth` gives the pre-registered client secret again. */
+interface ServerChange extends ServerFields {
+  auth?: z.infer<typeof serverAuthChangeBody>;
+}
+
 /** A new server as the request names it. */
-export interface ServerRegistration extends ServerChange {
+export interface ServerRegistration extends ServerFields {
   catalog_id?: string;
   name: string;
   transport: McpServer['transport'];
@@ -127,19 +135,36 @@ async function reconfigure(trx: Db, vault: CredentialVault, server: McpServer, c
     secrets: change.secrets,
     existing: { config: server.config, secretNames: server.secret_names },
   });
+  const newSecret = change.auth?.client_secret;
+  if (newSecret !== undefined && !server.oauth_client_id)
+    throw invalidField('auth.client_secret', 'the server has no pre-registered OAuth client (auth.client_id)');
+  const record = server.auth_type ? await readOauthRecord(vault, server) : {};
+  if (record.client_secret !== undefined)
+    requireClientSecretToMove(server.config, input.config, newSecret !== undefined);
   // The vault first: a reader that sees the new row finds the secret given with it, never the old one.
   await storeSecrets(vault, server, input.secrets);
-  const updated = await updateMcpServerConfig(trx, server.id, input.config, input.secretNames);
-  return server.auth_type && input.config.url !== server.config.url
-    ? forgetAuthorization(trx, vault, updated)
-    : updated;
+  if (server.auth_type && input.config.url !== server.config.url)
+    return forgetAuthorization(trx, vault, server, newSecret, input);
+  // A secret given again is bound anew, where it is presented next (the cached discovery's authorization server).
+  if (newSecret !== undefined)
+    await writeOauthRecord(vault, server, { ...record, client: undefined, client_secret: newSecret });
+  return updateMcpServerConfig(trx, server.id, input.config, input.secretNames);
 }
 
-// Tokens, a registered client and discovery belong to the old url's resource and authorization server: they go
-// (a pre-registered client secret stays), and a person authorizes the new url.
-async function forgetAuthorization(trx: Db, vault: CredentialVault, server: McpServer): Promise<McpServer> {
-  const { client_secret } = await readOauthRecord(vault, server);
-  await writeOauthRecord(vault, server, client_secret === undefined ? {} : { client_secret });
+// Tokens, a registered client and discovery belong to the old url's resource and authorization server: they go, and
+// a person authorizes the new url. A pre-registered client stays bound to the authorization server it was first
+// presented to, unless its secret is given again (then it is bound anew, where it is presented next).
+async function forgetAuthorization(
+  trx: Db,
+  vault: CredentialVault,
+  before: McpServer,
+  newSecret: string | undefined,
+  input: ServerInput,
+): Promise<McpServer> {
+  const { client_secret, client } = await readOauthRecord(vault, before);
+  const kept = newSecret === undefined && before.oauth_client_id ? { client_secret, client } : {};
+  await writeOauthRecord(vault, before, { ...kept, ...(newSecret === undefined ? {} : { client_secret: newSecret }) });
+  const server = await updateMcpServerConfig(trx, before.id, input.config, input.secretNames);
   if (server.auth_type !== 'oauth') return server;
   const message = 'authorization required: the url changed; authorize again (POST …/authorize)';
   await markAuthorizationRequired(trx, server.id, message);

@@ -4,7 +4,7 @@ import { consumeOauthState } from '../db/mcp-oauth.repository';
 import { findMcpServer } from '../db/mcp-server.repository';
 import { roleAllows } from '../domain/tenancy/permissions';
 import { hashToken } from '../lib/api-tokens';
-import { assayClientMetadata, putAuthorizationCode, oauthClientUrls } from '../lib/mcp/oauth-vault';
+import { assayClientMetadata, oauthCallbackUrl, oauthClientUrls, putAuthorizationCode } from '../lib/mcp/oauth-vault';
 import type { AppDeps } from './app-deps';
 import { runMcpAction } from './workflow-starts';
 
@@ -32,21 +32,26 @@ const param = (value: unknown): string | undefined =>
 
 /**
  * The OAuth redirect target and Assay's client metadata document, outside /api (a browser and an authorization server
- * reach them without a token). The callback checks the state (known, unused, unexpired; its person still manages the
- * workspace's servers), stores the code in the vault, and has a worker exchange it; it answers a small page.
+ * reach them without a token). The callback checks the state (known, unused, unexpired; its server the one whose
+ * callback it arrived at; its person still manages the workspace's servers), stores the code with where it arrived
+ * and its `iss` in the vault, and has a worker exchange it; it answers a small page.
  */
 export function oauthRouter(deps: AppDeps): Router {
   const router = Router();
   router.get('/oauth/client-metadata.json', (_req, res) => {
     res.set('Cache-Control', 'public, max-age=300').json(assayClientMetadata(oauthClientUrls(deps.config)));
   });
-  router.get('/oauth/callback', async (req, res, next) => {
+  // `/oauth/callback/{server id}` is each server's own redirect URI; `/oauth/callback` the metadata document's.
+  router.get(['/oauth/callback', '/oauth/callback/:serverId'], async (req, res, next) => {
     try {
       const state = param(req.query.state);
       if (!state) return page(res, 400, 'Authorization refused', 'the callback carries no state');
       const consumed = await consumeOauthState(deps.db, hashToken(state));
       if (!consumed.ok) return page(res, 400, 'Authorization refused', REFUSED[consumed.reason]);
       const { workspace_id: workspaceId, server_id: serverId, user_id: userId } = consumed.state;
+      const arrivedFor = req.params.serverId;
+      if (arrivedFor !== undefined && arrivedFor !== serverId)
+        return page(res, 400, 'Authorization refused', "this authorization arrived at another server's callback");
       const server = await findMcpServer(deps.db, workspaceId, serverId);
       const role = await findRole(deps.db, workspaceId, userId);
       if (!server || !role || !roleAllows(role, 'mcp:manage'))
@@ -58,7 +63,8 @@ export function oauthRouter(deps: AppDeps): Router {
       }
       const code = param(req.query.code);
       if (!code) return page(res, 400, 'Authorization refused', 'the callback carries no code');
-      await putAuthorizationCode(deps.vault, server, code);
+      const redirectUri = oauthCallbackUrl(oauthClientUrls(deps.config).publicUrl, arrivedFor);
+      await putAuthorizationCode(deps.vault, server, { code, redirect_uri: redirectUri, iss: param(req.query.iss) });
       const exchanged = await runMcpAction(deps, 'exchange', { workspaceId, serverId });
       if (exchanged.status === 'error')
         return page(res, 502, 'Authorization failed', `the token exchange failed: ${exchanged.message}`);

@@ -54,23 +54,30 @@ export const PLATFORM_PATHS: RouteConfig[] = [
     tags: ['platform'],
     responses: { 200: { description: 'OAuth client metadata', content: json(z.record(z.string(), z.unknown())) } },
   },
-  {
+  ...(['/oauth/callback/{server_id}', '/oauth/callback'] as const).map((path): RouteConfig => ({
     method: 'get',
-    path: '/oauth/callback',
+    path,
     summary:
-      'The OAuth redirect target of POST …/mcp-servers/{id}/authorize: checks state (single use, expires, bound to ' +
-      'server, workspace and person), has a worker exchange the code; answers a small HTML page (no token)',
+      path === '/oauth/callback'
+        ? "The shared OAuth redirect target (the Client ID Metadata Document's), as the server's own below"
+        : 'The OAuth redirect target of POST …/mcp-servers/{id}/authorize: checks state (single use, expires, bound ' +
+          'to this server, workspace and person), has a worker exchange the code (at the redirect URI and issuer ' +
+          'asked, RFC 9207 `iss`); answers a small HTML page (no token)',
     tags: ['platform'],
+    ...(path === '/oauth/callback' ? {} : { request: { params: z.object({ server_id: z.string() }) } }),
     responses: {
       200: { description: 'connected', content: { 'text/html': { schema: z.string() } } },
       400: {
-        description: 'refused (unknown, used or expired state; denied)',
+        description: "refused (unknown, used or expired state; another server's state; denied)",
         content: { 'text/html': { schema: z.string() } },
       },
       403: { description: 'the server or the person is gone', content: { 'text/html': { schema: z.string() } } },
-      502: { description: 'the token exchange failed', content: { 'text/html': { schema: z.string() } } },
+      502: {
+        description: 'the token exchange failed or was refused (redirect URI or issuer not the one asked)',
+        content: { 'text/html': { schema: z.string() } },
+      },
     },
-  },
+  })),
   {
     method: 'get',
     path: '/schemas/cassette.json',

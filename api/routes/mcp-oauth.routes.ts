@@ -9,7 +9,9 @@ import { route, type RouteSpec } from '../route';
 import { runMcpAction } from '../workflow-starts';
 
 const authorizeJson = z.object({
-  authorization_url: z.string().describe('open it in a browser; the authorization server redirects to /oauth/callback'),
+  authorization_url: z
+    .string()
+    .describe('open it in a browser; the authorization server redirects to /oauth/callback/{server id}'),
   expires_at: z.string().describe(`the authorization must finish before this (mcpOauthStateTtlSeconds)`),
 });
 

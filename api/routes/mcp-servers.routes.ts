@@ -4,7 +4,7 @@ import { LIMITS } from '../../domain/limits';
 import { MCP_TRANSPORTS, SLUG } from '../../domain/mcp/mcp-catalog-entry';
 import { changeMcpServer, registerMcpServer, removeMcpServer } from '../mcp-server.service';
 import { requireMcpServer } from '../lookups';
-import { serverAuthBody, serverConfigBody, serverSecretsBody } from '../mcp-server-input';
+import { serverAuthBody, serverAuthChangeBody, serverConfigBody, serverSecretsBody } from '../mcp-server-input';
 import { route, type RouteSpec } from '../route';
 import { linkedPage, pageQuery } from '../paging';
 import { serverJson, toMcpServerJson } from '../json/mcp-server.json';
@@ -30,6 +30,7 @@ const createServerBody = z.object({
 const updateServerBody = z.object({
   config: serverConfigBody.optional(),
   health_check_interval_seconds: healthInterval,
+  auth: serverAuthChangeBody.optional(),
   ...serverSecretsBody,
 });
 

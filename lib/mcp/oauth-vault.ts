@@ -12,7 +12,10 @@ import type { CredentialVault } from '../vault/credential-vault';
 export interface OauthVaultRecord {
   /** The pre-registered client secret given at registration. */
   client_secret?: string;
-  /** The client as registered (dynamically, by metadata document, or the pre-registered one bound to its issuer). */
+  /**
+   * The client as registered (dynamically, or by metadata document), stamped with the authorization server it was
+   * registered at; for a pre-registered client, only its id and the authorization server it was first presented to.
+   */
   client?: Record<string, unknown>;
   /** The tokens, with `expires_at` (epoch ms) computed when they were saved. */
   tokens?: { access_token: string; refresh_token?: string; expires_at?: number } & Record<string, unknown>;
@@ -49,16 +52,31 @@ export async function deleteOauthSecrets(vault: CredentialVault, server: ServerK
   await vault.delete(codeRef(server));
 }
 
+/** What a callback brought: the code, the redirect URI it arrived at, and the `iss` parameter (RFC 9207) if any. */
+export interface AuthorizationResponse {
+  code: string;
+  redirect_uri: string;
+  iss?: string;
+}
+
 /** The api stores a callback's code here, so it reaches the worker's exchange without entering Temporal history. */
-export async function putAuthorizationCode(vault: CredentialVault, server: ServerKey, code: string): Promise<void> {
-  await vault.put(codeRef(server), code);
+export async function putAuthorizationCode(
+  vault: CredentialVault,
+  server: ServerKey,
+  response: AuthorizationResponse,
+): Promise<void> {
+  await vault.put(codeRef(server), JSON.stringify(response));
 }
 
 /** Reads and deletes the waiting code (one exchange per code). */
-export async function takeAuthorizationCode(vault: CredentialVault, server: ServerKey): Promise<string | null> {
-  const code = await vault.get(codeRef(server));
-  if (code !== null) await vault.delete(codeRef(server));
-  return code;
+export async function takeAuthorizationCode(
+  vault: CredentialVault,
+  server: ServerKey,
+): Promise<AuthorizationResponse | null> {
+  const stored = await vault.get(codeRef(server));
+  if (stored === null) return null;
+  await vault.delete(codeRef(server));
+  return JSON.parse(stored) as AuthorizationResponse;
 }
 
 /** Assay as an OAuth client: its public origin (the redirect URI's) and its Client ID Metadata Document's URL. */
@@ -78,7 +96,12 @@ export function oauthClientUrls(config: UrlConfig): OauthClientUrls {
   };
 }
 
-export const oauthCallbackUrl = (publicUrl: string): string => `${publicUrl}/oauth/callback`;
+/**
+ * Assay's redirect URI: per server (`/oauth/callback/{server id}`), so an authorization server can only send a code
+ * back to the server whose authorization asked it; without a server, the one of the shared metadata document.
+ */
+export const oauthCallbackUrl = (publicUrl: string, serverId?: string): string =>
+  serverId === undefined ? `${publicUrl}/oauth/callback` : `${publicUrl}/oauth/callback/${serverId}`;
 
 /** Assay's OAuth client metadata: served as its Client ID Metadata Document and sent in dynamic registration. */
 export function assayClientMetadata({ publicUrl, metadataUrl }: OauthClientUrls): Record<string, unknown> {

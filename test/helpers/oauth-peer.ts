@@ -6,9 +6,14 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { InvalidGrantError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
-import { getOAuthProtectedResourceMetadataUrl, mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
+import {
+  createOAuthMetadata,
+  getOAuthProtectedResourceMetadataUrl,
+  mcpAuthRouter,
+} from '@modelcontextprotocol/sdk/server/auth/router.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthClientInformationFull, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { serveSwitchableMetadata, tokenExtras } from './oauth-peer-extras';
 
 /**
  * A real OAuth 2.1 authorization server (the SDK's server auth router: metadata, dynamic registration, authorize,
@@ -29,6 +34,16 @@ export interface OauthPeer {
   liveRefreshTokens(): string[];
   /** Revokes every token: the server answers 401, and a refresh fails with invalid_grant. */
   revokeAll(): void;
+  /** Its issuer identifier, as its metadata says it. */
+  issuer: string;
+  /** Every client secret presented at its token endpoint (basic or post). */
+  presentedSecrets: string[];
+  /** Adds a client registered out of band (client credentials work for one with a secret). */
+  preRegister(client: { client_id: string; client_secret?: string; redirect_uris: string[] }): void;
+  /** RFC 9207: whether the metadata advertises `iss` in responses, and the `iss` its authorize step sends (if any). */
+  iss: { advertised: boolean; sent?: string };
+  /** The authorization server its protected resource metadata names (default: itself). */
+  authorizationServer?: string;
   close(): Promise<void>;
 }
 
@@ -39,13 +54,14 @@ interface Issued {
   resource?: URL;
 }
 
-class PeerProvider implements OAuthServerProvider {
+/** The peer's authorization server: clients, codes and tokens it issued. */
+export class PeerProvider implements OAuthServerProvider {
   readonly clients = new Map<string, OAuthClientInformationFull>();
   readonly codes = new Map<string, { client: OAuthClientInformationFull; params: AuthorizationParams }>();
   readonly access = new Map<string, Issued>();
   readonly refresh = new Map<string, Issued>();
 
-  constructor(private readonly peer: Pick<OauthPeer, 'ttl' | 'issued' | 'grants'>) {}
+  constructor(private readonly peer: Pick<OauthPeer, 'ttl' | 'issued' | 'grants' | 'iss'>) {}
 
   get clientsStore() {
     return {
@@ -65,6 +81,7 @@ class PeerProvider implements OAuthServerProvider {
     const target = new URL(params.redirectUri);
     target.searchParams.set('code', code);
     if (params.state !== undefined) target.searchParams.set('state', params.state);
+    if (this.peer.iss.sent !== undefined) target.searchParams.set('iss', this.peer.iss.sent);
     res.redirect(target.toString());
   }
 
@@ -74,7 +91,7 @@ class PeerProvider implements OAuthServerProvider {
     return found.params.codeChallenge;
   }
 
-  private issue(clientId: string, scopes: string[], ttl: number, resource?: URL): OAuthTokens {
+  issue(clientId: string, scopes: string[], ttl: number, resource?: URL): OAuthTokens {
     const accessToken = `at-${crypto.randomBytes(24).toString('base64url')}`;
     const refreshToken = `rt-${crypto.randomBytes(24).toString('base64url')}`;
     this.access.set(accessToken, { clientId, scopes, expiresAt: Date.now() + ttl * 1000, resource });
@@ -124,6 +141,9 @@ export async function startOauthPeer(): Promise<OauthPeer> {
     ttl: { code: 3600, refresh: 3600 },
     issued: [] as string[],
     grants: [] as string[],
+    presentedSecrets: [] as string[],
+    iss: { advertised: false } as OauthPeer['iss'],
+    authorizationServer: undefined as string | undefined,
   };
   const provider = new PeerProvider(peer);
   const app = express();
@@ -132,9 +152,11 @@ export async function startOauthPeer(): Promise<OauthPeer> {
   });
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const mcpUrl = new URL('/mcp', origin);
-  app.use(
-    mcpAuthRouter({ provider, issuerUrl: new URL(origin), resourceServerUrl: mcpUrl, scopesSupported: ['tools'] }),
-  );
+  const options = { provider, issuerUrl: new URL(origin), resourceServerUrl: mcpUrl, scopesSupported: ['tools'] };
+  const metadata = createOAuthMetadata(options);
+  serveSwitchableMetadata(app, peer, metadata, mcpUrl);
+  app.post('/token', express.urlencoded({ extended: false }), tokenExtras(provider, peer));
+  app.use(mcpAuthRouter(options));
   // RFC 6750 bearer check with the RFC 9728 challenge (the SDK's middleware retypes express's Request.auth, which
   // the api uses for its own context, so the few lines are written here).
   const challenge = `Bearer error="invalid_token", resource_metadata="${getOAuthProtectedResourceMetadataUrl(mcpUrl)}"`;
@@ -157,14 +179,17 @@ export async function startOauthPeer(): Promise<OauthPeer> {
   });
   for (const method of ['get', 'delete'] as const)
     app[method]('/mcp', bearer, (_req, res) => void res.status(405).end());
-  return {
+  // The same object the provider and the extras read, so a test's switches reach them.
+  return Object.assign(peer, {
     url: mcpUrl.toString(),
-    ...peer,
+    issuer: metadata.issuer,
+    preRegister: (client: Parameters<OauthPeer['preRegister']>[0]) =>
+      void provider.clients.set(client.client_id, client),
     liveRefreshTokens: () => [...provider.refresh.keys()],
     revokeAll: () => {
       provider.access.clear();
       provider.refresh.clear();
     },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  });
 }

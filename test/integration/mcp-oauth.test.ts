@@ -2,16 +2,16 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import request from 'supertest';
-import { listen } from '../../cli/http-server';
 import { postgresBinDir } from '../../lib/embedded/postgres-cluster';
-import { freePort, waitFor } from '../../lib/embedded/process-utils';
+import { waitFor } from '../../lib/embedded/process-utils';
 import { readOauthRecord } from '../../lib/mcp/oauth-vault';
 import { workflowIds } from '../../workflows/temporal-names';
 import { waitForFlowRunEnd } from '../helpers/flow-runs';
 import { harness, type Harness } from '../helpers/harness';
 import { assertLogsClean } from '../helpers/logs';
+import { followToCallback, publicPlatform } from '../helpers/oauth-browser';
 import { startOauthPeer, type OauthPeer } from '../helpers/oauth-peer';
-import { createTestPlatform, type TestPlatform } from '../helpers/platform';
+import type { TestPlatform } from '../helpers/platform';
 import { createTenant, type Tenant } from '../helpers/tenants';
 
 type Method = 'get' | 'post' | 'patch';
@@ -52,12 +52,8 @@ describe('MCP servers behind OAuth: a real authorization server, the callback, r
     assert.equal(asked.searchParams.get('code_challenge_method'), 'S256');
     assert.ok(asked.searchParams.get('resource')?.startsWith(peer.url));
     assert.ok(asked.searchParams.get('state'));
-    for (let hops = 0; hops < 5 && !url.startsWith(`${publicUrl}/oauth/callback`); hops++) {
-      const step = await fetch(url, { redirect: 'manual' });
-      assert.ok(step.status >= 300 && step.status < 400, `a redirect, not ${step.status}`);
-      url = new URL(step.headers.get('location')!, url).toString();
-    }
-    assert.ok(url.startsWith(`${publicUrl}/oauth/callback?`), url);
+    url = await followToCallback(url, publicUrl);
+    assert.ok(url.startsWith(`${publicUrl}/oauth/callback/${id}?`), url);
     return url;
   };
   const open = async (url: string): Promise<{ status: number; text: string }> => {
@@ -73,14 +69,7 @@ describe('MCP servers behind OAuth: a real authorization server, the callback, r
   before(async () => {
     h = await harness();
     peer = await startOauthPeer();
-    const port = await freePort();
-    publicUrl = `http://127.0.0.1:${port}`;
-    platform = await createTestPlatform(h, {
-      vault: 'openbao',
-      env: { EGRESS_ALLOWLIST: '127.0.0.1', ASSAY_PUBLIC_URL: publicUrl },
-    });
-    await platform.startWorker();
-    stopApi = (await listen(platform.app, '127.0.0.1', port)).close;
+    ({ platform, publicUrl, stop: stopApi } = await publicPlatform(h));
     owner = await createTenant(h.db, 'owner');
     other = await createTenant(h.db, 'owner');
     serverId = await register(owner, 'tracker');

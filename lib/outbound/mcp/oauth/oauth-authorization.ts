@@ -3,7 +3,12 @@ import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { markAuthorized } from '../../../../db/mcp-oauth.repository';
 import type { McpServer } from '../../../../db/tables/mcp.table';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { readOauthRecord, takeAuthorizationCode, writeOauthRecord } from '../../../mcp/oauth-vault';
+import {
+  readOauthRecord,
+  takeAuthorizationCode,
+  writeOauthRecord,
+  type AuthorizationResponse,
+} from '../../../mcp/oauth-vault';
 import { oauthFetch, withOauthLock, type OauthDeps } from './oauth-headers';
 import { stepUpScope } from './oauth-step-up';
 import { AuthorizationRequiredError, VaultOAuthProvider } from './vault-oauth-provider';
@@ -65,16 +70,39 @@ export async function beginAuthorization(deps: OauthDeps, server: McpServer): Pr
   });
 }
 
+/**
+ * A code is redeemed only where it was asked for: it arrived at the redirect URI this authorization sent, and the
+ * `iss` it came with (RFC 9207) names the authorization server discovered for it; one that advertises
+ * `authorization_response_iss_parameter_supported` must send it.
+ */
+function checkAuthorizationResponse(provider: VaultOAuthProvider, response: AuthorizationResponse): void {
+  if (response.redirect_uri !== provider.redirectUrl)
+    throw new AuthorizationRequiredError(
+      'the code arrived at another redirect URI than this authorization sent; authorize again',
+    );
+  const discovery = provider.discoveryState();
+  const metadata = discovery?.authorizationServerMetadata as
+    { issuer?: string; authorization_response_iss_parameter_supported?: boolean } | undefined;
+  const issuer = metadata?.issuer ?? discovery?.authorizationServerUrl;
+  const required = metadata?.authorization_response_iss_parameter_supported === true;
+  if (response.iss === undefined ? required : response.iss !== issuer)
+    throw new AuthorizationRequiredError(
+      `the authorization response names issuer ${response.iss?.slice(0, 200) ?? '(none)'}, not ${issuer} that was ` +
+        'asked (RFC 9207); authorize again',
+    );
+}
+
 /** Exchanges the code the callback stored (read once, then deleted) for tokens; the server becomes `pending`. */
 export async function completeAuthorization(deps: OauthDeps, server: McpServer): Promise<void> {
   await withOauthLock(deps.db, server.id, async () => {
-    const code = await takeAuthorizationCode(deps.vault, server);
-    if (code === null) throw new AuthorizationRequiredError('no authorization code is waiting for this server');
+    const response = await takeAuthorizationCode(deps.vault, server);
+    if (response === null) throw new AuthorizationRequiredError('no authorization code is waiting for this server');
     const record = await readOauthRecord(deps.vault, server);
     const provider = new VaultOAuthProvider(deps.vault, server, record, deps.oauthClient, 'authorize');
+    checkAuthorizationResponse(provider, response);
     await auth(provider, {
       serverUrl: server.config.url ?? '',
-      authorizationCode: code,
+      authorizationCode: response.code,
       fetchFn: oauthFetch(deps.guard),
     });
     delete provider.record.verifier;

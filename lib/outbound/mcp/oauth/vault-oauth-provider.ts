@@ -57,8 +57,12 @@ export class VaultOAuthProvider implements OAuthClientProvider {
     return writeOauthRecord(this.vault, this.server, this.record);
   }
 
+  // The metadata document is one for every server, so it lists the shared redirect URI; any other client of Assay
+  // (registered per server, or pre-registered for one) is sent back to its server's own.
   get redirectUrl(): string | undefined {
-    return this.interactive ? oauthCallbackUrl(this.client.publicUrl) : undefined;
+    if (!this.interactive) return undefined;
+    const shared = this.record.client?.client_id === this.client.metadataUrl;
+    return oauthCallbackUrl(this.client.publicUrl, shared ? undefined : this.server.id);
   }
 
   // The SDK accepts a metadata document only at an https URL (SEP-991); elsewhere it registers dynamically.
@@ -77,17 +81,42 @@ export class VaultOAuthProvider implements OAuthClientProvider {
         scope,
       };
     const { client_id: _id, ...metadata } = assayClientMetadata(this.client);
-    return { ...(metadata as unknown as OAuthClientMetadata), scope };
+    const redirect_uris = [oauthCallbackUrl(this.client.publicUrl, this.server.id)];
+    return { ...(metadata as unknown as OAuthClientMetadata), redirect_uris, scope };
   }
 
-  clientInformation(): OAuthClientInformationMixed | undefined {
-    if (this.record.client) return this.record.client as unknown as OAuthClientInformationMixed;
-    if (!this.server.oauth_client_id) return undefined;
-    return { client_id: this.server.oauth_client_id, client_secret: this.record.client_secret };
+  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+    if (this.server.oauth_client_id) return this.preRegistered(this.server.oauth_client_id);
+    const client = this.record.client;
+    // Registered before redirect URIs were per server: registered again, with this server's.
+    const redirects = client?.redirect_uris;
+    if (this.mode === 'authorize' && Array.isArray(redirects) && !redirects.includes(this.redirectUrl))
+      return undefined;
+    return client as unknown as OAuthClientInformationMixed | undefined;
+  }
+
+  // Bound to the authorization server it is first presented to: another one never sees its id or its secret.
+  private async preRegistered(clientId: string): Promise<OAuthClientInformationMixed> {
+    const issuer = this.discoveryState()?.authorizationServerUrl;
+    const stamped = this.record.client?.client_id === clientId ? this.record.client.issuer : undefined;
+    const bound = typeof stamped === 'string' ? stamped : undefined;
+    if (bound === undefined && issuer !== undefined) {
+      this.record.client = { client_id: clientId, issuer };
+      await this.save();
+    } else if (bound !== undefined && issuer !== undefined && bound !== issuer)
+      throw new OauthRefusedError(
+        `the pre-registered client ${clientId} is bound to the authorization server ${bound}, and the server now ` +
+          `names ${issuer}: Assay does not present the client there (give auth.client_secret again, or register ` +
+          'the server again)',
+      );
+    return { client_id: clientId, client_secret: this.record.client_secret, issuer: bound ?? issuer };
   }
 
   async saveClientInformation(information: OAuthClientInformationMixed): Promise<void> {
-    this.record.client = information as unknown as Record<string, unknown>;
+    const { issuer } = information as { issuer?: string };
+    this.record.client = this.server.oauth_client_id
+      ? { client_id: this.server.oauth_client_id, issuer } // its secret stays in client_secret only
+      : (information as unknown as Record<string, unknown>);
     await this.save();
   }
 
@@ -147,7 +176,8 @@ export class VaultOAuthProvider implements OAuthClientProvider {
   }
 
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
-    if (scope === 'all' || scope === 'client') delete this.record.client;
+    // A pre-registered client cannot be registered again: it keeps the authorization server it is bound to.
+    if ((scope === 'all' || scope === 'client') && !this.server.oauth_client_id) delete this.record.client;
     if (scope === 'all' || scope === 'tokens') {
       this.refused = this.record.tokens !== undefined;
       delete this.record.tokens;

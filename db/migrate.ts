@@ -32,6 +32,7 @@ import * as gatewayRecording from './migrations/0029-gateway-recording';
 import * as gatewayLinks from './migrations/0030-gateway-links';
 import * as mcpOauth from './migrations/0031-mcp-oauth';
 import * as criteriaRigor from './migrations/0034-criteria-rigor';
+import * as mcpStepUpScope from './migrations/0035-mcp-step-up-scope';
 
 // A static list rather than a folder scan: works the same under tsx, a bundle or a compiled build.
 /** Every migration by name, in order (a test migrates to one of them to check the next on rows it wrote). */
@@ -68,6 +69,7 @@ export const migrations: Record<string, Migration> = {
   '0030-gateway-links': gatewayLinks,
   '0031-mcp-oauth': mcpOauth,
   '0034-criteria-rigor': criteriaRigor,
+  '0035-mcp-step-up-scope': mcpStepUpScope,
 };
 
 /** Brings the schema up to date; safe to call on every start. */

@@ -72,7 +72,10 @@ export function createMcpActivities(deps: ActivityDeps) {
       return result;
     },
 
-    /** Handshakes, lists every tool page, persists descriptors and marks the server connected; a failure marks it `error`. */
+    /**
+     * Handshakes, lists every tool page, persists descriptors and marks the server connected; a failure marks it
+     * `error`, but a step-up (403 `insufficient_scope`) leaves it `authorization_required`.
+     */
     async syncMcpTools(input: McpServerRef): Promise<McpToolSyncResult> {
       let tools: ReturnType<typeof toToolDescriptor>[];
       let resolved: ResolvedServer | undefined;
@@ -91,7 +94,8 @@ export function createMcpActivities(deps: ActivityDeps) {
           command: resolved && commandOf(resolved),
         };
         const failure = describeMcpFailure(error, context);
-        await markMcpServerError(deps.db, input.serverId, failure.message);
+        // A step-up left the server `authorization_required` with the scope it asks for: a person must act, not retry.
+        if (!failure.authorizationRequired) await markMcpServerError(deps.db, input.serverId, failure.message);
         deps.logger.warn({ mcp_server_id: input.serverId, ...logError(failure) }, 'mcp tool sync failed');
         throw failure.retryable
           ? ApplicationFailure.retryable(failure.message, RUN_FAILURE.mcpToolSyncFailed)

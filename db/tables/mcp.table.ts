@@ -51,6 +51,8 @@ export interface McpServerTable {
   auth_type: ColumnType<McpAuthType | null, McpAuthType | null | undefined, McpAuthType | null>;
   oauth_client_id: ColumnType<string | null, string | null | undefined, string | null>;
   oauth_scopes: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The scope the server asked for with 403 `insufficient_scope` while it waits for authorization; else null. */
+  oauth_step_up_scope: ColumnType<string | null, never, string | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

@@ -3,12 +3,15 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { EgressBlockedError, EgressTimeoutError } from '../egress/egress-errors';
 import { McpProtocolError } from './list-tools';
 import { McpSessionError } from './mcp-session';
+import { StepUpRequiredError } from './oauth/oauth-step-up';
 import { McpTargetError } from './server-target';
 
 /** A caller-facing description of a failed MCP exchange, and whether trying again could help. */
 export interface McpFailure {
   message: string;
   retryable: boolean;
+  /** A step-up: the server is already `authorization_required` (with the asked scope); nobody may mark it `error`. */
+  authorizationRequired?: true;
 }
 
 /** What the message may mention: the timeout applied and the secret values to scrub. */
@@ -55,6 +58,8 @@ function httpStatusMessage(status: number): McpFailure {
 }
 
 function describeOne(error: unknown, context: FailureContext): McpFailure | undefined {
+  if (error instanceof StepUpRequiredError)
+    return { message: error.message, retryable: false, authorizationRequired: true };
   if (error instanceof EgressBlockedError || error instanceof McpProtocolError || error instanceof McpTargetError)
     return { message: error.message, retryable: false };
   if (error instanceof EgressTimeoutError) return { message: error.message, retryable: true };
@@ -105,5 +110,5 @@ export function describeMcpFailure(error: unknown, context: FailureContext): Mcp
   };
   const stderr = error instanceof McpSessionError ? error.stderr.trim() : '';
   const withStderr = stderr ? `${described.message} (stderr: ${stderr.slice(-500)})` : described.message;
-  return { message: scrubSecrets(withStderr, context.secrets), retryable: described.retryable };
+  return { ...described, message: scrubSecrets(withStderr, context.secrets) };
 }

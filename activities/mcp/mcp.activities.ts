@@ -74,7 +74,8 @@ export function createMcpActivities(deps: ActivityDeps) {
 
     /**
      * Handshakes, lists every tool page, persists descriptors and marks the server connected; a failure marks it
-     * `error`, but a step-up (403 `insufficient_scope`) leaves it `authorization_required`.
+     * `error`, but one that needs a person to authorize (a 403 `insufficient_scope` step-up, no token to be had)
+     * leaves it `authorization_required`.
      */
     async syncMcpTools(input: McpServerRef): Promise<McpToolSyncResult> {
       let tools: ReturnType<typeof toToolDescriptor>[];
@@ -94,7 +95,7 @@ export function createMcpActivities(deps: ActivityDeps) {
           command: resolved && commandOf(resolved),
         };
         const failure = describeMcpFailure(error, context);
-        // A step-up left the server `authorization_required` with the scope it asks for: a person must act, not retry.
+        // A step-up or a token that cannot be had left the server `authorization_required`: a person must act.
         if (!failure.authorizationRequired) await markMcpServerError(deps.db, input.serverId, failure.message);
         deps.logger.warn({ mcp_server_id: input.serverId, ...logError(failure) }, 'mcp tool sync failed');
         throw failure.retryable

@@ -52,13 +52,22 @@ export async function pruneOauthStates(db: Db, serverId: string): Promise<void> 
     .execute();
 }
 
-/** A person must authorize the server (again): status `authorization_required` with the reason as its last error. */
-export async function markAuthorizationRequired(db: Db, serverId: string, message: string): Promise<void> {
+/**
+ * A person must authorize the server (again): status `authorization_required` with the reason as its last error and,
+ * after a 403 `insufficient_scope`, the scope the server asked for (`stepUpScope`; null otherwise).
+ */
+export async function markAuthorizationRequired(
+  db: Db,
+  serverId: string,
+  message: string,
+  stepUpScope: string | null = null,
+): Promise<void> {
   await db
     .updateTable('mcp_servers')
     .set({
       status: 'authorization_required',
       last_error: message,
+      oauth_step_up_scope: stepUpScope,
       health_restore_status: null,
       updated_at: sql<Date>`now()`,
     })

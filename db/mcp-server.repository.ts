@@ -96,10 +96,14 @@ export async function listMcpServers(db: Db, workspaceId: string, page: PagePara
   return keysetPage(query, BY_NAME, page);
 }
 
-/** A server's status set afresh: no last error, no failed checks in a row, nothing for a recovery to restore. */
+/**
+ * A server's status set afresh: no last error, no failed checks in a row, nothing for a recovery to restore, no
+ * step-up scope waiting for an authorization.
+ */
 export const freshStatus = (status: string) => ({
   status,
   last_error: null,
+  oauth_step_up_scope: null,
   health_failures: 0,
   health_restore_status: null,
   updated_at: sql<Date>`now()`,

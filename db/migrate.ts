@@ -34,6 +34,7 @@ import * as mcpOauth from './migrations/0031-mcp-oauth';
 import * as criteriaRigor from './migrations/0034-criteria-rigor';
 import * as invitationClaims from './migrations/0035-invitation-claims';
 import * as mcpConfigChanged from './migrations/0036-mcp-config-changed';
+import * as mcpStepUpScope from './migrations/0037-mcp-step-up-scope';
 
 // A static list rather than a folder scan: works the same under tsx, a bundle or a compiled build.
 /** Every migration by name, in order (a test migrates to one of them to check the next on rows it wrote). */
@@ -72,6 +73,7 @@ export const migrations: Record<string, Migration> = {
   '0034-criteria-rigor': criteriaRigor,
   '0035-invitation-claims': invitationClaims,
   '0036-mcp-config-changed': mcpConfigChanged,
+  '0037-mcp-step-up-scope': mcpStepUpScope,
 };
 
 /** Brings the schema up to date; safe to call on every start. */

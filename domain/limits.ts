@@ -70,7 +70,8 @@ export const LIMITS = {
   mcpServersPerWorkspace: 200,
   /** Characters of an OAuth server's pre-registered `auth.client_id`: real ids are tens of characters, a URL at most. */
   mcpOauthClientIdChars: 512,
-  /** Characters of an OAuth server's `auth.scopes` (space-separated): a few scopes, sent on every authorization. */
+  /** Characters of an OAuth server's `auth.scopes` (space-separated): a few scopes, sent on every authorization; a
+   * scope a server asks for in a step-up (403 `insufficient_scope`) is cut there. */
   mcpOauthScopesChars: 1_024,
   /** Seconds an authorization's `state` stays usable after `POST …/authorize`: a person signing in, not a day. */
   mcpOauthStateTtlSeconds: 600,

@@ -72,7 +72,11 @@ export function createMcpActivities(deps: ActivityDeps) {
       return result;
     },
 
-    /** Handshakes, lists every tool page, persists descriptors and marks the server connected; a failure marks it `error`. */
+    /**
+     * Handshakes, lists every tool page, persists descriptors and marks the server connected; a failure marks it
+     * `error`, but one that needs a person to authorize (a 403 `insufficient_scope` step-up, no token to be had)
+     * leaves it `authorization_required`.
+     */
     async syncMcpTools(input: McpServerRef): Promise<McpToolSyncResult> {
       let tools: ReturnType<typeof toToolDescriptor>[];
       let resolved: ResolvedServer | undefined;
@@ -91,7 +95,8 @@ export function createMcpActivities(deps: ActivityDeps) {
           command: resolved && commandOf(resolved),
         };
         const failure = describeMcpFailure(error, context);
-        await markMcpServerError(deps.db, input.serverId, failure.message);
+        // A step-up or a token that cannot be had left the server `authorization_required`: a person must act.
+        if (!failure.authorizationRequired) await markMcpServerError(deps.db, input.serverId, failure.message);
         deps.logger.warn({ mcp_server_id: input.serverId, ...logError(failure) }, 'mcp tool sync failed');
         throw failure.retryable
           ? ApplicationFailure.retryable(failure.message, RUN_FAILURE.mcpToolSyncFailed)

@@ -19,6 +19,13 @@ export const serverJson = z.object({
       type: z.enum(['oauth', 'oauth_client_credentials']),
       client_id: z.string().nullable(),
       scopes: z.string().nullable(),
+      step_up_scope: z
+        .string()
+        .nullable()
+        .describe(
+          'the scope the server asked for with 403 insufficient_scope while it waits (status authorization_required) ' +
+            'for a person to authorize it again; the next authorization asks for it with the scopes granted so far',
+        ),
     })
     .nullable()
     .describe('OAuth settings (no secret: tokens and the client secret stay in the vault)'),
@@ -41,7 +48,12 @@ export function toMcpServerJson(row: McpServer): z.infer<typeof serverJson> {
     last_error: row.last_error,
     synced_at: row.synced_at?.toISOString() ?? null,
     health_check_interval_seconds: row.health_check_interval_seconds,
-    auth: row.auth_type && { type: row.auth_type, client_id: row.oauth_client_id, scopes: row.oauth_scopes },
+    auth: row.auth_type && {
+      type: row.auth_type,
+      client_id: row.oauth_client_id,
+      scopes: row.oauth_scopes,
+      step_up_scope: row.oauth_step_up_scope,
+    },
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

@@ -53,6 +53,8 @@ export interface McpServerTable {
   oauth_scopes: ColumnType<string | null, string | null | undefined, string | null>;
   /** When config or secret were last replaced (the gateway's upstream sessions opened before are closed). */
   config_changed_at: UpdatedAt;
+  /** The scope the server asked for with 403 `insufficient_scope` while it waits for authorization; else null. */
+  oauth_step_up_scope: ColumnType<string | null, never, string | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

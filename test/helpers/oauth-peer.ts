@@ -19,7 +19,8 @@ import { serveSwitchableMetadata, tokenExtras } from './oauth-peer-extras';
  * A real OAuth 2.1 authorization server (the SDK's server auth router: metadata, dynamic registration, authorize,
  * token with PKCE) and a protected MCP server (bearer auth, RFC 9728 metadata, one `whoami` tool) on one loopback
  * port. Its authorize step approves at once, as a person clicking "allow" would. Refresh tokens rotate: each is good
- * once. What it issued and saw is exposed so tests can tell what Assay did.
+ * once. A JSON-RPC method may require a scope beyond a good token (a step-up: 403 `insufficient_scope` asking for it).
+ * What it issued and saw is exposed so tests can tell what Assay did.
  */
 export interface OauthPeer {
   /** The MCP endpoint to register. */
@@ -28,6 +29,8 @@ export interface OauthPeer {
   ttl: { code: number; refresh: number };
   /** Every token and client secret issued so far (tests look for them where they must not be). */
   issued: string[];
+  /** From now on a JSON-RPC method (`initialize`, `tools/list`, `tools/call` …) requires its scope; none by default. */
+  requireScopes(byMethod: Record<string, string>): void;
   /** Grants seen at the token endpoint, in order (`authorization_code`, `refresh_token`). */
   grants: string[];
   /** The refresh tokens still good. */
@@ -145,6 +148,7 @@ export async function startOauthPeer(): Promise<OauthPeer> {
     iss: { advertised: false } as OauthPeer['iss'],
     authorizationServer: undefined as string | undefined,
   };
+  let requiredScopes: Record<string, string> = {};
   const provider = new PeerProvider(peer);
   const app = express();
   const server: http.Server = await new Promise((resolve) => {
@@ -159,15 +163,23 @@ export async function startOauthPeer(): Promise<OauthPeer> {
   app.use(mcpAuthRouter(options));
   // RFC 6750 bearer check with the RFC 9728 challenge (the SDK's middleware retypes express's Request.auth, which
   // the api uses for its own context, so the few lines are written here).
-  const challenge = `Bearer error="invalid_token", resource_metadata="${getOAuthProtectedResourceMetadataUrl(mcpUrl)}"`;
+  const metadataUrl = getOAuthProtectedResourceMetadataUrl(mcpUrl);
+  const challenge = `Bearer error="invalid_token", resource_metadata="${metadataUrl}"`;
+  const tokenOf = (req: Request): string => /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
   const bearer = (req: Request, res: Response, next: NextFunction): void => {
-    const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-    provider.verifyAccessToken(token ?? '').then(
+    provider.verifyAccessToken(tokenOf(req)).then(
       () => next(),
       () => void res.status(401).set('WWW-Authenticate', challenge).json({ error: 'invalid_token' }),
     );
   };
-  app.post('/mcp', bearer, express.json(), async (req, res) => {
+  const stepUp = (req: Request, res: Response, next: NextFunction): void => {
+    const required = requiredScopes[String((req.body as { method?: unknown } | undefined)?.method)];
+    const granted = provider.access.get(tokenOf(req))?.scopes ?? [];
+    if (!required || required.split(' ').every((scope) => granted.includes(scope))) return next();
+    const asked = `Bearer error="insufficient_scope", scope="${required}", resource_metadata="${metadataUrl}"`;
+    res.status(403).set('WWW-Authenticate', asked).json({ error: 'insufficient_scope' });
+  };
+  app.post('/mcp', bearer, express.json(), stepUp, async (req, res) => {
     const mcp = new McpServer({ name: 'oauth-peer', version: '1.0.0' });
     mcp.registerTool('whoami', { description: 'Says who answers' }, async () => ({
       content: [{ type: 'text', text: 'the oauth peer' }],
@@ -186,6 +198,7 @@ export async function startOauthPeer(): Promise<OauthPeer> {
     preRegister: (client: Parameters<OauthPeer['preRegister']>[0]) =>
       void provider.clients.set(client.client_id, client),
     liveRefreshTokens: () => [...provider.refresh.keys()],
+    requireScopes: (byMethod: Record<string, string>) => void (requiredScopes = byMethod),
     revokeAll: () => {
       provider.access.clear();
       provider.refresh.clear();

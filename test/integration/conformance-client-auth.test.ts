@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { STEP_UP_AUTHORIZATIONS } from '../../lib/outbound/mcp/oauth/oauth-step-up';
 import { AUTH_SCENARIOS } from '../helpers/conformance-client/drivers';
 import { runClientScenario, type ScenarioOutcome } from '../helpers/conformance-client/run-scenario';
 import { harness } from '../helpers/harness';
@@ -18,6 +19,11 @@ const EXPECTED: Record<string, string[]> = {
   'auth/scope-retry-limit': ['scope-retry-limit'],
   'auth/pre-registration': [],
 };
+
+// auth/scope-retry-limit answers 403 insufficient_scope to every request after the handshake, refresh-tools' tools/list
+// included: the server must stay authorization_required (never error) so the driver authorizes again, until Assay's
+// own limit of step-up authorizations refuses another one.
+const AUTHORIZATIONS: Record<string, number> = { 'auth/scope-retry-limit': 1 + STEP_UP_AUTHORIZATIONS };
 
 const describeOutcome = (outcome: ScenarioOutcome): string =>
   `exit ${outcome.code}\n${JSON.stringify(outcome.checks, null, 2)}\n${outcome.stderr}`;
@@ -62,6 +68,12 @@ describe("the MCP conformance suite's auth/* client scenarios, Assay's worker as
         assert.ok(
           outcome.checks.some((check) => check.id === id && check.status === 'SUCCESS'),
           `${id} passed\n${describeOutcome(outcome)}`,
+        );
+      if (AUTHORIZATIONS[scenario] !== undefined)
+        assert.equal(
+          outcome.checks.filter((check) => check.id === 'scope-retry-auth-attempt').length,
+          AUTHORIZATIONS[scenario],
+          `authorization attempts\n${describeOutcome(outcome)}`,
         );
     });
   }

@@ -180,6 +180,15 @@ describe('MCP servers behind OAuth: a real authorization server, the callback, r
     assert.match(row.last_error, /authorization required/);
   });
 
+  it('a failed refresh met by refresh-tools leaves the server authorization_required, not error', async () => {
+    const sync = await call(owner, 'post', `/api/v1/mcp-servers/${serverId}/refresh-tools`);
+    assert.notEqual(sync.status, 200, sync.text);
+    assert.match(sync.body.error.message, /authorization required/);
+    const row = await server(owner, serverId);
+    assert.equal(row.status, 'authorization_required', JSON.stringify(row));
+    assert.match(row.last_error, /authorization required/);
+  });
+
   it('keeps tokens, codes and client secrets out of pg_dump, Temporal history, logs and responses', async () => {
     assert.ok(peer.issued.length >= 8);
     const { stdout } = await promisify(execFile)(

@@ -3,12 +3,18 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { EgressBlockedError, EgressTimeoutError } from '../egress/egress-errors';
 import { McpProtocolError } from './list-tools';
 import { McpSessionError } from './mcp-session';
+import { AuthorizationRequiredError } from './oauth/vault-oauth-provider';
 import { McpTargetError } from './server-target';
 
 /** A caller-facing description of a failed MCP exchange, and whether trying again could help. */
 export interface McpFailure {
   message: string;
   retryable: boolean;
+  /**
+   * The server is already `authorization_required` (a step-up, with the asked scope, or no token to be had): only a
+   * person authorizing it helps, and nobody may mark it `error`.
+   */
+  authorizationRequired?: true;
 }
 
 /** What the message may mention: the timeout applied and the secret values to scrub. */
@@ -79,7 +85,12 @@ function httpStatusMessage(status: number): McpFailure {
 }
 
 function describeOne(error: unknown, context: FailureContext): McpFailure | undefined {
-  if (error instanceof EgressBlockedError || error instanceof McpProtocolError || error instanceof McpTargetError)
+  if (
+    error instanceof AuthorizationRequiredError ||
+    error instanceof EgressBlockedError ||
+    error instanceof McpProtocolError ||
+    error instanceof McpTargetError
+  )
     return { message: error.message, retryable: false };
   if (error instanceof EgressTimeoutError) return { message: error.message, retryable: true };
   if (error instanceof McpError) {
@@ -127,7 +138,9 @@ export function describeMcpFailure(error: unknown, context: FailureContext): Mcp
     message: `unexpected error: ${(error as Error)?.message ?? String(error)}`.slice(0, 300),
     retryable: false,
   };
+  if ([...causes(error)].some((cause) => cause instanceof AuthorizationRequiredError))
+    described = { ...described, retryable: false, authorizationRequired: true };
   const stderr = error instanceof McpSessionError ? error.stderr.trim() : '';
   const withStderr = stderr ? `${described.message} (stderr: ${stderr.slice(-500)})` : described.message;
-  return { message: scrubSecrets(withStderr, context.secrets), retryable: described.retryable };
+  return { ...described, message: scrubSecrets(withStderr, context.secrets) };
 }

@@ -9,6 +9,7 @@ import { LIMITS } from '../../../domain/limits';
 import { mcpCalls } from '../../metrics';
 import { cappedFetch, McpResponseTooLargeError } from './capped-fetch';
 import { answerElicitationsUnattended, ELICITATION_CAPABILITY } from './elicitation';
+import { StepUpRequiredError } from './oauth/oauth-step-up';
 
 /** Where and how to reach a server, with secrets already resolved (lives only inside an activity). */
 export type McpTarget =
@@ -18,8 +19,11 @@ export type McpTarget =
       headers: Record<string, string>;
       /** OAuth servers: new headers after the server rejected these with a 401 (one refresh, then one retry). */
       reauthorize?: (rejected: Record<string, string>) => Promise<Record<string, string>>;
-      /** OAuth servers: the server answered 403 `insufficient_scope` asking for `scope` (step-up needs a person). */
-      onInsufficientScope?: (scope: string | undefined) => Promise<void>;
+      /**
+       * OAuth servers: records that the server answered 403 `insufficient_scope` asking for `scope` (a step-up needs a
+       * person; `""` when it names none); the request then fails with {@link StepUpRequiredError}.
+       */
+      onInsufficientScope?: (scope: string) => Promise<void>;
     }
   | { transport: 'stdio_curated'; command: string[]; env: Record<string, string> };
 
@@ -91,17 +95,21 @@ function createTransport(
   return transport;
 }
 
-// An OAuth server's 403 `insufficient_scope` is reported (the scope it asks for) before the request fails.
+// An OAuth server's 403 `insufficient_scope` is reported (the scope it asks for), then the request fails as a step-up,
+// one error every caller recognises (never a plain HTTP 403).
 function observeScope(target: McpTarget, fetch: FetchLike): FetchLike {
   if (target.transport !== 'http' || !target.onInsufficientScope) return fetch;
   const report = target.onInsufficientScope;
   return async (url, init) => {
     const response = await fetch(url, init);
-    if (response.status === 403) {
-      const { scope, error } = extractWWWAuthenticateParams(response);
-      if (error === 'insufficient_scope') await report(scope);
-    }
-    return response;
+    if (response.status !== 403) return response;
+    const { scope, error } = extractWWWAuthenticateParams(response);
+    if (error !== 'insufficient_scope') return response;
+    await response.body?.cancel().catch(() => undefined);
+    // The server's own text: bounded before it reaches the vault record, the server row and messages.
+    const asked = (scope ?? '').slice(0, LIMITS.mcpOauthScopesChars);
+    await report(asked);
+    throw new StepUpRequiredError(asked);
   };
 }
 

@@ -20,8 +20,8 @@ export interface ResolvedServer {
 
 /** A server that cannot be dialled as configured (missing, secret gone, catalog entry gone); retrying will not help. */
 export class McpTargetError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
     this.name = 'McpTargetError';
   }
 }
@@ -80,7 +80,7 @@ async function withOauth(
   const deps = { db, vault, ...oauth };
   const bearer = (rejected?: string) =>
     oauthHeaders(deps, server, rejected).catch((error: unknown) => {
-      throw new McpTargetError((error as Error).message);
+      throw new McpTargetError((error as Error).message, { cause: error });
     });
   const auth = await bearer();
   return {

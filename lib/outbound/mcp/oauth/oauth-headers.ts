@@ -61,7 +61,8 @@ async function obtainToken(deps: OauthDeps, server: McpServer, rejected: string 
  * refresh (rotating the refresh token when the authorization server does) or a new client-credentials token, under
  * the server's lock so concurrent callers refresh once. `rejected` is a token the server answered 401 to: it is
  * replaced whatever its expiry. When no token can be had, an authorization-code server goes to
- * `authorization_required` (with the reason as its last error) and {@link AuthorizationRequiredError} is thrown.
+ * `authorization_required` (with the reason as its last error) and {@link AuthorizationRequiredError} is thrown (the
+ * error every failure path recognises as "leave the status alone").
  */
 export async function oauthHeaders(
   deps: OauthDeps,
@@ -77,8 +78,11 @@ export async function oauthHeaders(
     const reason =
       error instanceof AuthorizationRequiredError ? error.message : `token refresh failed: ${describe(error)}`;
     const message = `authorization required: ${reason}`;
-    if (server.auth_type === 'oauth') await markAuthorizationRequired(deps.db, server.id, message);
-    throw error instanceof OauthRefusedError ? error : new AuthorizationRequiredError(message);
+    if (error instanceof OauthRefusedError) throw error;
+    // Only a person can authorize: a client-credentials server that gets no token fails as any other error.
+    if (server.auth_type !== 'oauth') throw new Error(message);
+    await markAuthorizationRequired(deps.db, server.id, message);
+    throw new AuthorizationRequiredError(message);
   }
 }
 

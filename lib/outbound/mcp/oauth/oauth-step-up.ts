@@ -4,7 +4,7 @@ import type { McpServer } from '../../../../db/tables/mcp.table';
 import { readOauthRecord, writeOauthRecord, type OauthVaultRecord } from '../../../mcp/oauth-vault';
 import type { CredentialVault } from '../../../vault/credential-vault';
 import { withOauthLock } from './oauth-headers';
-import { OauthRefusedError } from './vault-oauth-provider';
+import { AuthorizationRequiredError, OauthRefusedError } from './vault-oauth-provider';
 
 /**
  * Step-up authorizations for one asked scope: a server that still answers `insufficient_scope` after this many is
@@ -13,23 +13,34 @@ import { OauthRefusedError } from './vault-oauth-provider';
 export const STEP_UP_AUTHORIZATIONS = 2;
 
 /**
+ * A server answered 403 `insufficient_scope` (a step-up) and is in `authorization_required` asking for `scope`: only a
+ * person authorizing it again helps, so no failure path retries it or marks the server `error`.
+ */
+export class StepUpRequiredError extends AuthorizationRequiredError {
+  constructor(readonly scope: string) {
+    super(`authorization required: the server asks for scope "${scope}" (insufficient_scope); authorize again`);
+    this.name = 'StepUpRequiredError';
+  }
+}
+
+/**
  * A server answered 403 `insufficient_scope`: the scope it asks for is kept (joined with the scopes granted so far)
- * for the next authorization, and the server goes to `authorization_required` saying so.
+ * for the next authorization, and the server goes to `authorization_required` saying so and showing that scope.
  */
 export async function recordStepUp(
   deps: { db: Db; vault: CredentialVault },
   server: McpServer,
-  asked: string | undefined,
+  asked: string,
 ): Promise<void> {
   await withOauthLock(deps.db, server.id, async () => {
     const record = await readOauthRecord(deps.vault, server);
     const granted = typeof record.tokens?.scope === 'string' ? record.tokens.scope.split(' ') : [];
-    const scope = [...new Set([...granted, ...(asked ?? '').split(' ')].filter(Boolean))].join(' ');
+    const scope = [...new Set([...granted, ...asked.split(' ')].filter(Boolean))].join(' ');
     const attempts = record.step_up?.scope === scope ? record.step_up.attempts : 0;
     await writeOauthRecord(deps.vault, server, { ...record, step_up: { scope, attempts } });
   });
-  const message = `authorization required: the server asks for scope "${asked ?? ''}" (insufficient_scope); authorize again`;
-  await markAuthorizationRequired(deps.db, server.id, message);
+  const stepUp = new StepUpRequiredError(asked);
+  await markAuthorizationRequired(deps.db, server.id, stepUp.message, stepUp.scope || null);
 }
 
 /** The scope a new authorization asks for after a step-up (counted), or undefined; refused past the limit. */

@@ -75,7 +75,14 @@ export async function markAuthorizationRequired(
     .execute();
 }
 
-/** Authorized: the server is `pending` until its next sync connects it. */
+/**
+ * Authorized: the server is `pending` until its next sync connects it. New tokens are a credential change: the
+ * gateway's upstream sessions opened with the old ones are closed (`config_changed_at`).
+ */
 export async function markAuthorized(db: Db, serverId: string): Promise<void> {
-  await db.updateTable('mcp_servers').set(freshStatus('pending')).where('id', '=', serverId).execute();
+  await db
+    .updateTable('mcp_servers')
+    .set({ ...freshStatus('pending'), config_changed_at: sql<Date>`now()` })
+    .where('id', '=', serverId)
+    .execute();
 }

@@ -9,6 +9,7 @@ export interface PagedTool {
   name: string;
   description: string;
   inputSchema: { type: 'object'; properties: Record<string, object>; required?: string[] };
+  outputSchema?: Record<string, unknown>;
 }
 
 /**

@@ -25,6 +25,8 @@ export interface PagedMcpServer {
   listCount(): number;
   /** Delay before answering tools/list, so concurrent syncs overlap deterministically. */
   setListDelay(ms: number): void;
+  /** Answers tools/list with `page` (given the cursor asked for) instead of paging `tools`; undefined restores it. */
+  setListPage(page: ((cursor: string | undefined) => { tools: PagedTool[]; nextCursor?: string }) | undefined): void;
   close(): Promise<void>;
 }
 
@@ -54,6 +56,7 @@ export async function startPagedMcpServer(options: {
   let initializes = 0;
   let lists = 0;
   let listDelay = 0;
+  let listPage: ((cursor: string | undefined) => { tools: PagedTool[]; nextCursor?: string }) | undefined;
   const state = { tools: options.tools };
 
   const newServer = (): Server => {
@@ -61,6 +64,7 @@ export async function startPagedMcpServer(options: {
     server.setRequestHandler(ListToolsRequestSchema, async (request) => {
       lists++;
       if (listDelay > 0) await new Promise((resolve) => setTimeout(resolve, listDelay));
+      if (listPage) return listPage(request.params?.cursor);
       const start = request.params?.cursor ? Number(Buffer.from(request.params.cursor, 'base64url').toString()) : 0;
       const page = state.tools.slice(start, start + options.pageSize);
       const next = start + options.pageSize;
@@ -119,6 +123,9 @@ export async function startPagedMcpServer(options: {
     listCount: () => lists,
     setListDelay: (ms) => {
       listDelay = ms;
+    },
+    setListPage: (page) => {
+      listPage = page;
     },
     close: async () => {
       httpServer.closeAllConnections();

@@ -82,12 +82,14 @@ export async function handleToolCall(
       });
       // Fails closed: a definition that cannot be checked is not called. A listing past a bound says which.
       const moved = await liveDefinitionMoved(exposed, upstream).catch((error: unknown) => error);
-      if (typeof moved !== 'boolean')
+      if (typeof moved !== 'boolean') {
+        const reason = upstream.session.overflow() ?? moved;
         throw refuse(
           `${name}: server ${exposed.serverName} did not list its tools to check the definition` +
-            (moved instanceof McpProtocolError ? `: ${scrubSecrets(moved.message, upstream.secretValues)}` : ''),
+            (reason instanceof McpProtocolError ? `: ${scrubSecrets(reason.message, upstream.secretValues)}` : ''),
           ErrorCode.InternalError,
         );
+      }
       if (moved)
         throw refuse(`${name}: its definition changed upstream since it was approved (hidden until approved again)`);
       const { result, resultBytes } = await ctx.relay.during(exposed.serverId, extra, (options) =>

@@ -1,13 +1,10 @@
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import request from 'supertest';
-import { evalApi } from '../helpers/eval-api';
-import { gatewayClient, serveGateway, serviceToken, type ServedGateway } from '../helpers/gateway-rig';
-import { harness } from '../helpers/harness';
+import { startHostilePeerRig, type HostilePeerRig } from '../helpers/hostile-peer-rig';
+import type { TestPlatform } from '../helpers/platform';
+import type { Tenant } from '../helpers/tenants';
 import { HOSTILE_SCHEMA_TOOLS, hostileAnswer, timedWithStalls } from '../helpers/hostile-schemas';
-import { startPagedMcpServer, type PagedMcpServer } from '../helpers/paged-mcp-server';
-import { createTestPlatform, type TestPlatform } from '../helpers/platform';
-import { createTenant, type Tenant } from '../helpers/tenants';
 
 const PROMPT_MS = 2_000;
 const STALL_MS = 1_000;
@@ -16,48 +13,21 @@ const UNCHECKABLE =
 
 describe('hostile output schemas: every MCP client checks a result in time linear in it', function () {
   this.timeout(180_000);
+  let rig: HostilePeerRig;
   let platform: TestPlatform;
-  let peer: PagedMcpServer;
   let owner: Tenant;
   let serverId: string;
-  let gateway: ServedGateway;
   let client: Client;
 
   before(async () => {
-    platform = await createTestPlatform(await harness(), { env: { EGRESS_ALLOWLIST: '127.0.0.1' } });
-    await platform.startWorker();
-    peer = await startPagedMcpServer({
-      token: 'hostile-schemas-token',
+    rig = await startHostilePeerRig('hostile', {
       pageSize: 10,
       tools: HOSTILE_SCHEMA_TOOLS.map(({ answer: _answer, ...tool }) => tool),
-      callTool: async (name) => hostileAnswer(name),
+      callTool: async (name: string) => hostileAnswer(name),
     });
-    owner = await createTenant(platform.runtime.db, 'owner');
-    const api = evalApi(platform.app, owner);
-    const server = await api.send('post', '/api/v1/mcp-servers', 201, {
-      name: 'hostile',
-      transport: 'http',
-      config: { url: peer.url, headers: { Authorization: 'Bearer $SECRET_VALUE' } },
-      secret_value: 'hostile-schemas-token',
-    });
-    serverId = server.id;
-    await api.send('post', `/api/v1/mcp-servers/${serverId}/refresh-tools`, 200);
-    const agent = await api.send('post', '/api/ai-agents', 201, {
-      name: 'hostile-agent',
-      model: 'gpt-4o',
-      instructions: 'x',
-    });
-    await api.send('post', `/api/v1/agents/${agent.data.id}/mcp-servers`, 200, { mcp_server_id: serverId });
-    gateway = await serveGateway(platform);
-    // The test's own client never lists tools: the SDK would check results with its Ajv here too.
-    client = await gatewayClient(gateway.url('hostile-agent'), await serviceToken(platform, owner));
+    ({ platform, owner, serverId, client } = rig);
   });
-  after(async () => {
-    await client?.close();
-    await gateway?.close();
-    await peer?.close();
-    await platform?.close();
-  });
+  after(() => rig?.close());
 
   const throughGateway = (name: string) =>
     timedWithStalls(() =>

@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import request from 'supertest';
+import { startHostilePeerRig, type HostilePeerRig } from '../helpers/hostile-peer-rig';
+import type { TestPlatform } from '../helpers/platform';
+import type { Tenant } from '../helpers/tenants';
 import { LIMITS } from '../../domain/limits';
-import { evalApi } from '../helpers/eval-api';
-import { gatewayClient, serveGateway, serviceToken, type ServedGateway } from '../helpers/gateway-rig';
-import { harness } from '../helpers/harness';
-import { makeTools, startPagedMcpServer, type PagedMcpServer, type PagedTool } from '../helpers/paged-mcp-server';
-import { createTestPlatform, type TestPlatform } from '../helpers/platform';
-import { createTenant, type Tenant } from '../helpers/tenants';
+import { makeTools, type PagedMcpServer, type PagedTool } from '../helpers/paged-mcp-server';
 
 type Page = { tools: PagedTool[]; nextCursor?: string };
 const BOUNDED_MS = 20_000;
@@ -23,48 +21,26 @@ const endless =
 
 describe('hostile tool lists: a sync and the gateway stop at named bounds, in bounded time', function () {
   this.timeout(240_000);
-  const token = 'hostile-lists-token';
+  let rig: HostilePeerRig;
   let platform: TestPlatform;
   let peer: PagedMcpServer;
   let owner: Tenant;
   let serverId: string;
-  let gateway: ServedGateway;
   let client: Client;
 
   before(async () => {
-    platform = await createTestPlatform(await harness(), { env: { EGRESS_ALLOWLIST: '127.0.0.1' } });
-    await platform.startWorker();
-    peer = await startPagedMcpServer({ token, pageSize: 10, tools: makeTools(3) });
-    owner = await createTenant(platform.runtime.db, 'owner');
-    const api = evalApi(platform.app, owner);
-    const server = await api.send('post', '/api/v1/mcp-servers', 201, {
-      name: 'lists',
-      transport: 'http',
-      config: { url: peer.url, headers: { Authorization: 'Bearer $SECRET_VALUE' } },
-      secret_value: token,
-    });
-    serverId = server.id;
-    await api.send('post', `/api/v1/mcp-servers/${serverId}/refresh-tools`, 200);
-    const agent = await api.send('post', '/api/ai-agents', 201, {
-      name: 'lists-agent',
-      model: 'gpt-4o',
-      instructions: 'x',
-    });
-    await api.send('post', `/api/v1/agents/${agent.data.id}/mcp-servers`, 200, { mcp_server_id: serverId });
-    gateway = await serveGateway(platform);
-    client = await gatewayClient(gateway.url('lists-agent'), await serviceToken(platform, owner));
+    rig = await startHostilePeerRig('lists', { pageSize: 10, tools: makeTools(3), sse: true });
+    ({ platform, peer, owner, serverId, client } = rig);
   });
-  afterEach(() => peer.setListPage(undefined));
-  after(async () => {
-    await client?.close();
-    await gateway?.close();
-    await peer?.close();
-    await platform?.close();
+  afterEach(() => {
+    peer.setListPage(undefined);
+    peer.setListStorm(0);
   });
+  after(() => rig?.close());
 
   // The sync and a gateway call (whose approved definition is checked against a fresh listing) both refuse, naming
   // `limit`, within BOUNDED_MS each; answers how many pages the server was asked for, by the sync.
-  async function refusedBoth(page: (cursor: string | undefined) => Page, limit: string): Promise<number> {
+  async function refusedBoth(page: ((cursor: string | undefined) => Page) | undefined, limit: string): Promise<number> {
     peer.setListPage(page);
     const lists = peer.listCount();
     let started = performance.now();
@@ -109,5 +85,10 @@ describe('hostile tool lists: a sync and the gateway stop at named bounds, in bo
       () => 'c'.repeat(LIMITS.mcpCursorChars + 1),
     );
     assert.equal(await refusedBoth(pages, 'mcpCursorChars'), 1);
+  });
+
+  it('ends a listing drowned in list_changed notifications at mcpResponseBytes', async () => {
+    peer.setListStorm(1_000);
+    assert.equal(await refusedBoth(undefined, 'mcpResponseBytes'), 1);
   });
 });

@@ -12,8 +12,20 @@ export class UncheckableSchemaError extends Error {
 }
 
 // Keywords whose value is one subschema, a list of them, or a map of them (the rest are plain values).
-const ONE = new Set(['not', 'if', 'then', 'else', 'additionalItems', 'contains', 'propertyNames']);
-const ONE_MORE = new Set(['additionalProperties', 'unevaluatedItems', 'unevaluatedProperties']);
+const ONE = new Set([
+  'not',
+  'if',
+  'then',
+  'else',
+  'additionalItems',
+  'contains',
+  'propertyNames',
+  'additionalProperties',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+]);
+// Without the patternProperties beside them, these would wrongly apply to the properties the patterns matched.
+const AFTER_PATTERNS = new Set(['additionalProperties', 'unevaluatedProperties']);
 const LIST = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 const MAP = new Set(['properties', 'dependentSchemas']);
 // Left out: patterns would run on a backtracking engine, formats are regular expressions too, `uniqueItems` compares
@@ -95,12 +107,11 @@ export function expandSchema(schema: unknown): Schema {
     const subMap = (value: object): unknown =>
       Object.fromEntries(Object.entries(value).map(([name, v]) => [name, sub(v)]));
     const kept = Object.entries(node).filter(
-      // Without its patternProperties, additionalProperties would wrongly apply to the properties they matched.
-      ([key]) => !DROPPED.has(key) && !(key.endsWith('Properties') && ONE_MORE.has(key) && 'patternProperties' in node),
+      ([key]) => !DROPPED.has(key) && !(AFTER_PATTERNS.has(key) && 'patternProperties' in node),
     );
     return Object.fromEntries(
       kept.map(([key, value]) => {
-        if (ONE.has(key) || ONE_MORE.has(key)) return [key, sub(value)];
+        if (ONE.has(key)) return [key, sub(value)];
         if (key === 'items') return [key, Array.isArray(value) ? value.map(sub) : sub(value)];
         if (LIST.has(key) && Array.isArray(value)) return [key, value.map(sub)];
         if ((MAP.has(key) || key === 'dependencies') && isSchema(value) && typeof value === 'object')

@@ -31,8 +31,9 @@ const ROOMS = [
   room('domain', '', 'zod re2js', false),
   room('workflows', 'domain', '@temporalio/{workflow,common}', false),
   room('activities', 'domain lib outbound db', '@temporalio/{activity,common,client} @opentelemetry/api'),
-  // Everything that dials out: used by activities/, gateway/ and the worker that wires them, never by the api.
-  room('lib/outbound', 'domain lib db', 'undici openai @modelcontextprotocol/sdk ipaddr.js kysely'),
+  // Everything that dials out: used by activities/, gateway/ and the worker that wires them, never by the api. (ajv:
+  // the MCP SDK's own validator, configured for linear output-schema checks.)
+  room('lib/outbound', 'domain lib db', 'undici openai @modelcontextprotocol/sdk ajv ipaddr.js kysely'),
   room('lib', 'domain db', 'zod pg pino pino-pretty prom-client node-vault ipaddr.js @temporalio/* @opentelemetry/*'),
   room('db', 'domain', 'kysely pg zod', ['node:crypto']),
   // The api serves; it never dials out: no outbound client, no node:net, node:tls, node:dns, node:https.

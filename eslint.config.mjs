@@ -29,6 +29,26 @@ export default tseslint.config(
   // Import boundaries between the rooms of ARCHITECTURE.md; a forbidden import fails `npm run lint` and `npm test`.
   boundariesConfig,
   {
+    // Assay's MCP clients are made in one place, with the output-schema check that is linear in a result.
+    files: ['**/*.ts'],
+    ignores: ['lib/outbound/mcp/mcp-client.ts', 'test/**', 'bench/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@modelcontextprotocol/sdk/client/index.js',
+              importNames: ['Client'],
+              allowTypeImports: true,
+              message: 'Make MCP clients with createMcpClient (lib/outbound/mcp/mcp-client.ts).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Plain CommonJS files (the mocha reporter) load their dependencies with require().
     files: ['**/*.js'],
     languageOptions: {

@@ -79,6 +79,22 @@ export const LIMITS = {
   mcpHealthChecksKept: 50,
   /** Size of one tool descriptor (name, description, input schema) as JSON, in bytes. */
   toolDescriptorBytes: 64 * 1024,
+  /** Subschemas of one tool's output schema with every `$ref` expanded: checking a value costs at most one step per
+   * subschema at each of its parts (an `enum` is one set lookup), so a check stays linear in the value, and compiling
+   * it stays in tens of milliseconds; real schemas have tens. A schema past it (or nested deeper than
+   * `outputSchemaDepth`) cannot be used: a result of its tool fails the check, naming the limit. */
+  outputSchemaNodes: 500,
+  outputSchemaDepth: 32,
+  /** tools/list pages one listing follows (sync, the gateway): a server needing more is refused, not half-synced. */
+  toolListPages: 20,
+  /** Size of all of one server's tool descriptors in one listing as JSON, in bytes: what a sync stores and a gateway
+   * session holds; `toolsPerMcpServer` descriptors of 4 KiB each. */
+  toolListBytes: 4 * 1024 * 1024,
+  /** Milliseconds one whole tools/list listing may take, every page included (each page also has its own timeout). */
+  toolListMs: 60_000,
+  /** Characters of one `nextCursor` an MCP server pages a list with: sent back with the next page and remembered to
+   * refuse a repeated one. */
+  mcpCursorChars: 4_096,
   /** Size of one MCP response body, in bytes. */
   mcpResponseBytes: 4 * 1024 * 1024,
   /** Resource URIs (and templates per server) one gateway session remembers from its lists to route reads and

@@ -2,6 +2,8 @@ import crypto from 'node:crypto';
 import { SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
 import { ErrorCode, McpError, type CallToolRequest, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../lib/logger';
+import { McpProtocolError } from '../lib/outbound/mcp/list-tools';
+import { scrubSecrets } from '../lib/outbound/mcp/mcp-failure';
 import { gatewayCallDuration, gatewayCalls } from '../lib/metrics';
 import type { AuditQueue } from './audit-queue';
 import type { CallRecorder, GatewaySessionOwner } from './call-recorder';
@@ -78,13 +80,16 @@ export async function handleToolCall(
           ErrorCode.InternalError,
         );
       });
-      // Fails closed: a definition that cannot be checked is not called.
-      const moved = await liveDefinitionMoved(exposed, upstream).catch(() => undefined);
-      if (moved === undefined)
+      // Fails closed: a definition that cannot be checked is not called. A listing past a bound says which.
+      const moved = await liveDefinitionMoved(exposed, upstream).catch((error: unknown) => error);
+      if (typeof moved !== 'boolean') {
+        const reason = upstream.session.overflow() ?? moved;
         throw refuse(
-          `${name}: server ${exposed.serverName} did not list its tools to check the definition`,
+          `${name}: server ${exposed.serverName} did not list its tools to check the definition` +
+            (reason instanceof McpProtocolError ? `: ${scrubSecrets(reason.message, upstream.secretValues)}` : ''),
           ErrorCode.InternalError,
         );
+      }
       if (moved)
         throw refuse(`${name}: its definition changed upstream since it was approved (hidden until approved again)`);
       const { result, resultBytes } = await forwardCall(ctx.relay, extra, upstream, exposed, request.params.arguments);

@@ -9,6 +9,7 @@ export interface PagedTool {
   name: string;
   description: string;
   inputSchema: { type: 'object'; properties: Record<string, object>; required?: string[] };
+  outputSchema?: Record<string, unknown>;
 }
 
 /**
@@ -24,6 +25,10 @@ export interface PagedMcpServer {
   listCount(): number;
   /** Delay before answering tools/list, so concurrent syncs overlap deterministically. */
   setListDelay(ms: number): void;
+  /** Sends `count` tools/list_changed notifications (8 KiB each) before each tools/list answer (needs `sse`). */
+  setListStorm(count: number): void;
+  /** Answers tools/list with `page` (given the cursor asked for) instead of paging `tools`; undefined restores it. */
+  setListPage(page: ((cursor: string | undefined) => { tools: PagedTool[]; nextCursor?: string }) | undefined): void;
   close(): Promise<void>;
 }
 
@@ -53,13 +58,22 @@ export async function startPagedMcpServer(options: {
   let initializes = 0;
   let lists = 0;
   let listDelay = 0;
+  let listStorm = 0;
+  let listPage: ((cursor: string | undefined) => { tools: PagedTool[]; nextCursor?: string }) | undefined;
   const state = { tools: options.tools };
 
   const newServer = (): Server => {
     const server = new Server({ name: 'paged-test-server', version: '1.0.0' }, { capabilities: { tools: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+    server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
       lists++;
       if (listDelay > 0) await new Promise((resolve) => setTimeout(resolve, listDelay));
+      // Over SSE, on the request's own stream, before its answer.
+      const padded = {
+        method: 'notifications/tools/list_changed' as const,
+        params: { _meta: { pad: 'x'.repeat(8192) } },
+      };
+      for (let i = 0; i < listStorm; i++) await extra.sendNotification(padded);
+      if (listPage) return listPage(request.params?.cursor);
       const start = request.params?.cursor ? Number(Buffer.from(request.params.cursor, 'base64url').toString()) : 0;
       const page = state.tools.slice(start, start + options.pageSize);
       const next = start + options.pageSize;
@@ -118,6 +132,12 @@ export async function startPagedMcpServer(options: {
     listCount: () => lists,
     setListDelay: (ms) => {
       listDelay = ms;
+    },
+    setListPage: (page) => {
+      listPage = page;
+    },
+    setListStorm: (count) => {
+      listStorm = count;
     },
     close: async () => {
       httpServer.closeAllConnections();

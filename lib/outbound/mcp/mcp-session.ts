@@ -1,5 +1,5 @@
 import { extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -9,6 +9,7 @@ import { LIMITS } from '../../../domain/limits';
 import { mcpCalls } from '../../metrics';
 import { cappedFetch, McpResponseTooLargeError } from './capped-fetch';
 import { answerElicitationsUnattended, ELICITATION_CAPABILITY } from './elicitation';
+import { createMcpClient } from './mcp-client';
 import { StepUpRequiredError } from './oauth/oauth-step-up';
 
 /** Where and how to reach a server, with secrets already resolved (lives only inside an activity). */
@@ -130,10 +131,7 @@ export async function openMcpSession(
     stderr = (stderr + chunk).slice(-STDERR_LIMIT);
   });
   // The SDK offers the latest protocol (2025-11-25) and accepts what the server answers among its supported ones.
-  const client = new Client(
-    { name: 'assay', version: '0.1.0' },
-    { capabilities: capabilities ?? { elicitation: ELICITATION_CAPABILITY } },
-  );
+  const client = createMcpClient(capabilities ?? { elicitation: ELICITATION_CAPABILITY });
   if (!capabilities) answerElicitationsUnattended(client);
   let stdioOverflow: McpResponseTooLargeError | undefined;
   // The SDK words a stdio line over its buffer size this way; pending requests then fail as "connection closed".

@@ -1,4 +1,5 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { LIMITS } from '../domain/limits';
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
 
@@ -13,9 +14,12 @@ export function createRegistry(): OpenAPIRegistry {
   return registry;
 }
 
-/** The OpenAPI 3.1 document of every registered route. */
-export function generateDocument(registry: OpenAPIRegistry): OpenApiDocument {
-  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+/**
+ * The OpenAPI 3.1 document of every registered route. `x-limits` names every bound of `domain/limits.ts` with its
+ * value, those a request's schema cannot state too (what the gateway and the worker accept from an MCP server).
+ */
+export function generateDocument(registry: OpenAPIRegistry): OpenApiDocument & { 'x-limits': typeof LIMITS } {
+  const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'Assay API',
@@ -25,4 +29,5 @@ export function generateDocument(registry: OpenAPIRegistry): OpenApiDocument {
         'progress streams over the WebSocket `/ws` (subscribe to a run); the builder pages are at [/builder](/builder).',
     },
   });
+  return { ...document, 'x-limits': LIMITS };
 }

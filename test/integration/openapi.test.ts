@@ -3,6 +3,7 @@ import request from 'supertest';
 import { API_ROUTES } from '../../api/app';
 import { routeErrorStatuses } from '../../api/error-responses';
 import { PLATFORM_PATHS } from '../../api/platform-paths';
+import { LIMITS } from '../../domain/limits';
 import { harness } from '../helpers/harness';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
 
@@ -14,7 +15,7 @@ type Operation = {
 
 describe('OpenAPI document', () => {
   let platform: TestPlatform;
-  let document: { openapi: string; paths: Record<string, Record<string, Operation>> };
+  let document: { openapi: string; paths: Record<string, Record<string, Operation>>; 'x-limits'?: unknown };
 
   before(async () => {
     platform = await createTestPlatform(await harness());
@@ -88,6 +89,12 @@ describe('OpenAPI document', () => {
         );
       }
     }
+  });
+
+  it('names every bound of domain/limits.ts with its value under x-limits, those on what MCP servers send included', () => {
+    assert.deepEqual(document['x-limits'], LIMITS);
+    for (const name of ['gatewayResultBytes', 'toolListBytes', 'toolListPages', 'mcpCursorChars', 'requestUrlBytes'])
+      assert.ok(name in (document['x-limits'] as object), name);
   });
 
   it('serves an HTML docs page that links the document and names every path', async () => {

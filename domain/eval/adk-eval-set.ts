@@ -15,9 +15,11 @@ import type { z } from 'zod';
 
 export { adkEvalSetSchema } from './adk-schema';
 
-/** Whether a parsed JSON document is an ADK eval set (it has `eval_cases` or `evalCases`). */
+const ADK_SET_KEYS = ['eval_cases', 'evalCases', 'eval_set_id', 'evalSetId'];
+
+/** Whether a parsed JSON document is an ADK eval set (it has `eval_cases` or `eval_set_id`, in either casing). */
 export function isAdkEvalSet(value: unknown): boolean {
-  return value !== null && typeof value === 'object' && ('eval_cases' in value || 'evalCases' in value);
+  return value !== null && typeof value === 'object' && ADK_SET_KEYS.some((key) => key in value);
 }
 
 /** The set an ADK file names: its `name`, else its `eval_set_id`. */

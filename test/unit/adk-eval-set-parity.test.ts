@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { CANNOT_RUN } from '../../domain/eval/adk-eval-set';
+import { snakeCase } from '../../domain/eval/adk-schema';
 import { readEvalSetJson } from '../../domain/eval/eval-set-file.reader';
 import { adkBatch } from '../helpers/adk-oracle';
 import { fixtureJson } from '../helpers/adk-files';
@@ -17,6 +18,24 @@ const assayDecision = (value: unknown): boolean | 'cannot run' => {
   if ('cases' in read) return true;
   return 'problems' in read && read.problems.every(cannotRun) ? 'cannot run' : false;
 };
+
+// ADK's error locations (`eval_cases.0.conversation.0.intermediateData.IntermediateData.toolUses`) as Assay names
+// fields (`eval_cases[0].conversation[0].intermediate_data.tool_uses`): union members dropped, aliases snake_case.
+const UNION_MEMBERS = new Set(['IntermediateData', 'InvocationEvents', 'str', 'dict[str,any]']);
+function adkLocations(error: string): string[] {
+  const lines = error.split('\n').filter((line) => /^[A-Za-z_]/.test(line) && !/validation errors? for/.test(line));
+  return lines.map((line) =>
+    line
+      .split('.')
+      .filter((segment) => !UNION_MEMBERS.has(segment))
+      .map((segment) => (/^\d+$/.test(segment) ? `[${segment}]` : `.${snakeCase(segment)}`))
+      .join('')
+      .replace(/^\./, ''),
+  );
+}
+const within = (a: string, b: string): boolean => a === b || b.startsWith(`${a}.`) || b.startsWith(`${a}[`);
+const namesAdkField = (fields: string[], locations: string[]): boolean =>
+  fields.some((field) => locations.some((loc) => within(field, loc) || within(loc, field)));
 
 describe('ADK parity: which eval set files load (ADK 2.x EvalSet.model_validate_json)', function () {
   this.timeout(180_000);
@@ -40,6 +59,16 @@ describe('ADK parity: which eval set files load (ADK 2.x EvalSet.model_validate_
       0,
       `seed ${SEED}: ${disagreements.length} of ${asked.length} decisions differ:\n${disagreements.join('\n')}`,
     );
+    // Where both refuse, Assay names a field ADK names (or one inside or around it).
+    const misnamed = asked.flatMap((mutation, i) => {
+      const read = readEvalSetJson(mutation.value);
+      const answer = adk[i];
+      if (!('problems' in read) || answer.ok) return [];
+      const fields = read.problems.map((p) => p.field);
+      const locations = adkLocations(answer.error);
+      return namesAdkField(fields, locations) ? [] : [`${mutation.change}: assay ${fields} ADK ${locations}`];
+    });
+    assert.deepEqual(misnamed, []);
     // Both decisions must be common, or the comparison says little; the cases Assay cannot run stay few.
     const unrunnable = decisions.filter((d) => d === 'cannot run').length;
     assert.ok(unrunnable < asked.length / 10, `Assay cannot run ${unrunnable} of ${asked.length}`);

@@ -19,6 +19,7 @@ interface ImportResult {
   updated: number;
   unchanged: number;
   format: string;
+  notes?: Array<{ field: string; message: string }>;
 }
 
 const enc = encodeURIComponent;
@@ -105,6 +106,7 @@ export async function evalSetImportCommand(agent: string, file: string, options:
       ? `nothing changed: all ${total} cases of ${name} are unchanged\n`
       : `imported ${total} cases into ${name} (${data.format}): ${data.created} created, ${data.updated} updated, ${data.unchanged} unchanged\n`,
   );
+  for (const note of data.notes ?? []) process.stdout.write(`not imported: ${note.field}: ${note.message}\n`);
   if (options.config) await applyConfig(api, `${base}/eval-sets/${enc(setId)}`, options.config);
 }
 

@@ -40,6 +40,10 @@ const importResult = z.object({
   updated: z.number().int(),
   unchanged: z.number().int(),
   format: z.enum(['assay', 'adk', 'jsonl']),
+  notes: z
+    .array(z.object({ field: z.string(), message: z.string() }))
+    .optional()
+    .meta({ description: 'what an ADK file holds that Assay does not import, each named by its ADK field' }),
 });
 
 const exportQuery = z.object({
@@ -101,7 +105,8 @@ export const evalSetFileRoutes: RouteSpec[] = [
       if ('problems' in outcome) throw invalidFields(outcome.problems);
       if ('full' in outcome)
         throw tooMany(`the eval set holds ${outcome.full.existing} cases and the file adds ${outcome.full.created}`);
-      return { data: { ...outcome.imported, format: read.format } };
+      const notes = read.notes?.length ? { notes: read.notes } : {};
+      return { data: { ...outcome.imported, format: read.format, ...notes } };
     },
   }),
 ];

@@ -9,14 +9,17 @@ import {
   type AdkRubric,
 } from './adk-schema';
 import type { CaseTurn } from './case-turns';
+import { caseNotes, invocationNotes, type ImportNote } from './adk-import-notes';
 import { fieldPath, issuesAt, type FieldProblem } from '../field-problems';
 import type { z } from 'zod';
 
 export { adkEvalSetSchema } from './adk-schema';
 
-/** Whether a parsed JSON document is an ADK eval set (it has `eval_cases` or `evalCases`). */
+const ADK_SET_KEYS = ['eval_cases', 'evalCases', 'eval_set_id', 'evalSetId'];
+
+/** Whether a parsed JSON document is an ADK eval set (it has `eval_cases` or `eval_set_id`, in either casing). */
 export function isAdkEvalSet(value: unknown): boolean {
-  return value !== null && typeof value === 'object' && ('eval_cases' in value || 'evalCases' in value);
+  return value !== null && typeof value === 'object' && ADK_SET_KEYS.some((key) => key in value);
 }
 
 /** The set an ADK file names: its `name`, else its `eval_set_id`. */
@@ -30,12 +33,14 @@ export const adkTextOf = (value: AdkContent | null | undefined): string | null =
   return texts.length ? texts.join('\n') : null;
 };
 
-type Data = AdkInvocation['intermediate_data'];
+type Data = NonNullable<AdkInvocation['intermediate_data']>;
+type Events = Extract<Data, { invocation_events?: unknown }>;
+const isEvents = (data: Data): data is Events => 'invocation_events' in data;
 
 // `tool_uses`/`tool_responses` in the classic shape; `invocation_events` carry both as parts of their contents.
-function callsAndResponses(data: NonNullable<Data>): { calls: AdkFunctionCall[]; responses: AdkFunctionResponse[] } {
-  if (!data.invocation_events?.length) return { calls: data.tool_uses ?? [], responses: data.tool_responses ?? [] };
-  const parts = data.invocation_events.flatMap((event) => event.content?.parts ?? []);
+function callsAndResponses(data: Data): { calls: AdkFunctionCall[]; responses: AdkFunctionResponse[] } {
+  if (!isEvents(data)) return { calls: data.tool_uses ?? [], responses: data.tool_responses ?? [] };
+  const parts = (data.invocation_events ?? []).flatMap((event) => event.content?.parts ?? []);
   return {
     calls: parts.flatMap((p) => (p.function_call ? [p.function_call] : [])),
     responses: parts.flatMap((p) => (p.function_response ? [p.function_response] : [])),
@@ -56,13 +61,16 @@ function joinedResponses(calls: AdkFunctionCall[], responses: AdkFunctionRespons
 const rubricTexts = (list: AdkRubric[] | null | undefined): string[] =>
   (list ?? []).flatMap((r) => (r.rubric_content?.text_property ? [r.rubric_content.text_property] : []));
 
-/** One ADK invocation as a case turn; absent expectations stay absent. */
+const named = (call: AdkFunctionCall): call is AdkFunctionCall & { name: string } => typeof call.name === 'string';
+
+/** One ADK invocation as a case turn; absent expectations stay absent, a call without a name (a placeholder) too. */
 export function turnFromAdk(invocation: AdkInvocation): CaseTurn {
   const turn: CaseTurn = { user_message: adkTextOf(invocation.user_content) ?? '' };
   const data = invocation.intermediate_data;
   if (data) {
     const { calls, responses } = callsAndResponses(data);
-    turn.expected_trajectory = calls.map((call) => ({ tool_name: call.name, tool_args: call.args ?? {} }));
+    const kept = calls.filter(named);
+    turn.expected_trajectory = kept.map((call) => ({ tool_name: call.name, tool_args: call.args ?? {} }));
     if (responses.length) turn.expected_tool_responses = joinedResponses(calls, responses);
   }
   const reply = adkTextOf(invocation.final_response);
@@ -105,16 +113,24 @@ const single = (turns: CaseTurn[]): boolean =>
   turns.length === 1 && !turns[0].rubrics?.length && !turns[0].expected_tool_responses?.length;
 
 /** Parses each invocation on its own, so a bad one is named by its place (`conversation[1].user_content`). */
-function turnsFrom(values: unknown[], at: string): { turns: CaseTurn[] } | { problems: FieldProblem[] } {
-  const problems: FieldProblem[] = [];
+type TurnsRead = { turns: CaseTurn[]; notes: ImportNote[] } | { problems: FieldProblem[] };
+
+function turnsFrom(values: unknown[], at: string): TurnsRead {
+  const [problems, notes]: FieldProblem[][] = [[], []];
   const turns = values.flatMap((value, j) => {
     const parsed = adkInvocation.safeParse(value);
-    if (parsed.success) return [turnFromAdk(parsed.data)];
-    problems.push(...issuesAt(`${at}.conversation[${j}]`, parsed.error));
-    return [];
+    if (!parsed.success) {
+      problems.push(...issuesAt(`${at}.conversation[${j}]`, parsed.error));
+      return [];
+    }
+    notes.push(...invocationNotes(parsed.data, `${at}.conversation[${j}]`));
+    return [turnFromAdk(parsed.data)];
   });
-  return problems.length ? { problems } : { turns };
+  return problems.length ? { problems } : { turns, notes };
 }
+
+/** How a refusal of a case ADK loads starts: Assay cannot run it (it has no invocation to send). */
+export const CANNOT_RUN = 'ADK loads this, but Assay cannot run it';
 
 /**
  * One ADK eval case as an Assay case body (not yet validated): `eval_id` is the name, each invocation a turn
@@ -125,7 +141,7 @@ function turnsFrom(values: unknown[], at: string): { turns: CaseTurn[] } | { pro
 export function caseFromAdk(
   value: unknown,
   at: string,
-): { case: Record<string, unknown>; scenario: boolean } | { problems: FieldProblem[] } {
+): { case: Record<string, unknown>; scenario: boolean; notes: ImportNote[] } | { problems: FieldProblem[] } {
   const parsed = adkCase.safeParse(value);
   if (!parsed.success) return { problems: issuesAt(at, parsed.error) };
   const { eval_id: name, conversation, conversation_scenario: scenario, session_input: session } = parsed.data;
@@ -135,12 +151,12 @@ export function caseFromAdk(
         { field: `${at}.conversation_scenario`, message: 'give a conversation or a conversation_scenario, not both' },
       ],
     };
-  if (!scenario && !conversation?.length)
+  if (!scenario && !conversation)
     return {
-      problems: [
-        { field: `${at}.conversation`, message: `case ${name} has no invocations (and no conversation_scenario)` },
-      ],
+      problems: [{ field: `${at}.conversation`, message: 'give a conversation or a conversation_scenario' }],
     };
+  if (!scenario && !conversation?.length)
+    return { problems: [{ field: `${at}.conversation`, message: `${CANNOT_RUN}: case ${name} has no invocations` }] };
   const extras = Object.fromEntries(
     (['app_name', 'user_id'] as const).flatMap((key) =>
       typeof session?.[key] === 'string' ? [[key, session[key]]] : [],
@@ -158,15 +174,18 @@ export function caseFromAdk(
     return {
       case: { ...common, session_input: { message, ...extras }, conversation_scenario: scenario },
       scenario: true,
+      notes: caseNotes(parsed.data, at),
     };
   }
   const read = turnsFrom(conversation ?? [], at);
   if ('problems' in read) return read;
   const { turns } = read;
+  const notes = [...caseNotes(parsed.data, at), ...read.notes];
   if (!single(turns))
     return {
       case: { ...common, session_input: { message: turns[0].user_message, ...extras }, turns },
       scenario: false,
+      notes,
     };
   const [turn] = turns;
   const fields = {
@@ -174,5 +193,5 @@ export function caseFromAdk(
     expected_trajectory: turn.expected_trajectory ?? null,
     expected_final_response: turn.expected_response ?? null,
   };
-  return { case: { ...common, ...fields }, scenario: false };
+  return { case: { ...common, ...fields }, scenario: false, notes };
 }

@@ -44,7 +44,7 @@ function sessionInput(item: z.infer<typeof legacyCase>): Record<string, unknown>
   const session = item.initial_session;
   if (session && Object.keys(session).length)
     return { app_name: session.app_name ?? '', user_id: session.user_id ?? '', state: session.state ?? {} };
-  return item.initial_state ? { state: item.initial_state } : undefined;
+  return item.initial_state ? { app_name: '', user_id: '', state: item.initial_state } : undefined;
 }
 
 export type LegacyRead = { evalSet: Record<string, unknown> } | { problems: FieldProblem[] };

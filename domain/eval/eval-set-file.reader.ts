@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { adkEvalSetSchema, adkSetName, adkSourceOf, caseFromAdk, isAdkEvalSet } from './adk-eval-set';
 import { adkTestListToEvalSet, adkWebListToEvalSet, isAdkTestList, isAdkWebList, legacyField } from './adk-legacy';
 import { caseFieldsOf } from './eval-fields';
+import { evalSetNotes, type ImportNote } from './adk-import-notes';
 import type { CaseTurn, ConversationScenario } from './case-turns';
 import type { MockPolicy, ToolMock } from './tool-mocks';
 import { evalSetFileCase, evalSetFileSchema } from './eval-set-file.schema';
@@ -57,7 +58,7 @@ export interface ImportedSetSettings {
 
 /** A file read whole: its cases, or every invalid field, or a case count over `casesPerEvalSet`. */
 export type ImportRead =
-  | { format: ImportFormat; set: ImportedSetSettings; cases: LocatedCase[] }
+  | { format: ImportFormat; set: ImportedSetSettings; cases: LocatedCase[]; notes?: ImportNote[] }
   | { problems: FieldProblem[] }
   | { tooMany: number };
 
@@ -120,18 +121,20 @@ function readAdk(value: unknown): ImportRead {
   if (!parsed.success) return { problems: issuesAt('', parsed.error) };
   const { eval_cases: values, description } = parsed.data;
   if (values.length > LIMITS.casesPerEvalSet) return { tooMany: values.length };
+  const notes = isObject(value) ? evalSetNotes(value) : [];
   const read = readCases(
     values,
     (item, i) => {
       const mapped = caseFromAdk(item, `eval_cases[${i}]`);
       if ('problems' in mapped) return mapped;
+      notes.push(...mapped.notes);
       return readCase(mapped.case, adkField(`eval_cases[${i}]`, mapped.scenario));
     },
     'eval_id',
   );
   if (read.problems.length) return { problems: read.problems };
   const name = adkSetName(parsed.data);
-  return { format: 'adk', set: { name, description: description ?? undefined }, cases: read.cases };
+  return { format: 'adk', set: { name, description: description ?? undefined }, cases: read.cases, notes };
 }
 
 const nativeSettings = evalSetFileSchema.pick({

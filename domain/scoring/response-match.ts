@@ -9,13 +9,31 @@ export interface RougeOne {
   fmeasure: number;
 }
 
+const CJK = /[\u4e00-\u9fff\u3040-\u309f\u30a0-\u30ff\uac00-\ud7af]/u;
+const NON_SPACED = /[\u0e00-\u0eff\u1780-\u17ff\u1000-\u109f]/u;
+const MARK = /\p{M}/u;
+const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
+
+// As ADK's `_UnicodeAwareTokenizer`: CJK characters are words of their own, a non-spaced script (Thai, Lao, Khmer,
+// Myanmar) splits before each base character, any other letter, digit or mark belongs to a word.
+function spacedChar(char: string): string {
+  if (CJK.test(char)) return ` ${char} `;
+  if (NON_SPACED.test(char)) return MARK.test(char) ? char : ` ${char}`;
+  return WORD_CHAR.test(char) ? char : ' ';
+}
+
+// rouge_score's own tokenizer for an ASCII word: words of more than 3 characters Porter-stemmed.
+const asciiTokens = (word: string): string[] =>
+  [word.length > 3 ? porterStem(word) : word].filter((token) => /^[a-z0-9]+$/.test(token));
+
 /**
- * `rouge_score`'s tokens with its stemmer on, as ADK's `response_match_score` takes them: lower case, every run of
- * characters other than a-z and 0-9 a separator, words of more than 3 characters Porter-stemmed.
+ * The tokens ADK 2.x's `response_match_score` scores: NFKC, lower case, words split as `spacedChar` says; an ASCII
+ * word goes through `rouge_score`'s tokenizer with its stemmer on, any other word stays whole.
  */
 export function rougeTokens(text: string): string[] {
-  const words = text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
-  return words.map((word) => (word.length > 3 ? porterStem(word) : word)).filter((word) => /^[a-z0-9]+$/.test(word));
+  const spaced = [...text.normalize('NFKC').toLowerCase()].map(spacedChar).join('');
+  const words = spaced.split(/\s+/).filter(Boolean);
+  return words.flatMap((word) => (/^[\x00-\x7f]*$/.test(word) ? asciiTokens(word) : [word]));
 }
 
 function counts(tokens: readonly string[]): Map<string, number> {
@@ -24,7 +42,7 @@ function counts(tokens: readonly string[]): Map<string, number> {
   return counted;
 }
 
-/** ROUGE-1 as `rouge_score.RougeScorer(['rouge1'], use_stemmer=True).score(reference, response)` computes it. */
+/** ROUGE-1 as ADK 2.x's `_calculate_rouge_1_scores(response, reference)` computes it. */
 export function rougeOne(reference: string, response: string): RougeOne {
   const [expected, actual] = [counts(rougeTokens(reference)), counts(rougeTokens(response))];
   let overlap = 0;

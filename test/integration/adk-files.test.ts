@@ -100,6 +100,27 @@ describe('ADK files in and out: every real fixture through the API and the CLI, 
     assert.deepEqual(await casesOf('bad'), []);
   });
 
+  it('imports placeholder tool calls ADK 2.x loads, noting each in the response and the CLI output', async () => {
+    await api.evalSet(AGENT, { name: 'placeholders' });
+    const file = fixtureJson('google-adk-python/simple_multi_turn_conversation.test.json');
+    file.eval_cases[0].conversation[0].intermediate_data.tool_uses = [{ id: null, args: null, name: null }];
+    const [adk] = await adkBatch([{ command: 'validate_eval_set', json: JSON.stringify(file) }]);
+    assert.ok(adk.ok, adk.ok ? '' : adk.error);
+    const imported = await post(`${setPath('placeholders')}/cases/import`, JSON.stringify(file), 200);
+    const field = 'eval_cases[0].conversation[0].intermediate_data.tool_uses[0]';
+    assert.deepEqual(
+      imported.data.notes.map((n: { field: string }) => n.field),
+      [field],
+    );
+    const [stored] = await casesOf('placeholders');
+    assert.deepEqual(stored.turns[0].expected_trajectory, []);
+    const local = path.join(tmpDir, 'placeholders.evalset.json');
+    fs.writeFileSync(local, JSON.stringify(file));
+    const cli = await assay(['import', AGENT, local, '--set', 'placeholders']);
+    assert.equal(cli.code, 0, cli.stderr);
+    assert.ok(cli.stdout.includes(`not imported: ${field}: a tool call without a name`), cli.stdout);
+  });
+
   it('applies a config: min_scores, samples, match type and rubrics onto the set, unsupported criteria named', async () => {
     await api.evalSet(AGENT, { name: 'weather', min_scores: { rubric_based: 0.4 } });
     const weather = 'LiuYuWei-google_adk_evaluation_example/Weather_evaluation.evalset.json';

@@ -106,11 +106,16 @@ describe('ADK files (domain)', function () {
   it('names the ADK field of bad input, every case at once', () => {
     const turn = (text: unknown) => ({ user_content: { parts: [{ text }] } });
     const problems = problemsOf({
+      eval_set_id: 'bad',
       eval_cases: [
         { eval_id: 'ok', conversation: [turn('a'), turn('b')] },
         { eval_id: 'blank', conversation: [turn('a'), turn(' ')] },
         { eval_id: 'missing', conversation: [turn('a'), { final_response: { parts: [] } }] },
-        { eval_id: 'both', conversation: [turn('a')], conversation_scenario: { starting_prompt: 'x' } },
+        {
+          eval_id: 'both',
+          conversation: [turn('a')],
+          conversation_scenario: { starting_prompt: 'x', conversation_plan: 'p' },
+        },
         { eval_id: 'none' },
         { eval_id: 'no prompt', conversation_scenario: { conversation_plan: 'p' } },
       ],
@@ -122,7 +127,6 @@ describe('ADK files (domain)', function () {
         'eval_cases[2].conversation[1].user_content',
         'eval_cases[3].conversation_scenario',
         'eval_cases[4].conversation',
-        'eval_cases[5].conversation_scenario.starting_prompt',
         'eval_cases[5].conversation_scenario.starting_prompt',
       ],
     );

@@ -80,9 +80,14 @@ describe('ADK parity', () => {
 
   it('has ADK refuse an EvalSet whose case has no conversation, or a field its model does not know', async () => {
     const [noConversation] = MINIMAL_EVAL_SET.eval_cases;
+    // ADK 2.x keeps unknown keys of a case (`extra="allow"`); an invocation still refuses them.
+    const [turn] = noConversation.conversation;
     const refusals = [
       { ...MINIMAL_EVAL_SET, eval_cases: [{ eval_id: noConversation.eval_id }] },
-      { ...MINIMAL_EVAL_SET, eval_cases: [{ ...noConversation, expected_trajectory: [] }] },
+      {
+        ...MINIMAL_EVAL_SET,
+        eval_cases: [{ ...noConversation, conversation: [{ ...turn, expected_trajectory: [] }] }],
+      },
     ];
     const [missing, unknown] = await Promise.all(refusals.map((set) => adkValidateEvalSet(JSON.stringify(set))));
     assert.equal(missing.ok, false);

@@ -82,6 +82,7 @@ describe('eval set files (domain)', () => {
 
     it('names an empty user text and a missing eval_id by their ADK fields', () => {
       const read = readEvalSetJson({
+        eval_set_id: 'bad',
         eval_cases: [{ eval_id: 'blank', conversation: [{ user_content: { parts: [{ text: ' ' }] } }] }, {}],
       });
       assert.ok('problems' in read);
@@ -126,7 +127,9 @@ describe('eval set files (domain)', () => {
       assert.deepEqual(readEvalSetJson({ format: EVAL_SET_FILE_FORMAT, name: 's', cases: many }), {
         tooMany: LIMITS.casesPerEvalSet + 1,
       });
-      assert.deepEqual(readEvalSetJson({ eval_cases: many }), { tooMany: LIMITS.casesPerEvalSet + 1 });
+      assert.deepEqual(readEvalSetJson({ eval_set_id: 's', eval_cases: many }), {
+        tooMany: LIMITS.casesPerEvalSet + 1,
+      });
       assert.deepEqual(parseJsonLines('{}\n'.repeat(LIMITS.casesPerEvalSet + 1)), {
         tooMany: LIMITS.casesPerEvalSet + 1,
       });

@@ -124,6 +124,7 @@ describe('ADK files in and out: every real fixture through the API and the CLI, 
       final_response_match: 0.8,
       rubric_based: 0.8,
       response_match_score: 0,
+      hallucinations: 0.8,
     });
     assert.equal(applied.eval_set.judge_samples, 5);
     assert.deepEqual(
@@ -131,10 +132,11 @@ describe('ADK files in and out: every real fixture through the API and the CLI, 
       [
         'final_response_match_v2.judge_model_options.judge_model',
         'rubric_based_final_response_quality_v1.judge_model_options.judge_model',
-        'hallucinations_v1',
+        'hallucinations_v1.evaluate_intermediate_nl_responses',
+        'hallucinations_v1.judge_model_options.judge_model',
       ],
     );
-    assert.match(applied.unsupported[2].reason, /no hallucination/);
+    assert.match(applied.unsupported[2].reason, /final reply only/);
     const [taipei] = await casesOf('weather');
     assert.deepEqual(taipei.rubrics, [
       "The agent's response is direct and to the point.",
@@ -150,6 +152,27 @@ describe('ADK files in and out: every real fixture through the API and the CLI, 
       ['any_order'],
     );
     assert.deepEqual(second.eval_set.min_scores.response_match_score, 0, 'a criterion the config omits is kept');
+    assert.equal(second.eval_set.min_scores.rubric_based_tool_use, 0.8);
+    assert.deepEqual(
+      second.unsupported.map((u: { criterion: string }) => u.criterion),
+      ['final_response_match_v2.judge_model_options.judge_model'],
+    );
+    assert.match((await casesOf('weather'))[0].tool_use_rubrics[0], /^The agent must delegate the query/);
+
+    const efficiency = '{"criteria":{"token_usage_v1":{"threshold":0.5}}}';
+    const refused = await post(`${setPath('weather')}/adk-config`, efficiency, 422);
+    assert.deepEqual(
+      refused.error.details.map((d: { field: string }) => d.field),
+      ['criteria.token_usage_v1'],
+    );
+    const scenario = fixtureText('google-adk-python/conversation_scenario-test_config.json');
+    const third = (await post(`${setPath('weather')}/adk-config`, scenario, 200)).data;
+    assert.deepEqual(third.unsupported, []);
+    assert.deepEqual(third.eval_set.simulator, {
+      model: 'gemini-2.5-flash',
+      max_turns: 10,
+      stop_signal: '</finished>',
+    });
   });
 
   it('imports every fixture via the CLI, applies a config with --config and exports --format adk', async () => {
@@ -177,8 +200,8 @@ describe('ADK files in and out: every real fixture through the API and the CLI, 
       config,
     ]);
     assert.equal(withConfig.code, 0, withConfig.stderr);
-    assert.match(withConfig.stdout, /^unsupported: hallucinations_v1: Assay has no hallucination/m);
-    assert.match(withConfig.stdout, /^unsupported: user_simulator_config: user simulation is not supported yet$/m);
+    assert.match(withConfig.stdout, /^applied .*"hallucinations":0\.8.*0 tool-use rubrics on every case/m);
+    assert.doesNotMatch(withConfig.stdout, /^unsupported:/m, 'hallucinations_v1 and user_simulator_config are mapped');
 
     const out = path.join(tmpDir, 'cfg.evalset.json');
     const exported = await assay(['export', AGENT, 'cfg', '--format', 'adk', '--out', out]);

@@ -75,8 +75,8 @@ export interface AdkConfigMapping {
   unsupported: Unsupported[];
 }
 
-// ADK's criteria with an Assay counterpart, by the min_scores key they set.
-const MAPPED: Readonly<Record<string, keyof MinScores>> = {
+/** ADK's criteria (metric names) with an Assay counterpart, by the min_scores key they set. */
+export const ADK_CRITERIA: Readonly<Record<string, keyof MinScores>> = {
   tool_trajectory_avg_score: 'tool_trajectory_avg_score',
   response_match_score: 'response_match_score',
   final_response_match_v2: 'final_response_match',
@@ -146,7 +146,7 @@ export function mapAdkConfig(value: unknown): AdkConfigMapping | { problems: Fie
   const raw = (value as { criteria?: Record<string, unknown> }).criteria ?? {};
   const customMetrics = parsed.data.custom_metrics ?? {};
   for (const [name, options] of Object.entries(parsed.data.criteria)) {
-    const key = MAPPED[name];
+    const key = ADK_CRITERIA[name];
     if (!key || name in customMetrics) {
       mapping.unsupported.push({ criterion: name, reason: unmappedReason(name, customMetrics) });
       continue;

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import request from 'supertest';
 import { fileSetSettings } from '../../domain/eval/eval-set-file.reader';
 import { runAssay, servedApi, type CliResult, type ServedPlatform } from '../helpers/assay-cli';
 import {
@@ -17,6 +16,7 @@ import {
 import { adkBatch } from '../helpers/adk-oracle';
 import { evalApi } from '../helpers/eval-api';
 import { harness } from '../helpers/harness';
+import { postJsonText } from '../helpers/post-json-text';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
 import type { Tenant } from '../helpers/tenants';
 
@@ -32,15 +32,8 @@ describe('ADK files in and out: every real fixture through the API and the CLI, 
   let served: ServedPlatform;
   let tmpDir: string;
 
-  const post = async (url: string, text: string, status: number) => {
-    const res = await request(platform.app)
-      .post(url)
-      .set(tenant.auth)
-      .set('Content-Type', 'application/json')
-      .send(text);
-    assert.equal(res.status, status, `POST ${url} → ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
+  const post = (url: string, text: string, status: number) =>
+    postJsonText(platform.app, tenant.auth, url, text, status);
   const casesOf = async (set: string): Promise<any[]> =>
     (await api.send('get', `${setPath(set)}/cases?limit=500`, 200)).data;
   // What a set holds, in the fixture's terms: each case's name and its turns (a scenario case has none).

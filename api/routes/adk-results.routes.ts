@@ -58,11 +58,17 @@ async function importRun(db: Db, set: EvalSet, result: ImportedResult) {
     judge_samples: set.judge_samples,
     tags: [ADK_RESULT_TAG],
   });
-  await markRunRunning(db, run.id, null, result.cases.length);
-  const rows = caseResults(run.id, result, ids);
-  for (let at = 0; at < rows.length; at += PROGRESS_FLUSH_MAX)
-    await recordCaseResults(db, run.id, rows.slice(at, at + PROGRESS_FLUSH_MAX));
-  await endEvalRun(db, run.id, { status: 'completed', summary: await summarizeStoredResults(db, run.id) });
+  try {
+    await markRunRunning(db, run.id, null, result.cases.length);
+    const rows = caseResults(run.id, result, ids);
+    for (let at = 0; at < rows.length; at += PROGRESS_FLUSH_MAX)
+      await recordCaseResults(db, run.id, rows.slice(at, at + PROGRESS_FLUSH_MAX));
+    await endEvalRun(db, run.id, { status: 'completed', summary: await summarizeStoredResults(db, run.id) });
+  } catch (error) {
+    // No workflow owns this run: one left half-filled is ended here, not left running.
+    await endEvalRun(db, run.id, { status: 'failed', error: 'the ADK result could not be stored whole' });
+    throw error;
+  }
   return findEvalRun(db, set.agent_id, run.id);
 }
 

@@ -110,6 +110,21 @@ describe('ADK eval results in: an *.evalset_result.json of either encoding becom
     assert.equal((await api.send('get', `${setPath}/runs`, 200)).data.length, before);
   });
 
+  it('is audited as the action of an eval-runs resource', async () => {
+    const action = encodeURIComponent('POST /api/ai-agents/:agent/eval-sets/:set/adk-results');
+    const entries = (await api.send('get', `/api/workspaces/current/audit?action=${action}`, 200)).data;
+    assert.deepEqual(
+      entries.map((e: { resource_type: string; status: number }) => [e.resource_type, e.status]).sort(),
+      [
+        ['eval-runs', 201],
+        ['eval-runs', 201],
+        ['eval-runs', 413],
+        ['eval-runs', 422],
+        ['eval-runs', 422],
+      ],
+    );
+  });
+
   it('imports via the CLI: assay eval-set import-results', async () => {
     const result = await runAssay(['eval-set', 'import-results', AGENT, 'shop', files.legacy], served.env);
     assert.equal(result.code, 0, result.stderr);

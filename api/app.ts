@@ -34,6 +34,8 @@ import { evalSetRoutes } from './routes/eval-sets.routes';
 import { evalSetFileRoutes } from './routes/eval-set-files.routes';
 import { cassetteRoutes } from './routes/cassette.routes';
 import { adkConfigRoutes } from './routes/adk-config.routes';
+import { ADK_RESULTS_PATH, adkResultRoutes } from './routes/adk-results.routes';
+import { adkResultBodies } from './adk-result-body';
 import { flowRunRoutes } from './routes/flow-runs.routes';
 import { flowRoutes } from './routes/flows.routes';
 import { codecRouter } from './routes/codec.routes';
@@ -76,6 +78,7 @@ export const API_ROUTES: RouteSpec[] = [
   ...evalSetFileRoutes,
   ...cassetteRoutes,
   ...adkConfigRoutes,
+  ...adkResultRoutes,
   ...evalRunRoutes,
   ...evalRunCaseRoutes,
   ...evalRunCompareRoutes,
@@ -142,6 +145,7 @@ export function createApp(deps: AppDeps): Express {
   );
   app.use('/api', authMiddleware(deps.db), rateLimits(deps.config), rejectNulInPath);
   app.use(bulkBodies(API_ROUTES.filter((spec) => spec.method === 'post' && BULK_IMPORT_PATHS.includes(spec.path))));
+  app.use(adkResultBodies({ path: ADK_RESULTS_PATH, permission: 'evals:manage' }));
   app.use('/api', requireJsonBody, jsonBodies(deps.config.BODY_LIMIT));
   app.use(api);
   app.use(() => {

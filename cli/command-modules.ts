@@ -9,6 +9,7 @@ export const commandModules = {
   serve: (): typeof import('./serve.command') => require('./serve.command'),
   agentEval: (): typeof import('./agent-eval.command') => require('./agent-eval.command'),
   evalSetFile: (): typeof import('./eval-set-file.command') => require('./eval-set-file.command'),
+  evalSetResults: (): typeof import('./eval-set-results.command') => require('./eval-set-results.command'),
   token: (): typeof import('./token.command') => require('./token.command'),
   apiTokens: (): typeof import('./api-tokens.command') => require('./api-tokens.command'),
   workspace: (): typeof import('./workspace.command') => require('./workspace.command'),

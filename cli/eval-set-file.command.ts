@@ -115,6 +115,7 @@ interface ConfigResult {
   cases_updated: number;
   trajectory_match: string | null;
   rubrics: string[];
+  tool_use_rubrics: string[];
   unsupported: Array<{ criterion: string; reason: string }>;
 }
 
@@ -127,7 +128,8 @@ async function applyConfig(api: ApiClient, setPath: string, file: string): Promi
   const mode = data.trajectory_match ? `, trajectory_match ${data.trajectory_match}` : '';
   process.stdout.write(
     `applied ${file}: min_scores ${JSON.stringify(data.eval_set.min_scores)}, judge_samples ` +
-      `${data.eval_set.judge_samples}${mode}, ${data.rubrics.length} rubrics on every case (${data.cases_updated} cases updated)\n`,
+      `${data.eval_set.judge_samples}${mode}, ${data.rubrics.length} rubrics and ${data.tool_use_rubrics.length} tool-use rubrics on every case ` +
+      `(${data.cases_updated} cases updated)\n`,
   );
   for (const u of data.unsupported) process.stdout.write(`unsupported: ${u.criterion}: ${u.reason}\n`);
 }

@@ -82,5 +82,12 @@ apiOptions(evalSet.command('import <agent> <file>'))
       commandModules.evalSetFile().evalSetImportCommand(agent, file, options),
     ),
   );
+apiOptions(evalSet.command('import-results <agent> <set> <file>'))
+  .description("import an ADK *.evalset_result.json as a completed run of the set, with ADK's verdicts")
+  .action(
+    run((agent: string, set: string, file: string, options) =>
+      commandModules.evalSetResults().evalSetImportResultsCommand(agent, set, file, options),
+    ),
+  );
 
 program.parseAsync(process.argv).catch(fail);

@@ -39,6 +39,9 @@ export const LIMITS = {
   /** Size of the body of a bulk import (a set's conversations or cases, JSON or JSONL), in bytes: 10,000 items of a
    * few KiB each; above `BODY_LIMIT` because one request carries a whole set. */
   importBodyBytes: 32 * 1024 * 1024,
+  /** Size of the body of an ADK eval result import (`*.evalset_result.json`, either encoding), in bytes: ADK writes each
+   * case's invocations and metric results beside its verdicts; above `BODY_LIMIT` because one file holds a whole run. */
+  adkResultBytes: 32 * 1024 * 1024,
   /** Size of a `session_input`'s fields beside its `message` (which `textChars` bounds) as JSON, in bytes: context for
    * the agent (a user id, a locale, some state), not documents; a set of 10,000 such cases exports as about 320 MiB. */
   sessionInputBytes: 32 * 1024,

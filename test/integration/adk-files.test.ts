@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import request from 'supertest';
 import { fileSetSettings } from '../../domain/eval/eval-set-file.reader';
 import { runAssay, servedApi, type CliResult, type ServedPlatform } from '../helpers/assay-cli';
 import {
@@ -17,6 +16,7 @@ import {
 import { adkBatch } from '../helpers/adk-oracle';
 import { evalApi } from '../helpers/eval-api';
 import { harness } from '../helpers/harness';
+import { postJsonText } from '../helpers/post-json-text';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
 import type { Tenant } from '../helpers/tenants';
 
@@ -32,15 +32,8 @@ describe('ADK files in and out: every real fixture through the API and the CLI, 
   let served: ServedPlatform;
   let tmpDir: string;
 
-  const post = async (url: string, text: string, status: number) => {
-    const res = await request(platform.app)
-      .post(url)
-      .set(tenant.auth)
-      .set('Content-Type', 'application/json')
-      .send(text);
-    assert.equal(res.status, status, `POST ${url} → ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
+  const post = (url: string, text: string, status: number) =>
+    postJsonText(platform.app, tenant.auth, url, text, status);
   const casesOf = async (set: string): Promise<any[]> =>
     (await api.send('get', `${setPath(set)}/cases?limit=500`, 200)).data;
   // What a set holds, in the fixture's terms: each case's name and its turns (a scenario case has none).
@@ -145,6 +138,7 @@ describe('ADK files in and out: every real fixture through the API and the CLI, 
       final_response_match: 0.8,
       rubric_based: 0.8,
       response_match_score: 0,
+      hallucinations: 0.8,
     });
     assert.equal(applied.eval_set.judge_samples, 5);
     assert.deepEqual(
@@ -152,10 +146,11 @@ describe('ADK files in and out: every real fixture through the API and the CLI, 
       [
         'final_response_match_v2.judge_model_options.judge_model',
         'rubric_based_final_response_quality_v1.judge_model_options.judge_model',
-        'hallucinations_v1',
+        'hallucinations_v1.evaluate_intermediate_nl_responses',
+        'hallucinations_v1.judge_model_options.judge_model',
       ],
     );
-    assert.match(applied.unsupported[2].reason, /no hallucination/);
+    assert.match(applied.unsupported[2].reason, /final reply only/);
     const [taipei] = await casesOf('weather');
     assert.deepEqual(taipei.rubrics, [
       "The agent's response is direct and to the point.",
@@ -171,6 +166,27 @@ describe('ADK files in and out: every real fixture through the API and the CLI, 
       ['any_order'],
     );
     assert.deepEqual(second.eval_set.min_scores.response_match_score, 0, 'a criterion the config omits is kept');
+    assert.equal(second.eval_set.min_scores.rubric_based_tool_use, 0.8);
+    assert.deepEqual(
+      second.unsupported.map((u: { criterion: string }) => u.criterion),
+      ['final_response_match_v2.judge_model_options.judge_model'],
+    );
+    assert.match((await casesOf('weather'))[0].tool_use_rubrics[0], /^The agent must delegate the query/);
+
+    const efficiency = '{"criteria":{"token_usage_v1":{"threshold":0.5}}}';
+    const refused = await post(`${setPath('weather')}/adk-config`, efficiency, 422);
+    assert.deepEqual(
+      refused.error.details.map((d: { field: string }) => d.field),
+      ['criteria.token_usage_v1'],
+    );
+    const scenario = fixtureText('google-adk-python/conversation_scenario-test_config.json');
+    const third = (await post(`${setPath('weather')}/adk-config`, scenario, 200)).data;
+    assert.deepEqual(third.unsupported, []);
+    assert.deepEqual(third.eval_set.simulator, {
+      model: 'gemini-2.5-flash',
+      max_turns: 10,
+      stop_signal: '</finished>',
+    });
   });
 
   it('imports every fixture via the CLI, applies a config with --config and exports --format adk', async () => {
@@ -198,8 +214,8 @@ describe('ADK files in and out: every real fixture through the API and the CLI, 
       config,
     ]);
     assert.equal(withConfig.code, 0, withConfig.stderr);
-    assert.match(withConfig.stdout, /^unsupported: hallucinations_v1: Assay has no hallucination/m);
-    assert.match(withConfig.stdout, /^unsupported: user_simulator_config: user simulation is not supported yet$/m);
+    assert.match(withConfig.stdout, /^applied .*"hallucinations":0\.8.*0 tool-use rubrics on every case/m);
+    assert.doesNotMatch(withConfig.stdout, /^unsupported:/m, 'hallucinations_v1 and user_simulator_config are mapped');
 
     const out = path.join(tmpDir, 'cfg.evalset.json');
     const exported = await assay(['export', AGENT, 'cfg', '--format', 'adk', '--out', out]);

@@ -61,6 +61,7 @@ describe('bulk import bodies are counted before they are walked, and refused bef
   let admin: Tenant;
   let viewerAuth: Record<string, string>;
   let casesPath: string;
+  let adkResultsPath: string;
 
   const count = (table: CountedTable): Promise<number> => rowCount(platform.runtime.db, table);
 
@@ -77,6 +78,7 @@ describe('bulk import bodies are counted before they are walked, and refused bef
     await api.agent(AGENT, 'gpt-4o');
     const set = await api.evalSet(AGENT, { name: 'bulk' });
     casesPath = `/api/ai-agents/${AGENT}/eval-sets/${set.id}/cases/import`;
+    adkResultsPath = `/api/ai-agents/${AGENT}/eval-sets/${set.id}/adk-results`;
   });
   after(async () => {
     await prober?.stop();
@@ -84,8 +86,8 @@ describe('bulk import bodies are counted before they are walked, and refused bef
     await platform?.close();
   });
 
-  it('answers a viewer 403 on both import routes before the body has arrived', async () => {
-    for (const path of [BATCH, casesPath]) {
+  it('answers a viewer 403 on both import routes (and the ADK result import) before the body has arrived', async () => {
+    for (const path of [BATCH, casesPath, adkResultsPath]) {
       const answered = await new Promise<number>((resolve, reject) => {
         const req = http.request(`http://127.0.0.1:${port}${path}`, {
           method: 'POST',

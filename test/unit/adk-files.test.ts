@@ -167,23 +167,31 @@ describe('ADK files (domain)', function () {
 
   it('maps every config: thresholds, match type, samples, rubrics; names what Assay has not', () => {
     const mapped = (file: string) => mapAdkConfig(fixtureJson(file));
+    const rubricTexts = (name: string): string[] =>
+      fixtureJson('msteiner-google-adk-samples/eval_config.json').criteria[name].rubrics.map(
+        (r: { rubric_content: { text_property: string } }) => r.rubric_content.text_property,
+      );
     assert.deepEqual(mapped('google-adk-python/hello_world_agent-test_config.json'), {
       min_scores: { tool_trajectory_avg_score: 1, response_match_score: 0.5 },
       rubrics: [],
+      tool_use_rubrics: [],
       unsupported: [],
     });
     assert.deepEqual(mapped('msteiner-google-adk-samples/eval_config.json'), {
-      min_scores: { final_response_match: 0.8, tool_trajectory_avg_score: 1, rubric_based: 0.8 },
+      min_scores: {
+        final_response_match: 0.8,
+        tool_trajectory_avg_score: 1,
+        rubric_based: 0.8,
+        rubric_based_tool_use: 0.8,
+      },
       trajectory_match: 'any_order',
-      rubrics: fixtureJson('msteiner-google-adk-samples/eval_config.json').criteria[
-        'rubric_based_final_response_quality_v1'
-      ].rubrics.map((r: { rubric_content: { text_property: string } }) => r.rubric_content.text_property),
+      rubrics: rubricTexts('rubric_based_final_response_quality_v1'),
+      tool_use_rubrics: rubricTexts('rubric_based_tool_use_quality_v1'),
       unsupported: [
         {
           criterion: 'final_response_match_v2.judge_model_options.judge_model',
           reason: "Assay judges with the workspace's judge model",
         },
-        { criterion: 'rubric_based_tool_use_quality_v1', reason: "Assay's rubrics judge replies, not tool use" },
       ],
     });
     const liu = mapped('LiuYuWei-google_adk_evaluation_example/test_config.json');
@@ -194,13 +202,15 @@ describe('ADK files (domain)', function () {
       response_match_score: 0,
       final_response_match: 0.8,
       rubric_based: 0.8,
+      hallucinations: 0.8,
     });
     assert.deepEqual(
       liu.unsupported.map((u) => u.criterion),
       [
         'final_response_match_v2.judge_model_options.judge_model',
         'rubric_based_final_response_quality_v1.judge_model_options.judge_model',
-        'hallucinations_v1',
+        'hallucinations_v1.evaluate_intermediate_nl_responses',
+        'hallucinations_v1.judge_model_options.judge_model',
       ],
     );
     const camel = mapped('google-adk-samples/eval_config.json');
@@ -216,10 +226,9 @@ describe('ADK files (domain)', function () {
     );
     const scenario = mapped('google-adk-python/conversation_scenario-test_config.json');
     assert.ok(!('problems' in scenario));
-    assert.deepEqual(
-      scenario.unsupported.map((u) => u.criterion),
-      ['hallucinations_v1', 'user_simulator_config'],
-    );
+    assert.deepEqual(scenario.unsupported, []);
+    assert.deepEqual(scenario.min_scores, { hallucinations: 0.8 });
+    assert.deepEqual(scenario.simulator, { model: 'gemini-2.5-flash', max_turns: 10 });
   });
 
   it('refuses a bad config naming the field', () => {

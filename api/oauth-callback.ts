@@ -63,8 +63,12 @@ export function oauthRouter(deps: AppDeps): Router {
       }
       const code = param(req.query.code);
       if (!code) return page(res, 400, 'Authorization refused', 'the callback carries no code');
+      // An `iss` sent but unreadable (repeated, over the bound) is refused, never taken for one left out (RFC 9207).
+      const iss = param(req.query.iss);
+      if (req.query.iss !== undefined && iss === undefined)
+        return page(res, 400, 'Authorization refused', 'the callback carries an unreadable iss');
       const redirectUri = oauthCallbackUrl(oauthClientUrls(deps.config).publicUrl, arrivedFor);
-      await putAuthorizationCode(deps.vault, server, { code, redirect_uri: redirectUri, iss: param(req.query.iss) });
+      await putAuthorizationCode(deps.vault, server, { code, redirect_uri: redirectUri, iss });
       const exchanged = await runMcpAction(deps, 'exchange', { workspaceId, serverId });
       if (exchanged.status === 'error')
         return page(res, 502, 'Authorization failed', `the token exchange failed: ${exchanged.message}`);

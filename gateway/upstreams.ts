@@ -3,6 +3,7 @@ import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { Db } from '../db/database';
 import type { EgressGuard } from '../lib/outbound/egress/egress-guard';
 import { listAllTools } from '../lib/outbound/mcp/list-tools';
+import { describeMcpFailure } from '../lib/outbound/mcp/mcp-failure';
 import { openMcpSession, requestTimeoutMs, type McpSession } from '../lib/outbound/mcp/mcp-session';
 import type { ListedToolFields } from '../lib/outbound/mcp/tool-definition';
 import { preflightRefusal } from '../lib/outbound/mcp/preflight';
@@ -126,11 +127,23 @@ export class Upstreams {
       this.onOpen({ ...link, client: session.client, secretValues, shared });
       return { client: session.client, session, secretValues, liveTools, shared, alive, close };
     };
+    // What a failed connect says comes from the upstream (its HTTP body, its child's error): described and
+    // scrubbed like every other failure before it can reach the client, never quoted.
+    const described = (error: unknown): Error =>
+      error instanceof McpTargetError
+        ? error
+        : new McpTargetError(
+            describeMcpFailure(error, { timeoutMs: requestTimeoutMs(target), secrets: secretValues }).message,
+          );
     if (target.transport === 'stdio_curated') {
-      const lease = await pool.acquire(this.workspaceId, serverId, target);
+      const lease = await pool.acquire(this.workspaceId, serverId, target).catch((error: unknown) => {
+        throw described(error);
+      });
       return upstream(lease.session, true, lease.alive, async () => lease.release());
     }
-    const session = await openMcpSession(target, guard, this.capabilities);
+    const session = await openMcpSession(target, guard, this.capabilities).catch((error: unknown) => {
+      throw described(error);
+    });
     let alive = true;
     session.client.onclose = () => (alive = false);
     return upstream(

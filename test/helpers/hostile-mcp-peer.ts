@@ -140,4 +140,18 @@ const httpFailure: HttpIntercept = (req, res, body) => {
  * completion, tool result, error, log line, progress, resource update, sampling and elicitation request it sends
  * echoes the `Authorization` header it received; some keys answer over `gatewayResultBytes` (see `answer`).
  */
-export const startHostileMcpPeer = (): Promise<ServedMcp> => serveStatefulMcp(hostileServer, httpFailure);
+export async function startHostileMcpPeer(): Promise<HostileMcpPeer> {
+  let initializeFails = false;
+  const served = await serveStatefulMcp(hostileServer, (req, res, body) => {
+    if (!initializeFails || (body as { method?: string } | undefined)?.method !== 'initialize')
+      return httpFailure(req, res, body);
+    res.writeHead(500, { 'content-type': 'text/plain' }).end(`initialize broke for ${req.headers.authorization}`);
+    return true;
+  });
+  return { ...served, failInitialize: (on) => void (initializeFails = on) };
+}
+
+/** The hostile server, and a switch that makes every new session's `initialize` an HTTP 500 echoing the header. */
+export interface HostileMcpPeer extends ServedMcp {
+  failInitialize(on: boolean): void;
+}

@@ -10,10 +10,9 @@ import {
 import { evalApi } from '../helpers/eval-api';
 import { gatewayClient, serveGateway, serviceToken, type ServedGateway } from '../helpers/gateway-rig';
 import { harness } from '../helpers/harness';
-import { startHostileMcpPeer } from '../helpers/hostile-mcp-peer';
+import { startHostileMcpPeer, type HostileMcpPeer } from '../helpers/hostile-mcp-peer';
 import { assertLogsClean } from '../helpers/logs';
 import { createTestPlatform, type TestPlatform } from '../helpers/platform';
-import type { ServedMcp } from '../helpers/stateful-mcp-http';
 import { createTenant } from '../helpers/tenants';
 
 /**
@@ -24,9 +23,11 @@ import { createTenant } from '../helpers/tenants';
 describe('the gateway relays nothing of an upstream secret and nothing over gatewayResultBytes', () => {
   const secret = 'hostile-upstream-token-3b9d0e7c41a2f865';
   let platform: TestPlatform;
-  let hostile: ServedMcp;
+  let hostile: HostileMcpPeer;
   let gateway: ServedGateway;
   let client: Client;
+  let token: string;
+  let agentId: string;
   const logs: unknown[] = [];
   const updates: unknown[] = [];
   const requests: unknown[] = [];
@@ -68,7 +69,8 @@ describe('the gateway relays nothing of an upstream secret and nothing over gate
     await api.send('post', `/api/v1/mcp-servers/${server.id}/refresh-tools`, 200);
     await api.send('post', `/api/v1/agents/${agent.id}/mcp-servers`, 200, { mcp_server_id: server.id, enabled: true });
     gateway = await serveGateway(platform);
-    const token = await serviceToken(platform, tenant);
+    token = await serviceToken(platform, tenant);
+    agentId = agent.id;
     client = await gatewayClient(gateway.url(agent.id), token, { sampling: {}, elicitation: {} });
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params));
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates.push(n.params));
@@ -148,6 +150,23 @@ describe('the gateway relays nothing of an upstream secret and nothing over gate
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     assert.deepEqual(logs, [{ level: 'info', data: 'log after' }], 'the log line over the bound is not relayed');
+  });
+
+  it('describes an upstream that fails to open, never quoting what it sent', async () => {
+    hostile.failInitialize(true);
+    const fresh = await gatewayClient(gateway.url(agentId), token);
+    try {
+      const called = await fresh.callTool({ name: 'hostile__echo', arguments: { key: 'x' } }).then(
+        (result) => JSON.stringify(result),
+        (error: unknown) => String(error),
+      );
+      assert.ok(!called.includes(secret), `the failed open carries the upstream's secret: ${called.slice(0, 300)}`);
+      assert.ok(!called.includes('initialize broke'), `the upstream's body is quoted: ${called.slice(0, 300)}`);
+      assert.match(called, /HTTP 500/);
+    } finally {
+      hostile.failInitialize(false);
+      await fresh.close().catch(() => undefined);
+    }
   });
 
   it('never writes the secret to a log line', () => {

@@ -178,6 +178,20 @@ describe('OAuth client secrets and codes go only to the authorization server the
     }
   });
 
+  it('refuses a callback whose iss is repeated or over its bound, even where the server does not advertise it', async () => {
+    const id = await register(first.url, { type: 'oauth' });
+    const unreadable = [
+      `&iss=${encodeURIComponent(first.issuer)}&iss=${encodeURIComponent(second.issuer)}`,
+      `&iss=${'x'.repeat(5000)}`,
+    ];
+    for (const extra of unreadable) {
+      const page = await open((await callbackOf(id)) + extra);
+      assert.equal(page.status, 400, page.text);
+      assert.match(page.text, /unreadable iss/);
+      assert.equal(await tokensOf(id), undefined, 'nothing stored');
+    }
+  });
+
   it('keeps the client secrets, codes and tokens out of the logs', () => {
     assertLogsClean(platform.logs, [...given, ...first.issued, ...second.issued]);
   });

@@ -82,15 +82,18 @@ async function relayOversize(extra: Extra, auth: string): Promise<string> {
 /** Notifications of each kind one `storm` or `updates` tool call sends. */
 export const STORM_SIZE = 5_000;
 
-/** Tool key `storm`: `STORM_SIZE` resources/list_changed and as many prompts/list_changed, interleaved, then the time
- * the last was sent (`storm sent at <ms>`); `updates`: `STORM_SIZE` resources/updated. */
+/** Tool key `storm`: `STORM_SIZE` each of resources/list_changed, prompts/list_changed and tools/list_changed,
+ * interleaved, in bursts of 500 a fifth of a second apart (so a client can be answered meanwhile), then the time the
+ * last was sent (`storm sent at <ms>`); `updates`: `STORM_SIZE` resources/updated at once. */
 async function storm(key: 'storm' | 'updates', extra: Extra): Promise<string> {
   for (let i = 0; i < STORM_SIZE; i++)
     if (key === 'updates')
       await extra.sendNotification({ method: 'notifications/resources/updated', params: { uri: `hostile://${i}` } });
     else {
+      if (i > 0 && i % 500 === 0) await new Promise((resolve) => setTimeout(resolve, 200));
       await extra.sendNotification({ method: 'notifications/resources/list_changed' });
       await extra.sendNotification({ method: 'notifications/prompts/list_changed' });
+      await extra.sendNotification({ method: 'notifications/tools/list_changed' });
     }
   return `storm sent at ${Date.now()}`;
 }

@@ -3,6 +3,7 @@ import {
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
+  ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { LIMITS } from '../../domain/limits';
 import { gatewayNotificationsDropped } from '../../lib/metrics';
@@ -34,7 +35,7 @@ const dropped = async (method: string): Promise<number> =>
  */
 describe('the gateway bounds what an upstream notification storm costs a session', () => {
   let rig: PeerRig<ServedMcp>;
-  const seen = { resources: [] as number[], prompts: [] as number[], updates: [] as number[] };
+  const seen = { resources: [] as number[], prompts: [] as number[], tools: [] as number[], updates: [] as number[] };
   const last = (times: number[]): number => times[times.length - 1] ?? 0;
 
   before(async () => {
@@ -42,19 +43,22 @@ describe('the gateway bounds what an upstream notification storm costs a session
     const { client } = rig;
     client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void seen.resources.push(Date.now()));
     client.setNotificationHandler(PromptListChangedNotificationSchema, () => void seen.prompts.push(Date.now()));
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void seen.tools.push(Date.now()));
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, () => void seen.updates.push(Date.now()));
   });
   after(() => rig?.close());
 
   it('relays at most one list_changed of each kind per gatewayListChangedMs, the last after the storm', async () => {
     const started = Date.now();
+    let stormEnded = false;
     const storm = rig.client.callTool({ name: 'storm__echo', arguments: { key: 'storm' } });
+    void storm.finally(() => (stormEnded = true));
     await until(() => seen.resources.length > 0 || seen.prompts.length > 0, 'no list_changed arrived');
-    // Answered promptly while the gateway is (or has just been) flooded.
     const pinged = Date.now();
     await rig.client.ping();
     const echoed = await rig.client.callTool({ name: 'storm__echo', arguments: { key: 'echo' } });
     const answeredMs = Date.now() - pinged;
+    const answeredDuringStorm = !stormEnded;
     const sentAt = stormSentAt(await storm);
     assert.ok(sentAt > 0, 'the storm tool answered the time of its last notification');
     await until(
@@ -71,7 +75,9 @@ describe('the gateway bounds what an upstream notification storm costs a session
         times.length <= bound,
         `${times.length} ${kind}/list_changed reached the client in ${elapsed} ms for ${STORM_SIZE} sent (at most ${bound})`,
       );
+    assert.equal(seen.tools.length, 0, "an upstream's tools/list_changed is not relayed");
     assert.match(JSON.stringify(echoed.content), /echo Bearer/);
+    assert.ok(answeredDuringStorm, 'the ping and the tool call were answered while the storm went on');
     assert.ok(answeredMs < 5_000, `a ping and a tool call took ${answeredMs} ms during the storm`);
   });
 

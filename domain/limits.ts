@@ -175,6 +175,12 @@ export const LIMITS = {
    * upstream answer cap (`mcpResponseBytes`); a larger tool result is a tool error, a larger answer, error or request
    * a JSON-RPC error naming the limit, a larger notification is dropped. */
   gatewayResultBytes: 1024 * 1024,
+  /** Milliseconds between two `notifications/…/list_changed` of one kind (resources, prompts) the gateway sends one
+   * session: an upstream's storm of them reaches the client as at most one per interval, the last change never lost. */
+  gatewayListChangedMs: 1_000,
+  /** `notifications/resources/updated` the gateway relays to one session per second; past it they are dropped (and
+   * counted): a client re-reads what it subscribed to, not every intermediate state. */
+  gatewayResourceUpdatesPerSecond: 100,
   /** Milliseconds one gateway tool call may take (a link's `timeout_ms` may lower or raise it up to this): a call that
    * holds a downstream request and an upstream session must end. */
   gatewayCallTimeoutMaxMs: 300_000,

@@ -115,6 +115,7 @@ export async function openGatewaySession(
       if (closed) return;
       closed = true;
       ctx.onClose(session);
+      relay.close();
       await server.close().catch(() => undefined);
       await upstreams.close();
       await recorder.close();

@@ -93,6 +93,14 @@ export const gatewayCalls = counter(
   ['server', 'tool', 'outcome'],
 );
 
+/** Notifications from an upstream the gateway dropped rather than relay (over a per-session budget), by server name and
+ * method. */
+export const gatewayNotificationsDropped = counter(
+  'assay_gateway_notifications_dropped_total',
+  'Upstream notifications the MCP gateway dropped over a per-session budget, by server and method.',
+  ['server', 'method'],
+);
+
 /** Gateway tool-call latency (upstream call included), by server name and upstream tool. */
 export const gatewayCallDuration = histogram(
   'assay_gateway_call_duration_seconds',

@@ -2,7 +2,9 @@ import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.j
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { AnySchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
+import { gatewayNotificationsDropped } from '../../lib/metrics';
 import { MCP_HTTP_TIMEOUT_MS } from '../../lib/outbound/mcp/mcp-session';
+import { NotificationPacer, type ListKind } from './notification-pacer';
 import { OversizeMessage, relayable, relayableError, type Relayed } from './relayable';
 import type { RelaySource } from './upstream';
 
@@ -19,12 +21,18 @@ export interface DownstreamExtra {
  * and what an upstream sends on its own (logging, progress and resource notifications, sampling and elicitation
  * requests), each scrubbed of the server's secret values and bounded by `gatewayResultBytes` (`relayable`). What an
  * upstream sends on its own goes on the stream of the downstream request currently forwarded to it (so a client
- * without a standalone GET stream still sees it), else on the session's standalone stream.
+ * without a standalone GET stream still sees it), else on the session's standalone stream. List changes and resource
+ * updates are paced (`NotificationPacer`), so an upstream's storm of them costs the session a bounded number of sends.
  */
 export class DownstreamRelay {
   private readonly inFlight = new Map<string, DownstreamExtra[]>();
+  private readonly pacer: NotificationPacer;
 
-  constructor(readonly server: Server) {}
+  constructor(readonly server: Server) {
+    const send = (kind: ListKind): Promise<void> =>
+      kind === 'resources' ? server.sendResourceListChanged() : server.sendPromptListChanged();
+    this.pacer = new NotificationPacer((kind) => void send(kind).catch(() => undefined));
+  }
 
   /**
    * Runs `forward` as the downstream request `extra` sent to `source` (the options carry cancel and progress);
@@ -60,6 +68,22 @@ export class DownstreamRelay {
   /** Sends a notification from `source` to the client: related to its request in flight, else on the session's stream. */
   notify(source: RelaySource, notification: ServerNotification, on: 'request' | 'session' = 'request'): Promise<void> {
     return this.send(source, notification, on === 'request' ? this.current(source) : undefined);
+  }
+
+  /** An upstream's list of `kind` changed: the client is told on the session's stream, at most once per interval. */
+  listChanged(kind: ListKind): void {
+    this.pacer.listChanged(kind);
+  }
+
+  /** Sends a resources/updated from `source` on the session's stream, within the session's budget; else counts it. */
+  async updated(source: RelaySource, notification: ServerNotification): Promise<void> {
+    if (this.pacer.admitsUpdate()) return this.notify(source, notification, 'session');
+    gatewayNotificationsDropped.inc({ server: source.serverName, method: notification.method });
+  }
+
+  /** The session closed: nothing paced is sent any more. */
+  close(): void {
+    this.pacer.close();
   }
 
   /** Sends a request from `source` to the client and answers the client's result (one over the bound: refused). */

@@ -27,7 +27,9 @@ export function upstreamClientCapabilities(downstream: ClientCapabilities | unde
 
 /**
  * Installs on an upstream client the handlers that pass its server's requests and notifications downstream;
- * `declared` is what the client was created with (`upstreamClientCapabilities`).
+ * `declared` is what the client was created with (`upstreamClientCapabilities`). List changes and resource updates are
+ * paced by the relay; an upstream's tools/list_changed has no handler (the client ignores it): the gateway's tools are
+ * the agent's synced catalog, whose changes the gateway announces itself.
  */
 export function relayFromUpstream(
   upstream: ForwardUpstream,
@@ -47,10 +49,10 @@ export function relayFromUpstream(
     relay.notify(upstream, notification),
   );
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) =>
-    relay.notify(upstream, notification, 'session'),
+    relay.updated(upstream, notification),
   );
-  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => relay.server.sendResourceListChanged());
-  client.setNotificationHandler(PromptListChangedNotificationSchema, () => relay.server.sendPromptListChanged());
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => relay.listChanged('resources'));
+  client.setNotificationHandler(PromptListChangedNotificationSchema, () => relay.listChanged('prompts'));
 }
 
 /** The error a forwarded request answers when no linked server offers the feature or knows the name. */

@@ -4,13 +4,14 @@ import { gatewayClient, serveGateway, serviceToken, type ServedGateway } from '.
 import { harness } from './harness';
 import { startPagedMcpServer, type PagedMcpServer } from './paged-mcp-server';
 import { createTestPlatform, type TestPlatform } from './platform';
+import type { ServedMcp } from './stateful-mcp-http';
 import { createTenant, type Tenant } from './tenants';
 
 /** A platform with a worker, a test MCP server `name` synced (its tools approved) and linked to the agent
  * `<name>-agent`, the gateway, and a gateway client of that agent. */
-export interface HostilePeerRig {
+export interface PeerRig<Peer extends ServedMcp> {
   platform: TestPlatform;
-  peer: PagedMcpServer;
+  peer: Peer;
   owner: Tenant;
   serverId: string;
   gateway: ServedGateway;
@@ -19,15 +20,26 @@ export interface HostilePeerRig {
   close(): Promise<void>;
 }
 
+export type HostilePeerRig = PeerRig<PagedMcpServer>;
+
 /** Starts the rig around a paged test server started with `peerOptions` (its token is made here). */
-export async function startHostilePeerRig(
+export function startHostilePeerRig(
   name: string,
   peerOptions: Omit<Parameters<typeof startPagedMcpServer>[0], 'token'>,
 ): Promise<HostilePeerRig> {
   const token = `${name}-peer-token`;
+  return startPeerRig(name, token, () => startPagedMcpServer({ token, ...peerOptions }));
+}
+
+/** Starts the rig around the server `startPeer` starts, registered with `Authorization: Bearer <token>`. */
+export async function startPeerRig<Peer extends ServedMcp>(
+  name: string,
+  token: string,
+  startPeer: () => Promise<Peer>,
+): Promise<PeerRig<Peer>> {
   const platform = await createTestPlatform(await harness(), { env: { EGRESS_ALLOWLIST: '127.0.0.1' } });
   await platform.startWorker();
-  const peer = await startPagedMcpServer({ token, ...peerOptions });
+  const peer = await startPeer();
   const owner = await createTenant(platform.runtime.db, 'owner');
   const api = evalApi(platform.app, owner);
   const server = await api.send('post', '/api/v1/mcp-servers', 201, {

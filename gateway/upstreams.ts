@@ -117,7 +117,7 @@ export class Upstreams {
     ): OpenUpstream => {
       let listed: Promise<Map<string, ListedToolFields>> | undefined;
       const liveTools = (): Promise<Map<string, ListedToolFields>> =>
-        (listed ??= listAllTools(session.client, requestTimeoutMs(target)).then(
+        (listed ??= listAllTools(session.client, requestTimeoutMs(target), secretValues).then(
           (tools) => new Map(tools.map((t) => [t.name, t])),
           (error: unknown) => {
             listed = undefined;

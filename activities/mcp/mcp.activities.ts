@@ -85,8 +85,11 @@ export function createMcpActivities(deps: ActivityDeps) {
         const refusal = await preflightRefusal(resolved.target, guard);
         if (refusal) throw new McpTargetError(refusal);
         const timeoutMs = requestTimeoutMs(resolved.target);
+        const { secretValues } = resolved;
         tools = (
-          await withMcpSession(resolved.target, guard, (session) => listAllTools(session.client, timeoutMs))
+          await withMcpSession(resolved.target, guard, (session) =>
+            listAllTools(session.client, timeoutMs, secretValues),
+          )
         ).map(toToolDescriptor);
       } catch (error) {
         const context = {

@@ -120,7 +120,9 @@ function hostileServer(): Server {
   };
   const server = new Server({ name: 'hostile', version: '1.0.0' }, { capabilities });
   const empty = { type: 'object' as const, properties: {} };
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'echo', inputSchema: empty }] }));
+  server.setRequestHandler(ListToolsRequestSchema, async (_, extra) => ({
+    tools: [{ name: 'echo', description: `echoes ${authOf(extra)}`, inputSchema: empty }],
+  }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => ({
     content: [{ type: 'text', text: await call(String(request.params.arguments?.key), extra) }],
   }));

@@ -152,6 +152,15 @@ describe('the gateway relays nothing of an upstream secret and nothing over gate
     assert.deepEqual(logs, [{ level: 'info', data: 'log after' }], 'the log line over the bound is not relayed');
   });
 
+  it('keeps the secret out of the tool definitions it stores, lists and checks calls against', async () => {
+    clean('tools/list', await client.listTools());
+    const stored = await platform.runtime.db.selectFrom('mcp_tools').selectAll().execute();
+    assert.ok(stored.length > 0);
+    assert.ok(!JSON.stringify(stored).includes(secret), 'a stored tool definition carries the secret');
+    const called = await client.callTool({ name: 'hostile__echo', arguments: { key: 'x' } });
+    assert.notEqual(called.isError, true, JSON.stringify(called));
+  });
+
   it('describes an upstream that fails to open, never quoting what it sent', async () => {
     hostile.failInitialize(true);
     const fresh = await gatewayClient(gateway.url(agentId), token);

@@ -3,6 +3,7 @@ import type { ToolDescriptorInput } from '../../../db/mcp-tool.repository';
 import { jsonBytes, limitMessage } from '../../../domain/limit-checks';
 import { LIMITS } from '../../../domain/limits';
 import { flattenParameters } from '../../../domain/mcp/tool-parameters';
+import { scrubbedJson } from './mcp-failure';
 import { definitionHash, toolDefinition } from './tool-definition';
 
 /** A server that broke the protocol in a way retrying will not fix; the message is safe to show. */
@@ -70,9 +71,14 @@ class Listing {
 /**
  * Lists every tool, following `nextCursor` up to `toolListPages` pages within `toolListMs`; a name listed twice keeps
  * its first entry. A server past the tools, bytes, cursor or time limit is refused as soon as it is (no further page
- * is asked), so a listing costs bounded time and memory whatever the server sends.
+ * is asked), so a listing costs bounded time and memory whatever the server sends. A secret of the server's that a
+ * definition carries is replaced (the same in sync and in the gateway's live check, so the pinned hashes agree).
  */
-export async function listAllTools(client: Client, timeoutMs: number): Promise<ListedTool[]> {
+export async function listAllTools(
+  client: Client,
+  timeoutMs: number,
+  secrets: readonly string[],
+): Promise<ListedTool[]> {
   const listing = new Listing();
   let cursor: string | undefined;
   for (let page = 0; page < LIMITS.toolListPages; page++) {
@@ -82,7 +88,7 @@ export async function listAllTools(client: Client, timeoutMs: number): Promise<L
         throw listing.past() ? listing.tooSlow() : error;
       });
     for (const tool of result.tools) listing.add(tool);
-    if (!result.nextCursor) return [...listing.byName.values()];
+    if (!result.nextCursor) return [...listing.byName.values()].map((tool) => withoutSecrets(tool, secrets));
     listing.follow(result.nextCursor);
     cursor = result.nextCursor;
   }
@@ -107,4 +113,9 @@ export function toToolDescriptor(tool: ListedTool): ToolDescriptorInput {
     definition,
     hash: definitionHash(definition),
   };
+}
+
+function withoutSecrets(tool: ListedTool, secrets: readonly string[]): ListedTool {
+  const { json, scrubbed } = scrubbedJson(tool, secrets);
+  return scrubbed ? (JSON.parse(json) as ListedTool) : tool;
 }

@@ -4,13 +4,13 @@ import {
   ListResourceTemplatesRequestSchema,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { serveStatefulMcp, type ServedMcp } from './stateful-mcp-http';
+import { serveStatefulMcp, type HttpIntercept, type ServedMcp } from './stateful-mcp-http';
 
 /**
  * A real MCP server (Streamable HTTP with sessions) listing no resources and the given resource templates (a hostile
- * one may list a template its client's backtracking matcher takes seconds on); a read answers its URI tagged `name`.
+ * one may list a template its client's backtracking matcher takes seconds on); a read answers its URI tagged `name`; `intercept` may answer a request itself.
  */
-export function startTemplateMcpPeer(name: string, templates: string[]): Promise<ServedMcp> {
+export function startTemplateMcpPeer(name: string, templates: string[], intercept?: HttpIntercept): Promise<ServedMcp> {
   const server = (): Server => {
     const peer = new Server({ name, version: '1.0.0' }, { capabilities: { resources: {} } });
     peer.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [] }));
@@ -22,5 +22,5 @@ export function startTemplateMcpPeer(name: string, templates: string[]): Promise
     }));
     return peer;
   };
-  return serveStatefulMcp(server);
+  return serveStatefulMcp(server, intercept);
 }

@@ -106,7 +106,7 @@ export const LIMITS = {
   /** Characters of one server's resource templates together that the gateway matches URIs against (in the order
    * listed; the rest are not used): matching costs up to this much per character of the URI; real servers list a
    * handful of templates of tens of characters. */
-  resourceTemplateChars: 2_048,
+  resourceTemplateChars: 1_024,
   /** Size of one answer from an LLM provider (judge and agent model calls), in bytes, cut off while reading: a judge
    * verdict is about 1 KiB and a model's longest answer well under 1 MiB; the SDK holds an answer whole in memory. */
   providerResponseBytes: 4 * 1024 * 1024,

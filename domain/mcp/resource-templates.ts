@@ -39,7 +39,7 @@ function templatePattern(template: string): string | undefined {
   return `${pattern}$`;
 }
 
-/** The pattern compiled, or nothing if RE2 refuses it (a lone surrogate in a literal). */
+/** The pattern compiled, or nothing should RE2 refuse it (a template is the upstream's text). */
 function compiled(pattern: string): RE2JS[] {
   try {
     return [RE2JS.compile(pattern)];
@@ -53,7 +53,8 @@ function compiled(pattern: string): RE2JS[] {
  * but on RE2 (`re2js`), whose matching time is linear in the URI: the SDK builds a backtracking RegExp
  * (`h://{a}{b}{c}x` takes seconds on a URI of a few thousand characters). A URI over `LIMITS.resourceUriChars` is
  * matched by none; templates are kept in the order listed while their characters together stay within
- * `LIMITS.resourceTemplateChars` (a match costs at most that much per character of the URI); one unclosed or refused by RE2 is skipped.
+ * `LIMITS.resourceTemplateChars` (a match costs at most that much per character of the URI); one unclosed or refused
+ * by RE2 is skipped.
  */
 export class ResourceTemplates {
   private readonly patterns: RE2JS[] = [];

@@ -100,9 +100,16 @@ export const LIMITS = {
   mcpCursorChars: 4_096,
   /** Size of one MCP response body, in bytes. */
   mcpResponseBytes: 4 * 1024 * 1024,
-  /** Resource URIs (and templates per server) one gateway session remembers from its lists to route reads and
-   * subscriptions to the server that listed them; past it the oldest are forgotten. */
+  /** Resource URIs one gateway session remembers from its lists to route reads and subscriptions to the server that
+   * listed them; past it the oldest are forgotten. */
   gatewayResourceRoutes: 10_000,
+  /** Characters of a resource URI the gateway matches against the servers' resource templates (a read, subscription
+   * or completion of a URI no server listed): the classic longest URL; a longer one is routed by no template. */
+  resourceUriChars: 2_048,
+  /** Characters of one server's resource templates together that the gateway matches URIs against (in the order
+   * listed; the rest are not used): matching costs up to this much per character of the URI; real servers list a
+   * handful of templates of tens of characters. */
+  resourceTemplateChars: 1_024,
   /** Size of one answer from an LLM provider (judge and agent model calls), in bytes, cut off while reading: a judge
    * verdict is about 1 KiB and a model's longest answer well under 1 MiB; the SDK holds an answer whole in memory. */
   providerResponseBytes: 4 * 1024 * 1024,

@@ -56,6 +56,7 @@ interface Held {
 export class Upstreams {
   private readonly open = new Map<string, Held>();
   private linked = new Map<string, LinkedServer>();
+  private closed = false;
   /** Told of every upstream session opened, before it is used (the gateway session relays what it sends). */
   onOpen: (upstream: ForwardUpstream) => void = () => undefined;
 
@@ -73,17 +74,23 @@ export class Upstreams {
       if (this.linked.get(serverId)?.version !== held.version) this.drop(serverId, held);
   }
 
-  /** The upstream session of a currently linked server, opened now if it is not open. */
+  /**
+   * The upstream session of a currently linked server, opened now if it is not open. Requests that find the same dead
+   * or failed session open one new session between them; none is opened once the gateway session is closed.
+   */
   async get(serverId: string): Promise<Upstream> {
-    const link = this.linked.get(serverId);
-    if (!link) throw new McpTargetError('the server is not linked to this agent');
+    this.linkOf(serverId);
     const current = this.open.get(serverId);
     if (current) {
       const upstream = await current.upstream.catch(() => undefined);
-      if (upstream?.alive()) return upstream;
-      this.drop(serverId, current);
+      // Another request may have opened it again (or retain() dropped it) meanwhile: one new session, not one each.
+      const now = this.open.get(serverId);
+      if (now && now !== current) return now.upstream;
+      if (now === current && upstream?.alive()) return upstream;
+      if (now === current) this.drop(serverId, current);
     }
-    const held = { version: link.version, upstream: this.connect(link) };
+    const link = this.linkOf(serverId);
+    const held = { version: link.version, upstream: this.connect(link).then((upstream) => this.keepOpen(upstream)) };
     this.open.set(serverId, held);
     held.upstream.catch(() => {
       if (this.open.get(serverId) === held) this.open.delete(serverId);
@@ -92,9 +99,25 @@ export class Upstreams {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     const all = [...this.open.values()];
     this.open.clear();
     await Promise.all(all.map((held) => held.upstream.then((x) => x.close()).catch(() => undefined)));
+  }
+
+  /** The server's current link; throws once the gateway session is closed or for a server not linked. */
+  private linkOf(serverId: string): LinkedServer {
+    if (this.closed) throw new McpTargetError('the gateway session is closed');
+    const link = this.linked.get(serverId);
+    if (!link) throw new McpTargetError('the server is not linked to this agent');
+    return link;
+  }
+
+  /** An upstream session that finished opening after close(): closed at once, never used. */
+  private async keepOpen(upstream: OpenUpstream): Promise<OpenUpstream> {
+    if (!this.closed) return upstream;
+    await upstream.close();
+    throw new McpTargetError('the gateway session is closed');
   }
 
   private drop(serverId: string, held: Held): void {

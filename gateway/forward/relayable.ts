@@ -1,6 +1,6 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { LIMITS } from '../../domain/limits';
-import { describeMcpFailure, scrubbedJson } from '../../lib/outbound/mcp/mcp-failure';
+import { describeMcpFailure, mcpErrorOwnMessage, scrubbedJson } from '../../lib/outbound/mcp/mcp-failure';
 import { MCP_HTTP_TIMEOUT_MS } from '../../lib/outbound/mcp/mcp-session';
 import type { RelaySource } from './upstream';
 
@@ -24,9 +24,6 @@ export class OversizeMessage extends McpError {
   }
 }
 
-// The SDK puts `MCP error <code>: ` before the message of every McpError (and again on each new one).
-const ownMessage = (error: McpError): string => error.message.replace(/^MCP error -?\d+: /, '');
-
 /**
  * What the client may get of a message from `source` (an answer, a notification, a request): every secret value of
  * the server replaced by `[secret]` in its strings and keys; over `gatewayResultBytes` (after scrubbing) an
@@ -49,10 +46,14 @@ export function relayableError(source: RelaySource, error: unknown): McpError {
     return new McpError(ErrorCode.InternalError, `server ${source.serverName}: ${failure.message}`);
   }
   try {
-    const { value } = relayable(source, { message: ownMessage(error), data: error.data as unknown }, 'an error');
+    const { value } = relayable(
+      source,
+      { message: mcpErrorOwnMessage(error), data: error.data as unknown },
+      'an error',
+    );
     return new McpError(error.code, value.message, value.data);
   } catch (oversize) {
     if (!(oversize instanceof OversizeMessage)) throw oversize;
-    return new McpError(error.code, ownMessage(oversize));
+    return new McpError(error.code, mcpErrorOwnMessage(oversize));
   }
 }

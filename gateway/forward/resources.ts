@@ -1,5 +1,4 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   ListResourcesRequestSchema,
@@ -10,6 +9,7 @@ import {
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import { LIMITS } from '../../domain/limits';
+import { ResourceTemplates } from '../../domain/mcp/resource-templates';
 import { listAcross } from './paged-list';
 import type { DownstreamExtra, DownstreamRelay } from './relay';
 import { notFound } from './upstream-handlers';
@@ -24,7 +24,7 @@ export class ResourceRoutes {
   /** URI → id of the server that listed it. */
   private readonly byUri = new Map<string, string>();
   /** Per upstream session (a reopened one lists its templates again). */
-  private readonly templates = new WeakMap<Client, UriTemplate[]>();
+  private readonly templates = new WeakMap<Client, ResourceTemplates>();
 
   constructor(private readonly relay: DownstreamRelay) {}
 
@@ -37,10 +37,7 @@ export class ResourceRoutes {
   }
 
   learnTemplates(upstream: ForwardUpstream, templates: string[]): void {
-    this.templates.set(
-      upstream.client,
-      templates.slice(0, LIMITS.gatewayResourceRoutes).map((t) => new UriTemplate(t)),
-    );
+    this.templates.set(upstream.client, new ResourceTemplates(templates));
   }
 
   /** The upstream among `upstreams` (the current ones with resources) that a request for `uri` goes to. */
@@ -55,6 +52,10 @@ export class ResourceRoutes {
       );
     }
     if (upstreams.length === 1) return upstreams[0];
+    if (uri.length > LIMITS.resourceUriChars)
+      throw notFound(
+        `uri: over ${LIMITS.resourceUriChars} characters (limit resourceUriChars), matched by no template`,
+      );
     for (const upstream of upstreams) {
       if (!this.templates.has(upstream.client)) {
         const listed = await this.relay.during(upstream, extra, (options) =>
@@ -65,7 +66,7 @@ export class ResourceRoutes {
           listed.resourceTemplates.map((t) => t.uriTemplate),
         );
       }
-      if (this.templates.get(upstream.client)?.some((template) => template.match(uri) !== null)) return upstream;
+      if (this.templates.get(upstream.client)?.matches(uri)) return upstream;
     }
     throw notFound(`uri: no linked server of this agent lists the resource ${JSON.stringify(uri)}`);
   }

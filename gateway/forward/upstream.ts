@@ -31,7 +31,7 @@ export type CurrentUpstreams = () => Promise<ForwardUpstream[]>;
 type Feature = 'resources' | 'prompts' | 'completions' | 'logging';
 
 /** Whether the upstream advertised `feature` in its initialize answer. */
-export const offers = (upstream: ForwardUpstream, feature: Feature): boolean =>
+const offers = (upstream: ForwardUpstream, feature: Feature): boolean =>
   Boolean(upstream.client.getServerCapabilities()?.[feature]);
 
 /** The current upstreams that advertised `feature`. */

@@ -1,10 +1,7 @@
 import assert from 'node:assert/strict';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { installForwarding, unionCapabilities, type ForwardUpstream } from '../../gateway/forward/install';
+import { startForwardingRig, type ForwardingRig } from '../helpers/forwarding-rig';
 import { startReferenceServer, type ReferenceServer } from '../helpers/conformance';
 import { startEverythingHttp, type EverythingServer } from '../helpers/mcp-peers';
 
@@ -28,37 +25,19 @@ async function all<T>(page: (cursor?: string) => Promise<{ items: T[]; nextCurso
 describe('gateway forwarding across two linked servers', () => {
   let reference: ReferenceServer;
   let everything: EverythingServer;
-  let upstreams: ForwardUpstream[];
+  let rig: ForwardingRig;
   let client: Client;
 
   before(async () => {
     [reference, everything] = await Promise.all([startReferenceServer(), startEverythingHttp()]);
-    upstreams = [];
-    for (const [serverName, url] of [
+    rig = await startForwardingRig([
       ['ref', reference.url],
       ['evr', everything.url],
-    ]) {
-      const upstreamClient = new Client({ name: 'gateway-test', version: '1.0.0' }, { capabilities: {} });
-      await upstreamClient.connect(new StreamableHTTPClientTransport(new URL(url)));
-      upstreams.push({
-        serverId: serverName,
-        serverName,
-        prefix: `${serverName}__`,
-        client: upstreamClient,
-        secretValues: [],
-      });
-    }
-    const capabilities = unionCapabilities(upstreams);
-    const server = new Server({ name: 'gateway', version: '1' }, { capabilities });
-    installForwarding(server, capabilities, async () => upstreams);
-    const [downstream, side] = InMemoryTransport.createLinkedPair();
-    await server.connect(side);
-    client = new Client({ name: 'client', version: '1' }, { capabilities: {} });
-    await client.connect(downstream);
+    ]);
+    client = rig.client;
   });
   after(async () => {
-    await client?.close();
-    for (const upstream of upstreams ?? []) await upstream.client.close();
+    await rig?.close();
     await reference?.stop();
     await everything?.stop();
   });

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { createWorkspaceSlots as createHealthCheckSlots } from '../../lib/workspace-slots';
+import { createWorkspaceSlots } from '../../lib/workspace-slots';
 
 describe('health-check slots of a worker', () => {
   it('gives a workspace at most its cap, frees a slot once per release, and leaves other workspaces alone', () => {
-    const slots = createHealthCheckSlots(2);
+    const slots = createWorkspaceSlots(2);
     const first = slots.tryTake('a');
     const second = slots.tryTake('a');
     assert.ok(first && second);

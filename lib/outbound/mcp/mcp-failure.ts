@@ -17,6 +17,9 @@ export interface McpFailure {
   authorizationRequired?: true;
 }
 
+/** An McpError's own message: the SDK puts `MCP error <code>: ` before it (and again on each new McpError made of it). */
+export const mcpErrorOwnMessage = (error: McpError): string => error.message.replace(/^MCP error -?\d+: /, '');
+
 /** What the message may mention: the timeout applied and the secret values to scrub. */
 export interface FailureContext {
   timeoutMs: number;
@@ -98,7 +101,7 @@ function describeOne(error: unknown, context: FailureContext): McpFailure | unde
       return { message: `timeout after ${context.timeoutMs} ms`, retryable: true };
     if (error.code === ErrorCode.ConnectionClosed)
       return { message: 'the server closed the connection', retryable: true };
-    return { message: `MCP error ${error.code}: ${error.message.replace(/^MCP error -?\d+: /, '')}`, retryable: false };
+    return { message: `MCP error ${error.code}: ${mcpErrorOwnMessage(error)}`, retryable: false };
   }
   if (error instanceof StreamableHTTPError) {
     if (error.code === -1) {

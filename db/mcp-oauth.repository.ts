@@ -62,17 +62,7 @@ export async function markAuthorizationRequired(
   message: string,
   stepUpScope: string | null = null,
 ): Promise<void> {
-  await db
-    .updateTable('mcp_servers')
-    .set({
-      status: 'authorization_required',
-      last_error: message,
-      oauth_step_up_scope: stepUpScope,
-      health_restore_status: null,
-      updated_at: sql<Date>`now()`,
-    })
-    .where('id', '=', serverId)
-    .execute();
+  await markUnusable(db, serverId, 'authorization_required', message, stepUpScope);
 }
 
 /**
@@ -83,6 +73,43 @@ export async function markAuthorized(db: Db, serverId: string): Promise<void> {
   await db
     .updateTable('mcp_servers')
     .set({ ...freshStatus('pending'), config_changed_at: sql<Date>`now()` })
+    .where('id', '=', serverId)
+    .execute();
+}
+
+/**
+ * A client-credentials server's step-up that no token answers (the scope refused, or still insufficient): status
+ * `error` with the reason, showing the scope it asked for (no person could end `authorization_required`).
+ */
+export async function markStepUpRefused(db: Db, serverId: string, message: string, stepUpScope: string): Promise<void> {
+  await markUnusable(db, serverId, 'error', message, stepUpScope);
+}
+
+async function markUnusable(
+  db: Db,
+  serverId: string,
+  status: 'authorization_required' | 'error',
+  message: string,
+  stepUpScope: string | null,
+): Promise<void> {
+  await db
+    .updateTable('mcp_servers')
+    .set({
+      status,
+      last_error: message,
+      oauth_step_up_scope: stepUpScope,
+      health_restore_status: null,
+      updated_at: sql<Date>`now()`,
+    })
+    .where('id', '=', serverId)
+    .execute();
+}
+
+/** The server's token was replaced outside a sync: the gateway's upstream sessions opened with the old one close. */
+export async function markTokenReplaced(db: Db, serverId: string): Promise<void> {
+  await db
+    .updateTable('mcp_servers')
+    .set({ config_changed_at: sql<Date>`now()` })
     .where('id', '=', serverId)
     .execute();
 }

@@ -24,7 +24,8 @@ export const serverJson = z.object({
         .nullable()
         .describe(
           'the scope the server asked for with 403 insufficient_scope while it waits (status authorization_required) ' +
-            'for a person to authorize it again; the next authorization asks for it with the scopes granted so far',
+            'for a person to authorize it again (the next authorization asks for it with the scopes granted so far), ' +
+            'or, for oauth_client_credentials, that its token endpoint refused (status error)',
         ),
     })
     .nullable()

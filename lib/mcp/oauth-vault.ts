@@ -23,6 +23,8 @@ export interface OauthVaultRecord {
   discovery?: Record<string, unknown>;
   /** The scope a server asked for with 403 `insufficient_scope`, and how many authorizations asked for it since. */
   step_up?: { scope: string; attempts: number };
+  /** Client credentials: the scope token requests ask for once a step-up widened the registered scopes. */
+  scope?: string;
 }
 
 const recordRef = (server: Pick<McpServer, 'id' | 'workspace_id'>) => ({

@@ -2,7 +2,10 @@ import type { Express, RequestHandler } from 'express';
 import type { OAuthMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { OauthPeer, PeerProvider } from './oauth-peer';
 
-type Switches = Pick<OauthPeer, 'iss' | 'authorizationServer' | 'presentedSecrets' | 'grants' | 'ttl'>;
+type Switches = Pick<
+  OauthPeer,
+  'iss' | 'authorizationServer' | 'presentedSecrets' | 'grants' | 'ttl' | 'askedScopes' | 'refusedScopes'
+>;
 
 /**
  * The peer's metadata served before the SDK's, so a test can switch it: the authorization server metadata with
@@ -31,7 +34,7 @@ function presented(authorization: string | undefined, body: Record<string, strin
 
 /**
  * In front of the SDK's token endpoint: records every client secret presented, answers the client credentials
- * grant (which the SDK's endpoint does not) for a client with a secret, and hands the rest on with the client's
+ * grant (which the SDK's endpoint does not) for a client with a secret (invalid_scope for a refused scope), and hands the rest on with the client's
  * credentials in the body (where the SDK's endpoint reads them).
  */
 export function tokenExtras(provider: PeerProvider, peer: Switches): RequestHandler {
@@ -53,6 +56,12 @@ export function tokenExtras(provider: PeerProvider, peer: Switches): RequestHand
       return;
     }
     peer.grants.push('client_credentials');
+    peer.askedScopes.push(body.scope ?? '');
+    const refused = (body.scope ?? '').split(' ').find((scope) => peer.refusedScopes.includes(scope));
+    if (refused) {
+      res.status(400).json({ error: 'invalid_scope', error_description: `scope ${refused} is not granted` });
+      return;
+    }
     res.json(provider.issue(client.client_id, body.scope ? body.scope.split(' ') : [], peer.ttl.code));
   };
 }

@@ -41,6 +41,10 @@ export interface OauthPeer {
   issuer: string;
   /** Every client secret presented at its token endpoint (basic or post). */
   presentedSecrets: string[];
+  /** The scope of every client credentials request, in order (`""` when it asks for none). */
+  askedScopes: string[];
+  /** Scopes its token endpoint refuses to a client credentials request (400 invalid_scope); none by default. */
+  refusedScopes: string[];
   /** Adds a client registered out of band (client credentials work for one with a secret). */
   preRegister(client: { client_id: string; client_secret?: string; redirect_uris: string[] }): void;
   /** RFC 9207: whether the metadata advertises `iss` in responses, and the `iss` its authorize step sends (if any). */
@@ -145,6 +149,8 @@ export async function startOauthPeer(): Promise<OauthPeer> {
     issued: [] as string[],
     grants: [] as string[],
     presentedSecrets: [] as string[],
+    askedScopes: [] as string[],
+    refusedScopes: [] as string[],
     iss: { advertised: false } as OauthPeer['iss'],
     authorizationServer: undefined as string | undefined,
   };

@@ -3,6 +3,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { EgressBlockedError, EgressTimeoutError } from '../egress/egress-errors';
 import { McpProtocolError } from './list-tools';
 import { McpSessionError } from './mcp-session';
+import { ScopeGrantedError, StepUpRefusedError } from './oauth/oauth-step-up';
 import { AuthorizationRequiredError } from './oauth/vault-oauth-provider';
 import { McpTargetError } from './server-target';
 
@@ -92,7 +93,9 @@ function describeOne(error: unknown, context: FailureContext): McpFailure | unde
     error instanceof AuthorizationRequiredError ||
     error instanceof EgressBlockedError ||
     error instanceof McpProtocolError ||
-    error instanceof McpTargetError
+    error instanceof McpTargetError ||
+    error instanceof ScopeGrantedError ||
+    error instanceof StepUpRefusedError
   )
     return { message: error.message, retryable: false };
   if (error instanceof EgressTimeoutError) return { message: error.message, retryable: true };

@@ -10,7 +10,7 @@ import { mcpCalls } from '../../metrics';
 import { cappedFetch, McpResponseTooLargeError } from './capped-fetch';
 import { answerElicitationsUnattended, ELICITATION_CAPABILITY } from './elicitation';
 import { createMcpClient } from './mcp-client';
-import { StepUpRequiredError } from './oauth/oauth-step-up';
+import { ScopeGrantedError } from './oauth/oauth-step-up';
 
 /** Where and how to reach a server, with secrets already resolved (lives only inside an activity). */
 export type McpTarget =
@@ -21,10 +21,12 @@ export type McpTarget =
       /** OAuth servers: new headers after the server rejected these with a 401 (one refresh, then one retry). */
       reauthorize?: (rejected: Record<string, string>) => Promise<Record<string, string>>;
       /**
-       * OAuth servers: records that the server answered 403 `insufficient_scope` asking for `scope` (a step-up needs a
-       * person; `""` when it names none); the request then fails with {@link StepUpRequiredError}.
+       * OAuth servers: answers the server's 403 `insufficient_scope` asking for `scope` (`""` when it names none) to
+       * the bearer token `presented`, and gives the error the request fails with: `StepUpRequiredError` (a person
+       * must authorize), {@link ScopeGrantedError} (a client-credentials token with the scope: one more try) or the
+       * reason no token answers it.
        */
-      onInsufficientScope?: (scope: string) => Promise<void>;
+      onInsufficientScope?: (scope: string, presented: string | undefined) => Promise<Error>;
     }
   | { transport: 'stdio_curated'; command: string[]; env: Record<string, string> };
 
@@ -96,8 +98,8 @@ function createTransport(
   return transport;
 }
 
-// An OAuth server's 403 `insufficient_scope` is reported (the scope it asks for), then the request fails as a step-up,
-// one error every caller recognises (never a plain HTTP 403).
+// An OAuth server's 403 `insufficient_scope` is reported (the scope it asks for), then the request fails with the error
+// the report answers, one every caller recognises (never a plain HTTP 403).
 function observeScope(target: McpTarget, fetch: FetchLike): FetchLike {
   if (target.transport !== 'http' || !target.onInsufficientScope) return fetch;
   const report = target.onInsufficientScope;
@@ -109,8 +111,8 @@ function observeScope(target: McpTarget, fetch: FetchLike): FetchLike {
     await response.body?.cancel().catch(() => undefined);
     // The server's own text: bounded before it reaches the vault record, the server row and messages.
     const asked = (scope ?? '').slice(0, LIMITS.mcpOauthScopesChars);
-    await report(asked);
-    throw new StepUpRequiredError(asked);
+    const presented = new Headers(init?.headers).get('authorization')?.replace(/^Bearer /, '');
+    throw await report(asked, presented);
   };
 }
 
@@ -155,9 +157,11 @@ export async function openMcpSession(
   return { client, stderr: () => stderr, overflow, close };
 }
 
-const isUnauthorized = (error: unknown): boolean => {
+// A 401 (the token expired or was revoked early), or a step-up answered with a new token.
+const newTokenHelps = (error: unknown): boolean => {
   for (let current = error, depth = 0; current instanceof Error && depth < 6; depth++) {
     if (current instanceof StreamableHTTPError && current.code === 401) return true;
+    if (current instanceof ScopeGrantedError) return true;
     current = current.cause;
   }
   return false;
@@ -165,7 +169,8 @@ const isUnauthorized = (error: unknown): boolean => {
 
 /**
  * Opens a session, runs `use`, and always closes it (the stdio child is stopped after the call); counts the call. An
- * OAuth server that answers 401 (its token expired or was revoked early) gets one new token and one more try.
+ * OAuth server that answers 401 (its token expired or was revoked early), or a client-credentials server whose
+ * step-up got a token with the asked scope, gets one more try with the new token.
  */
 export async function withMcpSession<T>(
   target: McpTarget,
@@ -175,7 +180,7 @@ export async function withMcpSession<T>(
   try {
     return await sessionOnce(target, guard, use);
   } catch (error) {
-    if (target.transport !== 'http' || !target.reauthorize || !isUnauthorized(error)) throw error;
+    if (target.transport !== 'http' || !target.reauthorize || !newTokenHelps(error)) throw error;
     const headers = await target.reauthorize(target.headers);
     return sessionOnce({ ...target, headers, reauthorize: undefined }, guard, use);
   }

@@ -9,6 +9,7 @@ import type { CredentialVault } from '../../vault/credential-vault';
 import type { EgressGuard } from '../egress/egress-guard';
 import type { McpTarget } from './mcp-session';
 import { oauthHeaders } from './oauth/oauth-headers';
+import { stepUpClientCredentials } from './oauth/client-credentials-step-up';
 import { recordStepUp } from './oauth/oauth-step-up';
 
 /** A server, how to reach it, and the secret values any message about it must not contain. */
@@ -89,7 +90,11 @@ async function withOauth(
       ...headers,
       ...(await bearer(rejected.Authorization?.replace(/^Bearer /, ''))),
     }),
-    onInsufficientScope: (scope) => recordStepUp({ db, vault }, server, scope),
+    // A person answers an authorization-code server's step-up; a client-credentials server asks for a new token.
+    onInsufficientScope: (scope, presented) =>
+      server.auth_type === 'oauth'
+        ? recordStepUp({ db, vault }, server, scope)
+        : stepUpClientCredentials(deps, server, scope, presented),
   };
 }
 

@@ -76,7 +76,9 @@ export async function oauthHeaders(
     return bearer(await withOauthLock(deps.db, server.id, () => obtainToken(deps, server, rejected)));
   } catch (error) {
     const reason =
-      error instanceof AuthorizationRequiredError ? error.message : `token refresh failed: ${describe(error)}`;
+      error instanceof AuthorizationRequiredError
+        ? error.message
+        : `token refresh failed: ${describeOauthError(error)}`;
     const message = `authorization required: ${reason}`;
     if (error instanceof OauthRefusedError) throw error;
     // Only a person can authorize: a client-credentials server that gets no token fails as any other error.
@@ -86,7 +88,7 @@ export async function oauthHeaders(
   }
 }
 
-// The SDK's OAuth errors name the error code and the server's description; no token or secret is in them.
-function describe(error: unknown): string {
+/** The SDK's OAuth errors name the error code and the server's description; no token or secret is in them. */
+export function describeOauthError(error: unknown): string {
   return error instanceof Error ? error.message.slice(0, 500) : String(error).slice(0, 500);
 }

@@ -23,24 +23,47 @@ export class StepUpRequiredError extends AuthorizationRequiredError {
   }
 }
 
+/** A client-credentials server got a token with the scope it asked for: the request is tried once more. */
+export class ScopeGrantedError extends Error {
+  constructor(readonly scope: string) {
+    super(`the server asked for scope "${scope}" (insufficient_scope) and Assay obtained a token with it; try again`);
+    this.name = 'ScopeGrantedError';
+  }
+}
+
+/** A client-credentials server asked for a scope no token answers: the server is `error`; retrying will not help. */
+export class StepUpRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StepUpRefusedError';
+  }
+}
+
+/** Space-separated scope lists joined, each scope once, in order. */
+export function joinScopes(...lists: Array<string | null | undefined>): string {
+  return [...new Set(lists.flatMap((list) => (list ?? '').split(' ')).filter(Boolean))].join(' ');
+}
+
 /**
  * A server answered 403 `insufficient_scope`: the scope it asks for is kept (joined with the scopes granted so far)
  * for the next authorization, and the server goes to `authorization_required` saying so and showing that scope.
+ * Answers the error the request fails with.
  */
 export async function recordStepUp(
   deps: { db: Db; vault: CredentialVault },
   server: McpServer,
   asked: string,
-): Promise<void> {
+): Promise<StepUpRequiredError> {
   await withOauthLock(deps.db, server.id, async () => {
     const record = await readOauthRecord(deps.vault, server);
-    const granted = typeof record.tokens?.scope === 'string' ? record.tokens.scope.split(' ') : [];
-    const scope = [...new Set([...granted, ...asked.split(' ')].filter(Boolean))].join(' ');
+    const granted = typeof record.tokens?.scope === 'string' ? record.tokens.scope : undefined;
+    const scope = joinScopes(granted, asked);
     const attempts = record.step_up?.scope === scope ? record.step_up.attempts : 0;
     await writeOauthRecord(deps.vault, server, { ...record, step_up: { scope, attempts } });
   });
   const stepUp = new StepUpRequiredError(asked);
   await markAuthorizationRequired(deps.db, server.id, stepUp.message, stepUp.scope || null);
+  return stepUp;
 }
 
 /** The scope a new authorization asks for after a step-up (counted), or undefined; refused past the limit. */

@@ -78,7 +78,7 @@ export class VaultOAuthProvider implements OAuthClientProvider {
         redirect_uris: [],
         grant_types: ['client_credentials'],
         token_endpoint_auth_method: 'client_secret_basic',
-        scope,
+        scope: this.record.scope ?? scope,
       };
     const { client_id: _id, ...metadata } = assayClientMetadata(this.client);
     const redirect_uris = [oauthCallbackUrl(this.client.publicUrl, this.server.id)];

@@ -60,7 +60,7 @@ export async function handleToolCall(
   const exposed = (await ctx.catalog()).tools.get(name);
   if (!exposed) {
     audit(ctx, null, name, 'refused');
-    throw refuse(`unknown tool ${name}`);
+    throw refuse(`unknown tool ${name}: this gateway names each tool <server>__<tool> (or the link's tool_prefix)`);
   }
   const labels = { server: exposed.serverName, tool: exposed.tool.name };
   if (!exposed.allowed) {

@@ -142,6 +142,14 @@ describe('MCP gateway: aggregation of linked servers, prefixes, allowlist and li
     assert.deepEqual([alpha.tools, alpha.tool_prefix, alpha.tool_overrides], [['*'], null, {}]);
   });
 
+  it("answers an unknown tool by saying the gateway's tools are named <server>__<tool>", async () => {
+    const client = await connect();
+    await assert.rejects(
+      client.callTool({ name: 'no-such-tool', arguments: {} }),
+      /unknown tool no-such-tool: this gateway names each tool <server>__<tool>/,
+    );
+  });
+
   it('refuses arguments over gatewayArgumentBytes with a JSON-RPC error naming the limit', async () => {
     const client = await connect();
     const message = 'x'.repeat(LIMITS.gatewayArgumentBytes);

@@ -103,6 +103,11 @@ describe('MCP servers: SSRF guard on the connection test', () => {
       assert.equal(listener.connections(), 0, 'the listener on the target saw a connection');
     });
 
+    it('says how to allow a refused loopback server: EGRESS_ALLOWLIST', async () => {
+      const { message } = await createAndTest(platform, `http://127.0.0.1:${listener.port}/mcp`, 'ssrf-msg-allow');
+      assert.match(message, /127\.0\.0\.1 is a loopback address \(an operator can allow it with EGRESS_ALLOWLIST\)/);
+    });
+
     it('names the refused range and the userinfo rule in the message', async () => {
       assert.match(
         (await createAndTest(platform, `http://127.1:${listener.port}/mcp`, 'ssrf-msg-1')).message,

@@ -6,7 +6,8 @@ export async function preflightRefusal(target: McpTarget, guard: EgressGuard): P
   if (target.transport !== 'http') return undefined;
   const verdict = await guard.check(target.url);
   if (verdict.allowed) return undefined;
-  return /could not be resolved|did not resolve/.test(verdict.reason)
-    ? `DNS failure: ${verdict.reason}`
-    : `blocked: ${verdict.reason}`;
+  if (/could not be resolved|did not resolve/.test(verdict.reason)) return `DNS failure: ${verdict.reason}`;
+  // A server on this machine or a private network is refused by default; say how an operator allows it.
+  const hint = / address$/.test(verdict.reason) ? ' (an operator can allow it with EGRESS_ALLOWLIST)' : '';
+  return `blocked: ${verdict.reason}${hint}`;
 }

@@ -25,6 +25,14 @@ export function pageHeaders(_req: Request, res: Response, next: NextFunction): v
   next();
 }
 
+type GatewayAddress = Pick<Config, 'ASSAY_GATEWAY_PUBLIC_URL' | 'ASSAY_HOST' | 'ASSAY_GATEWAY_PORT'>;
+
+/** The gateway's base URL as MCP clients reach it: ASSAY_GATEWAY_PUBLIC_URL, else where it listens (never the api's). */
+export function gatewayBaseUrl(config: GatewayAddress): string {
+  const publicUrl = config.ASSAY_GATEWAY_PUBLIC_URL?.replace(/\/+$/, '');
+  return publicUrl || `http://${config.ASSAY_HOST}:${config.ASSAY_GATEWAY_PORT}`;
+}
+
 const page =
   (file: string) =>
   (_req: Request, res: Response): void =>
@@ -35,16 +43,16 @@ const page =
  * calls the API with it): `/builder` lists an agent's eval sets and runs, `/builder/runs/:runId?agent=` shows one run;
  * `/builder/mcp` the MCP catalog, servers and the gateway's connection snippet, `/builder/mcp/servers/:id` one server.
  */
-export function builderPages(config: Pick<Config, 'ASSAY_GATEWAY_PUBLIC_URL'>): Router {
+export function builderPages(config: GatewayAddress): Router {
   const router = Router();
   router.use('/builder', pageHeaders);
   router.get('/builder', page('builder.html'));
   router.get('/builder/runs/:runId', page('run.html'));
   router.get('/builder/mcp', page('mcp.html'));
   router.get('/builder/mcp/servers/:id', page('mcp-server.html'));
-  // Where MCP clients reach the gateway (no secret in it); null: the page uses its own origin.
+  // Where MCP clients reach the gateway (no secret in it).
   router.get('/builder/gateway.json', (_req, res) => {
-    res.json({ base_url: config.ASSAY_GATEWAY_PUBLIC_URL?.replace(/\/+$/, '') ?? null });
+    res.json({ base_url: gatewayBaseUrl(config) });
   });
   router.use('/builder/assets', express.static(PUBLIC_DIR, { index: false, redirect: false }));
   return router;

@@ -1,4 +1,4 @@
-import { apiClientFor, type ApiClient, type ApiCommandOptions } from './api-client';
+import { apiClientFor, apiUrlFor, type ApiClient, type ApiCommandOptions } from './api-client';
 import { fetchAllPages } from './api-pages';
 import { fetchComparison } from './eval-compare-report';
 import { casesWithoutConversation, importConversations, type GateSet } from './eval-gate-conversations';
@@ -55,6 +55,8 @@ interface GatePlan {
   minRepeatPass: number | null;
   regressionGate: RegressionGate | null;
   maxUnscored: MaxUnscored | null;
+  /** Where the API is, for the run page's URL. */
+  apiUrl: string;
 }
 
 const enc = encodeURIComponent;
@@ -74,6 +76,7 @@ function readPlan(options: AgentEvalOptions): GatePlan {
     pollMs: Number(options.pollMs ?? 500),
     regressionGate: parseRegressionGate(options.failOnRegression, options.alpha),
     maxUnscored: parseMaxUnscored(options.maxUnscored),
+    apiUrl: apiUrlFor(options),
   };
 }
 
@@ -120,6 +123,12 @@ async function checkBaselineRun(api: ApiClient, agentPath: string, set: GateSet,
   if (run.eval_set_id !== set.id) throw new Error(`--baseline ${runId} is a run of another eval set than ${set.name}`);
 }
 
+type StartedRun = EvalRunJson & { agent_id: string };
+
+/** The builder's page of a run (it needs the run's agent in `?agent=`). */
+const runPageUrl = (apiUrl: string, run: StartedRun): string =>
+  new URL(`/builder/runs/${enc(run.id)}?agent=${enc(run.agent_id)}`, apiUrl).href;
+
 /** Runs the set until the run ends, or cancels it on `--timeout` or Ctrl-C (then exits 2 saying so). */
 async function runToEnd(
   api: ApiClient,
@@ -129,8 +138,9 @@ async function runToEnd(
   plan: GatePlan,
   stops: Stops,
 ): Promise<EvalRunJson | number> {
-  const { data: started } = await api.post<{ data: EvalRunJson }>(`${agentPath}/eval-sets/${enc(set.id)}/run`, body);
+  const { data: started } = await api.post<{ data: StartedRun }>(`${agentPath}/eval-sets/${enc(set.id)}/run`, body);
   const runPath = `${agentPath}/eval-runs/${enc(started.id)}`;
+  process.stderr.write(`eval run ${started.id} started: ${runPageUrl(plan.apiUrl, started)}\n`);
   const run = await waitForRun(api, runPath, plan.pollMs, stops.signal);
   if (run) return run;
   const why = stops.reason() ?? 'interrupt';

@@ -133,10 +133,16 @@ export interface ApiCommandOptions {
   workspace?: string;
 }
 
+/** The API's base URL of a command: `--url`, then ASSAY_URL, then the local default. */
+export function apiUrlFor(options: ApiCommandOptions): string {
+  return options.url ?? (process.env.ASSAY_URL || 'http://127.0.0.1:3000');
+}
+
 /** The client of an API-calling command: flags first, then ASSAY_URL / ASSAY_TOKEN / ASSAY_WORKSPACE. */
 export function apiClientFor(options: ApiCommandOptions): ApiClient {
   const token = options.token ?? process.env.ASSAY_TOKEN;
   if (!token) throw new Error('ASSAY_TOKEN (or --token) is required');
-  const url = options.url ?? (process.env.ASSAY_URL || 'http://127.0.0.1:3000');
-  return createApiClient(url, token, { workspace: options.workspace ?? (process.env.ASSAY_WORKSPACE || undefined) });
+  return createApiClient(apiUrlFor(options), token, {
+    workspace: options.workspace ?? (process.env.ASSAY_WORKSPACE || undefined),
+  });
 }

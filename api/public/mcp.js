@@ -61,7 +61,7 @@
     const select = $('gateway-agent');
     const base = $('gateway-base');
     select.append(...agents.map((agent) => el('option', { value: agent.id, text: agent.name })));
-    base.value = gateway.base_url || location.origin;
+    base.value = gateway.base_url;
     const show = () => {
       const agent = agents.find((a) => a.id === select.value);
       $('snippets').replaceChildren(...(agent ? window.GatewaySnippet.render(base.value, agent) : []));

@@ -3,8 +3,9 @@
 (() => {
   const { el, api, apiAll, requireToken, showError, percent, score, token, forgetToken, CRITERIA } = window.Assay;
   const runId = decodeURIComponent(location.pathname.split('/').pop());
-  const agentId = new URLSearchParams(location.search).get('agent');
-  const runPath = `/api/ai-agents/${encodeURIComponent(agentId)}/eval-runs/${encodeURIComponent(runId)}`;
+  const runPathOf = (agentId) => `/api/ai-agents/${encodeURIComponent(agentId)}/eval-runs/${encodeURIComponent(runId)}`;
+  let agentId = new URLSearchParams(location.search).get('agent');
+  let runPath = runPathOf(agentId);
   const casesBox = document.getElementById('cases');
   const cases = new Map();
   const results = new Map();
@@ -167,9 +168,25 @@
     });
   }
 
+  // A link without ?agent=: the run is looked up among the workspace's agents, then the address gets ?agent=.
+  async function findAgentOfRun() {
+    for (const agent of await apiAll('/api/ai-agents')) {
+      const found = await api(runPathOf(agent.id)).then(
+        () => true,
+        () => false,
+      );
+      if (found) return agent.id;
+    }
+    throw new Error(`No agent of this workspace has run ${runId}: open it from the run list of /builder.`);
+  }
+
   async function main() {
-    if (!agentId) throw new Error('this page needs ?agent=<agent id> in its address');
     await requireToken();
+    if (!agentId) {
+      agentId = await findAgentOfRun();
+      runPath = runPathOf(agentId);
+      history.replaceState(null, '', `${location.pathname}?agent=${encodeURIComponent(agentId)}`);
+    }
     document.getElementById('back').href = `/builder?agent=${encodeURIComponent(agentId)}`;
     const [{ data: run }, runCases] = await Promise.all([api(runPath), apiAll(`${runPath}/cases`)]);
     document.getElementById('run-title').textContent = `Run ${run.id.slice(0, 8)} · ${run.mode}`;

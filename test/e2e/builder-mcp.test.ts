@@ -225,8 +225,10 @@ describe('builder MCP pages: catalog, a quarantined tool approved after evaluati
   it('shows the gateway connection snippets of an agent with a token placeholder, never the token', async () => {
     const { page, problems } = await open('/builder/mcp');
     await ready(page, problems);
-    const endpoint = `${rig.served.baseUrl}/mcp/agents/${speller.id}`;
-    assert.equal(await page.locator('#gateway-base').inputValue(), rig.served.baseUrl, 'no gateway URL configured');
+    const { ASSAY_HOST, ASSAY_GATEWAY_PORT } = rig.platform.config;
+    const gatewayBase = `http://${ASSAY_HOST}:${ASSAY_GATEWAY_PORT}`;
+    const endpoint = `${gatewayBase}/mcp/agents/${speller.id}`;
+    assert.equal(await page.locator('#gateway-base').inputValue(), gatewayBase, 'no gateway URL: where it listens');
     await page.locator('#gateway-agent').selectOption(speller.id);
     const snippets = Object.fromEntries(
       await page

@@ -63,6 +63,9 @@ const ROWS_DONE = ({ rows, done }: { rows: number; done: number }): boolean => {
 };
 const RUN_COMPLETED = (): boolean =>
   (globalThis as any).document.querySelector('#run-status')?.dataset.status === 'completed';
+const COMPLETED_OR_ERROR = (): boolean =>
+  (globalThis as any).document.querySelector('#run-status')?.dataset.status === 'completed' ||
+  !(globalThis as any).document.getElementById('error').hidden;
 
 describe('builder eval page in headless Chromium', () => {
   let rig: BuilderRig;
@@ -401,6 +404,16 @@ describe('builder eval page in headless Chromium', () => {
     // The token was kept for this tab: the run page opens without asking again.
     await page.waitForFunction(RUN_COMPLETED);
     assert.equal(await page.locator('#token-form').count(), 0);
+    await page.close();
+  });
+
+  it("opens a run from a link without ?agent=, finding its agent among the workspace's", async () => {
+    const runs = (await api.send('get', `/api/ai-agents/${agent.id}/eval-sets/${set.id}/runs`, 200)).data;
+    const link = `${rig.served.baseUrl}/builder/runs/${runs[0].id}`;
+    const { page } = await openWithToken(rig.browser, link, rig.owner.token);
+    await page.waitForFunction(COMPLETED_OR_ERROR);
+    assert.equal(await page.locator('#error').evaluate((box: any) => (box.hidden ? '' : box.textContent)), '');
+    assert.equal(new URL(page.url()).searchParams.get('agent'), agent.id);
     await page.close();
   });
 

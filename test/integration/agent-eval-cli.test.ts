@@ -121,6 +121,15 @@ describe('assay agent:eval (the CI gate)', function () {
     const json = path.join(tmpDir, 'report.json');
     const result = await cli(['cli-bot', 'smoke', '--min-pass-rate=0.5', '--junit', junit, '--json', json]);
     assert.equal(result.code, 0, result.stderr);
+    // The run's id and its builder page, which opens it.
+    const started = /eval run ([\w-]+) started: (\S+)/.exec(result.stderr);
+    assert.ok(started, result.stderr);
+    const [, runId, pageUrl] = started;
+    const agentId = (await api.send('get', '/api/ai-agents/cli-bot', 200)).data.id;
+    assert.equal(pageUrl, `${served.env.ASSAY_URL}/builder/runs/${runId}?agent=${agentId}`);
+    const page = await fetch(pageUrl);
+    assert.equal(page.status, 200);
+    assert.match(await page.text(), /<script src="\/builder\/assets\/run\.js"/);
     assert.match(result.stdout, /order status\s*│\s*PASSED/);
     assert.match(result.stdout, /cancellation\s*│\s*FAILED/);
     assert.match(result.stdout, /0\.50 FAIL \(min 1\.00\)/, 'the trajectory column shows the partial score');

@@ -106,6 +106,11 @@ describe('assay start (the whole platform as a child process)', function () {
     assert.ok(started.output().includes(gatewayUrl), started.output());
     const gatewayAnswer = await fetch(gatewayUrl.replace('{agent}', 'any'), { method: 'POST' });
     assert.equal(gatewayAnswer.status, 401);
+    // The builder's connection snippets name that gateway, not the api's port.
+    const { base_url } = (await (await fetch(`${api}/builder/gateway.json`)).json()) as { base_url: string };
+    assert.equal(base_url, `http://127.0.0.1:${env.ASSAY_GATEWAY_PORT}`, 'the gateway the snippets name');
+    const snippetTarget = await fetch(`${base_url}/mcp/agents/x`, { method: 'POST' });
+    assert.equal(snippetTarget.status, 401, 'the gateway answers there, asking for a token');
 
     assert.equal((await fetch(`${api}/readyz`)).status, 200);
     assert.equal((await fetch(`${api}/api/ai-agents`, { headers: { Authorization: `Bearer ${token}` } })).status, 200);

@@ -8,7 +8,7 @@ import { listAcross } from './paged-list';
 import type { DownstreamRelay } from './relay';
 import type { ResourceRoutes } from './resources';
 import { notFound } from './upstream-handlers';
-import { offering, routeName, type CurrentUpstreams, type ForwardUpstream } from './upstream';
+import { offering, offeringOf, routeName, type CurrentUpstreams, type ForwardUpstream } from './upstream';
 
 /** A prompt's exposed name: the link's prefix (as for its tools) and the upstream name. */
 function routePrompt(upstreams: ForwardUpstream[], exposed: string) {
@@ -47,7 +47,8 @@ export function forwardCompletions(
 ): void {
   server.setRequestHandler(CompleteRequestSchema, async (request, extra) => {
     const { ref } = request.params;
-    const upstreams = await offering(current, 'completions');
+    const all = await current();
+    const upstreams = offeringOf(all, 'completions');
     const route =
       ref.type === 'ref/prompt'
         ? routePrompt(upstreams, ref.name)
@@ -55,7 +56,7 @@ export function forwardCompletions(
             upstream:
               upstreams.length === 1
                 ? upstreams[0]
-                : await resources?.route(ref.uri, await offering(current, 'resources'), extra),
+                : await resources?.route(ref.uri, offeringOf(all, 'resources'), extra),
             name: undefined,
           };
     const upstream = route.upstream;

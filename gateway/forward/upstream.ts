@@ -34,9 +34,13 @@ type Feature = 'resources' | 'prompts' | 'completions' | 'logging';
 const offers = (upstream: ForwardUpstream, feature: Feature): boolean =>
   Boolean(upstream.client.getServerCapabilities()?.[feature]);
 
+/** Those of `upstreams` that advertised `feature`. */
+export const offeringOf = (upstreams: ForwardUpstream[], feature: Feature): ForwardUpstream[] =>
+  upstreams.filter((upstream) => offers(upstream, feature));
+
 /** The current upstreams that advertised `feature`. */
 export const offering = async (current: CurrentUpstreams, feature: Feature): Promise<ForwardUpstream[]> =>
-  (await current()).filter((upstream) => offers(upstream, feature));
+  offeringOf(await current(), feature);
 
 /** The capabilities the gateway advertises besides tools: the union of the upstreams'. */
 export function unionCapabilities(upstreams: ForwardUpstream[]): ServerCapabilities {
